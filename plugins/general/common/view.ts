@@ -1,0 +1,25 @@
+import { effect, text, type CommandHandler } from '../../../src/core/index.ts';
+
+export const viewCommands: Record<string, CommandHandler> = {
+  stop: (ctx) => {
+    ctx.events.emit('generation:stop', undefined);
+    ctx.events.emit('speak:cancel', undefined);
+    return effect({ type: 'stop' });
+  },
+  clear: () => effect({ type: 'clear' }),
+  fullscreen: (ctx) => {
+    ctx.settings.set('fullscreen', ctx.args.mode ?? 'default');
+  },
+  split: (ctx) => {
+    ctx.settings.set('fullscreen', 'split');
+  },
+  theme: (ctx) => {
+    if (!ctx.args.theme) return text(ctx.t('msg.theme', { theme: ctx.settings.get('theme') }));
+    ctx.settings.set('theme', ctx.args.theme);
+  },
+  stream: (ctx) => {
+    const on = ctx.args.state === 'on';
+    ctx.settings.set('useStream', on);
+    return text(ctx.t(on ? 'msg.streamOn' : 'msg.streamOff'));
+  },
+};

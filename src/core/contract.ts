@@ -1,0 +1,188 @@
+// The plugin contract (DESIGN.md §2). A plugin is a manifest of plain data plus, per
+// environment, a module whose `activate` attaches handlers to the commands the manifest
+// declares. Help, usage lines, completion, the documentation's command reference, the
+// Settings page and `:set` validation are all derived from manifests.
+import type { HelpGroup } from './constants.ts';
+import type { Output } from './output.ts';
+import type { ServiceRef } from './services.ts';
+import type { SettingsStore } from './settings.ts';
+import type { ShellEvents } from './events.ts';
+import type { Emitter } from 'mitt';
+
+/** Bump on a breaking change; the host refuses plugins built against another version. */
+export const PLUGIN_API = 1;
+
+export type Env = 'browser' | 'cli' | 'server';
+
+/** Which "must be quoted with double quotes" message of spec part 5 an argument uses. */
+export type QuoteKind =
+  | 'roleName'
+  | 'prompt'
+  | 'storeName'
+  | 'settingValue'
+  | 'word'
+  | 'searchText'
+  | 'name'
+  | 'voiceName'
+  | 'command';
+
+/** Completion sources. Static ones are served by the core; others by a plugin's provider. */
+export type CompletionSource = string;
+
+export interface ArgSpec {
+  /** Shown in usage lines as `<name>`, and the key of the bound value. */
+  name: string;
+  /** The value must be written in double quotes; the message names this kind. */
+  quoted?: QuoteKind;
+  optional?: boolean;
+  /** A closed set of words; usage shows `[a|b]` and other words give the usage line. */
+  values?: readonly string[];
+  /** Masked while typed, never kept in history or logs. */
+  secret?: boolean;
+  /** Where Tab completion finds candidates (a source name, or `values`). */
+  complete?: CompletionSource;
+  /** Takes every remaining word (joined by single spaces). Only for the last argument. */
+  rest?: boolean;
+}
+
+/** What a command needs before it may run; checked before its plugin code loads. */
+export type CommandNeed = 'login' | 'server';
+
+export interface CommandSpec {
+  /** Stable forever: `<pluginId>.<verb>`, e.g. `lang.use`. */
+  id: string;
+  /** The words typed after the colon, e.g. ['lang', 'use']. */
+  words: readonly string[];
+  /** Other spellings, e.g. [['lang', 'list']] or the single-letter [['h']]. */
+  aliases?: readonly (readonly string[])[];
+  args?: readonly ArgSpec[];
+  group: HelpGroup;
+  /** 'server': refused offline; 'login': refused to anonymous visitors ('Please login.'). */
+  needs?: readonly CommandNeed[];
+  /** Environments where the command exists; all when absent. */
+  envs?: readonly Env[];
+  /** Left out of help and completion (kept for old spellings). */
+  hidden?: boolean;
+}
+
+export type SettingType = 'boolean' | 'number' | 'string' | 'enum' | 'list';
+/** device: localStorage, kept across tabs; tab: sessionStorage, one browser tab. */
+export type SettingScope = 'device' | 'tab';
+
+export interface SettingSpec {
+  /** The spec's own key names (spec part 3), e.g. `theme`, `useStats`, `memLength`. */
+  key: string;
+  type: SettingType;
+  values?: readonly string[];
+  default: SettingValue;
+  scope: SettingScope;
+  /** Saved to the logged-in user's server settings (spec part 6). */
+  sync?: boolean;
+  /** `:set` may change it. Defaults to true. */
+  settable?: boolean;
+  /** Shown by `:info`. */
+  info?: boolean;
+  /** Rendered on the Settings page as a picker of `values`. */
+  page?: { section: string; order?: number };
+}
+
+export type SettingValue = string | number | boolean | string[];
+
+/** Documentation contributions; text is i18n keys in the plugin's namespace. */
+export interface DocsContribution {
+  introduction?: string[];
+  quickStart?: { key: string; order: number }[];
+  features?: { key: string; order: number; more?: boolean }[];
+  functions?: { name: string; params: string; key: string }[];
+  shortcuts?: { keys: string; key: string }[];
+  gestures?: { gesture: string; key: string }[];
+  api?: { method: string; path: string; key: string }[];
+  faqs?: { question: string; answer: string }[];
+  feedback?: { label: string; href: string }[];
+}
+
+export interface PluginManifest {
+  api: typeof PLUGIN_API;
+  /** Singular, kebab-case; the i18n namespace. */
+  id: string;
+  version: string;
+  commands?: readonly CommandSpec[];
+  settings?: readonly SettingSpec[];
+  docs?: DocsContribution;
+  provides?: readonly ServiceRef<unknown>[];
+  requires?: readonly ServiceRef<unknown>[];
+  optional?: readonly ServiceRef<unknown>[];
+  /** Activate at startup instead of on first use (for plugins that react to events). */
+  activation?: 'startup' | 'onDemand';
+}
+
+export type Translate = (key: string, vars?: Record<string, unknown>) => string;
+
+/** What the shell knows about the person at the keyboard. */
+export interface Identity {
+  loggedIn: boolean;
+  username?: string;
+}
+
+export interface CommandContext {
+  /** Bound argument values (quotes removed), keyed by ArgSpec.name. */
+  args: Record<string, string | undefined>;
+  /** The whole line as typed, after full-width folding. */
+  line: string;
+  spec: CommandSpec;
+  env: Env;
+  t: Translate;
+  settings: SettingsStore;
+  events: Emitter<ShellEvents>;
+  identity: Identity;
+  /** Read-only view of every installed manifest, for help and `:set`. */
+  manifests: readonly PluginManifest[];
+  services: ServiceAccess;
+  signal: AbortSignal;
+  /** Translators of other namespaces, for help and documentation that span plugins. */
+  tFor(ns: string): Translate;
+  loadNamespaces(ns: readonly string[]): Promise<void>;
+}
+
+export type HandlerResult = Output | Output[] | void;
+export type CommandHandler = (ctx: CommandContext) => HandlerResult | Promise<HandlerResult>;
+export type CompletionProvider = (prefix: string) => string[] | Promise<string[]>;
+
+export interface ServiceAccess {
+  get<T>(ref: ServiceRef<T>): T;
+  maybe<T>(ref: ServiceRef<T>): T | undefined;
+}
+
+export interface PluginContext {
+  env: Env;
+  manifest: PluginManifest;
+  t: Translate;
+  settings: SettingsStore;
+  events: Emitter<ShellEvents>;
+  services: ServiceAccess & { provide<T>(ref: ServiceRef<T>, impl: T): void };
+  /** Attaches the handler of a command this plugin's manifest declares. */
+  handle(commandId: string, handler: CommandHandler): void;
+  /** Serves a completion source while the plugin is active. */
+  completion(source: CompletionSource, provider: CompletionProvider): void;
+  /** Runs when the plugin deactivates; everything registered through ctx is undone too. */
+  onDispose(fn: () => void): void;
+}
+
+export interface PluginModule {
+  activate(ctx: PluginContext): void | Promise<void>;
+  deactivate?(): void | Promise<void>;
+}
+
+/** A plugin as the host sees it: eager manifest, lazy code. */
+export interface PluginEntry {
+  manifest: PluginManifest;
+  load: () => Promise<PluginModule>;
+}
+
+export function definePlugin(manifest: PluginManifest): PluginManifest {
+  return manifest;
+}
+
+export function definePluginModule(module: PluginModule): PluginModule {
+  return module;
+}

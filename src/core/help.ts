@@ -1,0 +1,76 @@
+// `:help` and the documentation's command reference, generated from the manifests.
+import { HELP_GROUPS, type HelpGroup } from './constants.ts';
+import type { CommandSpec, Translate } from './contract.ts';
+import type { Output } from './output.ts';
+import { spellings, usageOf, type CommandRegistry, type RegisteredCommand } from './registry.ts';
+
+export interface HelpEntry {
+  usage: string;
+  summary: string;
+  aliases: string[];
+  command: RegisteredCommand;
+}
+
+export function summaryKey(spec: CommandSpec): string {
+  return `cmd.${spec.id}.summary`;
+}
+
+export function detailsKey(spec: CommandSpec): string {
+  return `cmd.${spec.id}.details`;
+}
+
+export function helpEntries(registry: CommandRegistry, tFor: (ns: string) => Translate): Map<HelpGroup, HelpEntry[]> {
+  const groups = new Map<HelpGroup, HelpEntry[]>();
+  for (const group of HELP_GROUPS) groups.set(group, []);
+  for (const command of registry.commands) {
+    if (command.spec.hidden) continue;
+    const t = tFor(command.pluginId);
+    groups.get(command.spec.group)!.push({
+      usage: usageOf(command.spec),
+      summary: t(summaryKey(command.spec)),
+      aliases: (command.spec.aliases ?? []).map((a) => `:${a.join(' ')}`),
+      command,
+    });
+  }
+  return groups;
+}
+
+/** The overview: one table per non-empty group, in the spec's group order. */
+export function helpOverview(registry: CommandRegistry, tFor: (ns: string) => Translate): Output[] {
+  const t = tFor('shell');
+  const outputs: Output[] = [];
+  for (const [group, entries] of helpEntries(registry, tFor)) {
+    if (!entries.length) continue;
+    outputs.push({
+      kind: 'table',
+      title: t(`help.group.${group}`),
+      columns: [t('help.column.usage'), t('help.column.summary')],
+      rows: entries.map((e) => [e.usage, e.summary]),
+    });
+  }
+  return outputs;
+}
+
+/** `:help lang` or `:help lang use`: every command whose words start with the query. */
+export function helpFor(
+  registry: CommandRegistry,
+  tFor: (ns: string) => Translate,
+  query: string,
+): Output[] | undefined {
+  const words = query.toLowerCase().replace(/^:/, '').split(/[\s,]+/).filter(Boolean);
+  const matches = registry.commands.filter(
+    (c) => !c.spec.hidden && spellings(c.spec).some((s) => words.every((w, i) => s[i] === w)),
+  );
+  if (!matches.length) return undefined;
+  const t = tFor('shell');
+  return matches.map((c) => {
+    const pt = tFor(c.pluginId);
+    const lines = [usageOf(c.spec), pt(summaryKey(c.spec))];
+    const details = pt(detailsKey(c.spec));
+    if (details && details !== detailsKey(c.spec)) lines.push(details);
+    const aliases = (c.spec.aliases ?? []).map((a) => `:${a.join(' ')}`);
+    if (aliases.length) lines.push(`${t('help.aliases')} ${aliases.join(', ')}`);
+    if (c.spec.needs?.includes('login')) lines.push(t('help.needsLogin'));
+    return { kind: 'text', text: lines.join('\n') } satisfies Output;
+  });
+}

@@ -1,0 +1,265 @@
+// The plugin host: keeps the manifests, activates plugin code on first use, and runs a line
+// of input through parse → resolve → gate → bind → handler. The same host runs in the
+// browser, the CLI and the tests; only the loaders and the settings store differ.
+import mitt, { type Emitter } from 'mitt';
+import type {
+  CommandHandler,
+  CompletionProvider,
+  Env,
+  Identity,
+  PluginEntry,
+  PluginManifest,
+  PluginModule,
+  Translate,
+} from './contract.ts';
+import { PLUGIN_API } from './contract.ts';
+import type { ShellEvents } from './events.ts';
+import { parseLine, type ParsedLine } from './line.ts';
+import { error, type Output } from './output.ts';
+import { bindArgs, CommandRegistry, usageOf, type RegisteredCommand } from './registry.ts';
+import { ServiceRegistry } from './services.ts';
+import type { SettingsStore } from './settings.ts';
+import { isSecretLine } from './secrets.ts';
+
+export interface HostOptions {
+  env: Env;
+  plugins: readonly PluginEntry[];
+  settings: SettingsStore;
+  /** Translator for a namespace (a plugin id or `shell`). */
+  translator: (ns: string) => Translate;
+  /** Called before a plugin activates, to load its locale namespace. */
+  loadNamespace?: (ns: string) => Promise<void>;
+  identity?: () => Identity;
+  online?: () => boolean;
+  events?: Emitter<ShellEvents>;
+  /** Free text that is not a command: the chat plugin answers it (issue: chat). */
+  onChat?: (parsed: Extract<ParsedLine, { kind: 'chat' }>) => Promise<Output[]>;
+  onFunction?: (parsed: Extract<ParsedLine, { kind: 'function' }>) => Promise<Output[]>;
+}
+
+export interface RunResult {
+  outputs: Output[];
+  parsed: ParsedLine;
+  command?: RegisteredCommand;
+  /** The line may be kept in command history (it is a command or call and carries no secret). */
+  remember: boolean;
+}
+
+interface Active {
+  module: PluginModule;
+  disposers: (() => void)[];
+}
+
+export class PluginHost {
+  readonly env: Env;
+  readonly events: Emitter<ShellEvents>;
+  readonly services = new ServiceRegistry();
+  private entries: PluginEntry[];
+  private registryCache?: CommandRegistry;
+  private readonly handlers = new Map<string, CommandHandler>();
+  private readonly completions = new Map<string, CompletionProvider>();
+  private readonly active = new Map<string, Promise<Active>>();
+
+  private readonly options: HostOptions;
+
+  constructor(options: HostOptions) {
+    this.options = options;
+    this.env = options.env;
+    this.events = options.events ?? mitt<ShellEvents>();
+    this.entries = [...options.plugins];
+    for (const entry of this.entries) this.checkApi(entry.manifest);
+  }
+
+  get manifests(): readonly PluginManifest[] {
+    return this.entries.map((e) => e.manifest);
+  }
+
+  get registry(): CommandRegistry {
+    this.registryCache ??= new CommandRegistry(this.manifests, this.env);
+    return this.registryCache;
+  }
+
+  get settings(): SettingsStore {
+    return this.options.settings;
+  }
+
+  t(ns = 'shell'): Translate {
+    return this.options.translator(ns);
+  }
+
+  identity(): Identity {
+    return this.options.identity?.() ?? { loggedIn: false };
+  }
+
+  private checkApi(manifest: PluginManifest): void {
+    if (manifest.api !== PLUGIN_API) {
+      throw new Error(`Plugin ${manifest.id} targets plugin API ${String(manifest.api)}, this host speaks ${PLUGIN_API}.`);
+    }
+  }
+
+  /** Adds a plugin at runtime (a Module Federation remote). Ids must stay unique. */
+  addPlugin(entry: PluginEntry): void {
+    this.checkApi(entry.manifest);
+    if (this.entries.some((e) => e.manifest.id === entry.manifest.id)) {
+      throw new Error(`Plugin ${entry.manifest.id} is already installed.`);
+    }
+    this.entries.push(entry);
+    this.registryCache = undefined;
+  }
+
+  async loadNamespaces(ns: readonly string[]): Promise<void> {
+    await Promise.all(ns.map((n) => this.options.loadNamespace?.(n)));
+  }
+
+  isActive(pluginId: string): boolean {
+    return this.active.has(pluginId);
+  }
+
+  /** Activates every plugin whose manifest asks for it at startup. */
+  async activateStartup(): Promise<void> {
+    await Promise.all(
+      this.entries.filter((e) => e.manifest.activation === 'startup').map((e) => this.ensureActive(e.manifest.id)),
+    );
+  }
+
+  ensureActive(pluginId: string): Promise<Active> {
+    const existing = this.active.get(pluginId);
+    if (existing) return existing;
+    const entry = this.entries.find((e) => e.manifest.id === pluginId);
+    if (!entry) return Promise.reject(new Error(`Plugin ${pluginId} is not installed.`));
+    const activation = this.activate(entry);
+    this.active.set(pluginId, activation);
+    activation.catch(() => this.active.delete(pluginId));
+    return activation;
+  }
+
+  private async activate(entry: PluginEntry): Promise<Active> {
+    const { manifest } = entry;
+    await this.options.loadNamespace?.(manifest.id);
+    const module = await entry.load();
+    const disposers: (() => void)[] = [];
+    const declared = new Set((manifest.commands ?? []).map((c) => c.id));
+    const provided = new Set((manifest.provides ?? []).map((r) => r.id));
+    await module.activate({
+      env: this.env,
+      manifest,
+      t: this.t(manifest.id),
+      settings: this.options.settings,
+      events: this.events,
+      services: {
+        get: (ref) => this.services.get(ref),
+        maybe: (ref) => this.services.maybe(ref),
+        provide: (ref, impl) => {
+          if (!provided.has(ref.id)) throw new Error(`Plugin ${manifest.id} does not declare that it provides ${ref.id}.`);
+          disposers.push(this.services.provide(ref, impl));
+        },
+      },
+      handle: (commandId, handler) => {
+        if (!declared.has(commandId)) throw new Error(`Plugin ${manifest.id} does not declare command ${commandId}.`);
+        this.handlers.set(commandId, handler);
+        disposers.push(() => this.handlers.delete(commandId));
+      },
+      completion: (source, provider) => {
+        this.completions.set(source, provider);
+        disposers.push(() => this.completions.delete(source));
+      },
+      onDispose: (fn) => disposers.push(fn),
+    });
+    return { module, disposers };
+  }
+
+  /** Undoes everything the plugin registered; its commands stay declared and reactivate on use. */
+  async deactivate(pluginId: string): Promise<void> {
+    const activation = this.active.get(pluginId);
+    if (!activation) return;
+    this.active.delete(pluginId);
+    const { module, disposers } = await activation;
+    await module.deactivate?.();
+    for (const dispose of disposers.reverse()) dispose();
+  }
+
+  async completionProvider(source: string, pluginId: string): Promise<CompletionProvider | undefined> {
+    if (!this.completions.has(source)) await this.ensureActive(pluginId).catch(() => undefined);
+    return this.completions.get(source);
+  }
+
+  /** Runs one line of input and returns what to show. Never throws for bad input. */
+  async run(input: string, signal: AbortSignal = new AbortController().signal): Promise<RunResult> {
+    const parsed = parseLine(input);
+    const t = this.t('shell');
+    const remember = (parsed.kind === 'command' || parsed.kind === 'function') && !isSecretLine(parsed, this.registry);
+    switch (parsed.kind) {
+      case 'empty':
+        return { outputs: [], parsed, remember: false };
+      case 'error':
+        return { outputs: [error(t(`msg.${parsed.error}`))], parsed, remember: false };
+      case 'chat':
+        if (this.options.onChat) return { outputs: await this.options.onChat(parsed), parsed, remember: false };
+        return { outputs: [error(t('msg.chatUnavailable'))], parsed, remember: false };
+      case 'function':
+        if (!this.identity().loggedIn) return { outputs: [error(t('msg.pleaseLogin'))], parsed, remember };
+        if (this.options.onFunction) return { outputs: await this.options.onFunction(parsed), parsed, remember };
+        return { outputs: [error(t('msg.functionNotFound'))], parsed, remember };
+      case 'command':
+        return this.runCommand(parsed, signal, remember);
+    }
+  }
+
+  private async runCommand(
+    parsed: Extract<ParsedLine, { kind: 'command' }>,
+    signal: AbortSignal,
+    remember: boolean,
+  ): Promise<RunResult> {
+    const t = this.t('shell');
+    const resolution = this.registry.resolve(parsed.tokens);
+    if (resolution.kind === 'unknown') return { outputs: [error(t('msg.unknownCommand'))], parsed, remember };
+    const { command, argTokens } = resolution;
+    const { spec, pluginId } = command;
+    const done = (outputs: Output[]) => ({ outputs, parsed, command, remember });
+
+    if (spec.needs?.includes('server') && this.options.online && !this.options.online()) {
+      return done([error(t('msg.notAvailableOffline', { cmd: `:${spec.words[0]}` }))]);
+    }
+    if (spec.needs?.includes('login') && !this.identity().loggedIn) return done([error(t('msg.pleaseLogin'))]);
+
+    const bound = bindArgs(spec, argTokens);
+    if (!bound.ok) {
+      if (bound.error === 'quote') return done([error(t(`quote.${bound.quote}`))]);
+      const family = argTokens.length > (spec.args?.length ?? 0) && spec.words.length === 1
+        ? this.registry.family(spec.words[0]!).map((c) => c.spec)
+        : [spec];
+      return done([error(formatUsage(t, family.map(usageOf)))]);
+    }
+
+    try {
+      await this.ensureActive(pluginId);
+      const handler = this.handlers.get(spec.id);
+      if (!handler) return done([error(t('msg.unknownCommand'))]);
+      const result = await handler({
+        args: bound.args,
+        line: parsed.line,
+        spec,
+        env: this.env,
+        t: this.t(pluginId),
+        settings: this.options.settings,
+        events: this.events,
+        identity: this.identity(),
+        manifests: this.manifests,
+        services: { get: (ref) => this.services.get(ref), maybe: (ref) => this.services.maybe(ref) },
+        signal,
+        tFor: (ns) => this.t(ns),
+        loadNamespaces: (ns) => this.loadNamespaces(ns),
+      });
+      return done(result === undefined ? [] : Array.isArray(result) ? result : [result]);
+    } catch (err) {
+      // A failing plugin must not take the shell down; say what failed and keep the input.
+      return done([error(t('msg.commandFailed', { message: err instanceof Error ? err.message : String(err) }))]);
+    }
+  }
+}
+
+export function formatUsage(t: Translate, usages: string[]): string {
+  const label = t('msg.usage');
+  const pad = ' '.repeat(label.length + 1);
+  return usages.map((u, i) => (i === 0 ? `${label} ${u}` : `${pad}${u}`)).join('\n');
+}

@@ -1,0 +1,77 @@
+// i18next with lazily loaded namespaces (DESIGN.md §5). Locale files are
+// `locales/<lang>/<namespace>.json`; the namespace is a plugin id or `shell`. Each environment
+// supplies the loader: dynamic imports in the browser, the file system in Node.
+import i18next, { type i18n as I18nInstance } from 'i18next';
+import type { Translate } from './contract.ts';
+import { DEFAULT_LANGUAGE, isRtl } from './languages.ts';
+
+export type LocaleLoader = (lang: string, ns: string) => Promise<Record<string, unknown> | undefined>;
+
+/** Locales with complete translations; any other code falls back through this table. */
+export const TRANSLATED_LOCALES = ['en-US', 'zh-CN', 'ar-SA'] as const;
+
+/** ar-EG → ar-SA → en-US; zh-TW → zh-CN → en-US; anything else → en-US. */
+export function fallbackChain(code: string): string[] {
+  const chain: string[] = [];
+  const base = code.split('-')[0];
+  const sameLanguage = TRANSLATED_LOCALES.find((l) => l !== code && l.split('-')[0] === base);
+  if (sameLanguage) chain.push(sameLanguage);
+  if (code !== DEFAULT_LANGUAGE) chain.push(DEFAULT_LANGUAGE);
+  return chain;
+}
+
+export interface I18n {
+  readonly instance: I18nInstance;
+  language(): string;
+  dir(): 'ltr' | 'rtl';
+  t: Translate;
+  tFor(ns: string): Translate;
+  loadNamespaces(ns: string[]): Promise<void>;
+  changeLanguage(code: string): Promise<void>;
+}
+
+export async function createI18n(options: {
+  lang: string;
+  namespaces: string[];
+  load: LocaleLoader;
+}): Promise<I18n> {
+  const instance = i18next.createInstance();
+  await instance
+    .use({
+      type: 'backend',
+      init() {},
+      read(lang: string, ns: string, callback: (err: unknown, data: Record<string, unknown>) => void) {
+        options.load(lang, ns).then(
+          (data) => callback(null, data ?? {}),
+          () => callback(null, {}),
+        );
+      },
+    })
+    .init({
+      lng: options.lang || DEFAULT_LANGUAGE,
+      fallbackLng: (code: string) => fallbackChain(code),
+      load: 'currentOnly',
+      ns: ['shell', ...options.namespaces.filter((n) => n !== 'shell')],
+      defaultNS: 'shell',
+      interpolation: { escapeValue: false },
+      returnNull: false,
+      initAsync: true,
+    });
+  const tFor = (ns: string): Translate => {
+    const fixed = instance.getFixedT(null, ns);
+    return (key, vars) => fixed(key, vars as Record<string, string>) as string;
+  };
+  return {
+    instance,
+    language: () => instance.language,
+    dir: () => (isRtl(instance.language) ? 'rtl' : 'ltr'),
+    t: tFor('shell'),
+    tFor,
+    loadNamespaces: async (ns) => {
+      await instance.loadNamespaces(ns);
+    },
+    changeLanguage: async (code) => {
+      await instance.changeLanguage(code || DEFAULT_LANGUAGE);
+    },
+  };
+}

@@ -1,0 +1,51 @@
+// Handlers describe results; each environment renders them (React in the browser, ANSI text
+// in the CLI, plain values in tests). No handler touches the DOM.
+
+export type Effect =
+  | { type: 'clear' }
+  | { type: 'stop' }
+  | { type: 'view'; view: 'front' | 'back'; page?: BackPage }
+  | { type: 'open'; url: string; blank: boolean };
+
+export type BackPage = 'documentation' | 'usage' | 'subscriptions' | 'settings' | 'privacy';
+
+export interface ListItem {
+  text: string;
+  active?: boolean;
+}
+
+export type Output =
+  | { kind: 'text'; text: string }
+  | { kind: 'list'; title?: string; items: ListItem[]; empty?: string }
+  | { kind: 'table'; title?: string; columns: string[]; rows: string[][] }
+  | { kind: 'json'; value: unknown }
+  | { kind: 'error'; text: string }
+  | { kind: 'effect'; effect: Effect };
+
+export const text = (value: string): Output => ({ kind: 'text', text: value });
+export const error = (value: string): Output => ({ kind: 'error', text: value });
+export const effect = (value: Effect): Output => ({ kind: 'effect', effect: value });
+
+/** Plain-text rendering shared by the CLI and the tests. */
+export function outputToText(output: Output): string {
+  switch (output.kind) {
+    case 'text':
+    case 'error':
+      return output.text;
+    case 'list': {
+      const lines = output.items.map((i) => (i.active ? `*\\${i.text}` : `\\${i.text}`));
+      const body = output.items.length ? lines.join(' ') : (output.empty ?? '');
+      return output.title ? `${output.title}:\n${body}` : body;
+    }
+    case 'table': {
+      const rows = [output.columns, ...output.rows];
+      const widths = output.columns.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
+      const body = rows.map((r) => r.map((cell, c) => cell.padEnd(widths[c]!)).join('  ').trimEnd()).join('\n');
+      return output.title ? `${output.title}\n${body}` : body;
+    }
+    case 'json':
+      return JSON.stringify(output.value, null, 2);
+    case 'effect':
+      return '';
+  }
+}

@@ -1,0 +1,55 @@
+// Server configuration from environment variables (and `.env`, loaded by main.ts). Every
+// variable is documented in the README's configuration table; keep the two in step.
+import path from 'node:path';
+import type { RemotePluginConfig } from '../core/index.ts';
+
+export interface ServerConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  distDir: string;
+  model: string;
+  openaiBaseUrl: string;
+  welcomeMessage: string;
+  initPlaceholder: string;
+  usePayment: boolean;
+  useSubscriptions: boolean;
+  contactEmail: string;
+  disabledPlugins: string[];
+  remotes: RemotePluginConfig[];
+  demo: boolean;
+}
+
+const bool = (value: string | undefined) => /^(1|true|yes|on)$/i.test(value ?? '');
+
+function parseRemotes(raw: string | undefined): RemotePluginConfig[] {
+  if (!raw?.trim()) return [];
+  const parsed: unknown = JSON.parse(raw);
+  if (!Array.isArray(parsed)) throw new Error('PLUGIN_REMOTES must be a JSON array of {name, entry}');
+  return parsed.map((r: { name?: unknown; entry?: unknown; module?: unknown }) => {
+    if (typeof r.name !== 'string' || !/^[A-Za-z_][\w]*$/.test(r.name)) throw new Error('PLUGIN_REMOTES: each remote needs a name (letters, digits, _)');
+    if (typeof r.entry !== 'string' || !/^https?:\/\//.test(r.entry)) throw new Error('PLUGIN_REMOTES: each remote needs an http(s) entry URL');
+    return { name: r.name, entry: r.entry, ...(typeof r.module === 'string' ? { module: r.module } : {}) };
+  });
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.cwd()): ServerConfig {
+  const port = Number(env.PORT ?? 3000);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${env.PORT}`);
+  return {
+    port,
+    host: env.HOST || '127.0.0.1',
+    dataDir: path.resolve(root, env.DATA_DIR || './data'),
+    distDir: path.resolve(root, env.SHELLCHAT_DIST || './dist'),
+    model: env.MODEL ?? '',
+    openaiBaseUrl: env.OPENAI_BASE_URL ?? '',
+    welcomeMessage: env.WELCOME_MESSAGE ?? '',
+    initPlaceholder: env.INIT_PLACEHOLDER ?? '',
+    usePayment: bool(env.USE_PAYMENT),
+    useSubscriptions: bool(env.USE_SUBSCRIPTIONS),
+    contactEmail: env.CONTACT_EMAIL ?? '',
+    disabledPlugins: (env.DISABLED_PLUGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    remotes: parseRemotes(env.PLUGIN_REMOTES),
+    demo: bool(env.SHELLCHAT_DEMO),
+  };
+}

@@ -1,0 +1,35 @@
+// Response headers that keep a model's (or anyone's) output from running script in the page:
+// a strict Content-Security-Policy, no framing, no MIME sniffing, no referrer leaks.
+import type { MiddlewareHandler } from 'hono';
+import type { ServerConfig } from './config.ts';
+
+export function contentSecurityPolicy(config: ServerConfig): string {
+  const remoteOrigins = [...new Set(config.remotes.map((r) => new URL(r.entry).origin))];
+  const scripts = ["'self'", ...remoteOrigins].join(' ');
+  return [
+    "default-src 'self'",
+    `script-src ${scripts}`,
+    // React sets the input's height through the style attribute.
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' https: data: blob:",
+    "font-src 'self' data:",
+    // The browser talks to the local model server and the local MCP helper directly (spec part 7).
+    `connect-src 'self' ${remoteOrigins.join(' ')} http://localhost:11434 http://127.0.0.1:11434 http://localhost:11318 http://127.0.0.1:11318`.trim(),
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+export function securityHeaders(config: ServerConfig): MiddlewareHandler {
+  const csp = contentSecurityPolicy(config);
+  return async (c, next) => {
+    await next();
+    c.header('Content-Security-Policy', csp);
+    c.header('X-Content-Type-Options', 'nosniff');
+    c.header('X-Frame-Options', 'DENY');
+    c.header('Referrer-Policy', 'no-referrer');
+    c.header('Cross-Origin-Opener-Policy', 'same-origin');
+  };
+}

@@ -1,0 +1,24 @@
+// GET /api/system/info (spec part 3): what the browser may know about this server. Built
+// from configuration only; nothing secret (keys, passwords) ever goes in here.
+import type { SystemInfo } from '../core/index.ts';
+import type { ServerConfig } from './config.ts';
+
+export function systemInfo(config: ServerConfig): SystemInfo {
+  return {
+    model: config.model,
+    base_url: config.openaiBaseUrl,
+    welcome_message: config.welcomeMessage,
+    querying: 'Querying...',
+    generating: 'Generating...',
+    searching: 'Searching...',
+    waiting: 'Waiting...',
+    init_placeholder: config.initPlaceholder,
+    temperature: 1,
+    top_p: 1,
+    use_payment: config.usePayment,
+    use_subscriptions: config.useSubscriptions,
+    contact_email: config.contactEmail,
+    plugins: { disabled: config.disabledPlugins, remotes: config.remotes },
+    demo: config.demo,
+  };
+}

@@ -1,0 +1,109 @@
+// Boot: settings, i18n and the plugin host, before the first paint. Nothing here waits on the
+// network; system info, the connectivity ping, startup plugins and third-party remotes load
+// after the first paint (see afterPaint).
+import {
+  createI18n,
+  findLanguage,
+  isRtl,
+  PING_TIMEOUT_MS,
+  SHELL_SETTINGS,
+  DEFAULT_LANGUAGE,
+  LANGUAGE_CODES,
+  type I18n,
+  type PluginEntry,
+  type SettingsStore,
+  type ShellEvents,
+  type SystemInfo,
+} from '../core/index.ts';
+import mitt from 'mitt';
+import enShell from '../../locales/en-US/shell.json';
+import { ShellController } from './controller.ts';
+import { createBrowserSettings } from './settingsStore.ts';
+
+export interface Booted {
+  controller: ShellController;
+  i18n: I18n;
+  settings: SettingsStore;
+}
+
+function initialLanguage(saved: string): string {
+  if (saved && findLanguage(saved)) return saved;
+  const browser = globalThis.navigator?.language ?? '';
+  return LANGUAGE_CODES.find((c) => c.toLowerCase() === browser.toLowerCase()) ?? DEFAULT_LANGUAGE;
+}
+
+function applyDocumentLanguage(code: string): void {
+  document.documentElement.lang = code;
+  document.documentElement.dir = isRtl(code) ? 'rtl' : 'ltr';
+}
+
+export async function boot(
+  plugins: PluginEntry[],
+  loadLocale: (lang: string, ns: string) => Promise<Record<string, unknown> | undefined>,
+): Promise<Booted> {
+  const specs = [...SHELL_SETTINGS, ...plugins.flatMap((p) => p.manifest.settings ?? [])];
+  const settings = await createBrowserSettings(specs);
+  const now = Date.now();
+  if (!settings.get<number>('_up')) settings.set('_up', now);
+  if (!settings.get<number>('session')) {
+    settings.set('session', now);
+    settings.set('time', now);
+  }
+
+  const lang = initialLanguage(settings.get<string>('lang'));
+  applyDocumentLanguage(lang);
+  const i18n = await createI18n({
+    lang,
+    namespaces: [],
+    load: (l, ns) => (l === 'en-US' && ns === 'shell' ? Promise.resolve(enShell) : loadLocale(l, ns)),
+  });
+  settings.onChange('lang', (_key, value) => {
+    const code = initialLanguage(String(value));
+    applyDocumentLanguage(code);
+    void i18n.changeLanguage(code);
+  });
+
+  const events = mitt<ShellEvents>();
+  const controller = new ShellController({
+    settings,
+    events,
+    t: i18n.t,
+    loadHost: async (c) => (await import('./runtime.ts')).createHost({ plugins, settings, i18n, events, controller: c }),
+  });
+  return { controller, i18n, settings };
+}
+
+async function fetchWithTimeout(url: string, ms: number): Promise<Response> {
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), ms);
+  try {
+    return await fetch(url, { signal: abort.signal, credentials: 'same-origin' });
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Work that must not delay the first paint. */
+export async function afterPaint({ controller }: Booted): Promise<void> {
+  const hostReady = controller.host();
+  // Offline mode: the browser says so, or the ping fails within 2 s (spec part 4).
+  const ping = navigator.onLine
+    ? fetchWithTimeout('/api/ping', PING_TIMEOUT_MS).then((r) => r.ok, () => false)
+    : Promise.resolve(false);
+  const info = fetchWithTimeout('/api/system/info', 10_000)
+    .then((r) => (r.ok ? r.json() : undefined))
+    .then((body: { result?: SystemInfo } | undefined) => body?.result, () => undefined);
+  const [online, systemInfo] = await Promise.all([ping, info]);
+  controller.setOnline(online);
+  if (systemInfo) controller.setSystemInfo(systemInfo);
+  window.addEventListener('offline', () => controller.setOnline(false));
+  window.addEventListener('online', () => controller.setOnline(true));
+
+  const host = await hostReady;
+  await host.activateStartup().catch((err: unknown) => console.error('startup plugin failed', err));
+  const remotes = systemInfo?.plugins?.remotes ?? [];
+  if (remotes.length) {
+    const { loadRemotePlugins } = await import('./remotes.ts');
+    await loadRemotePlugins(host, controller, remotes);
+  }
+}

@@ -1,0 +1,120 @@
+import { lazy, Suspense, useEffect } from 'react';
+import { resetSession } from '../../core/index.ts';
+import { useSetting, useShell, useShellState } from '../context.tsx';
+import { keyAction, type KeyAction } from '../keymap.ts';
+import { effectiveFullscreen, useIsPhone } from '../viewport.ts';
+
+import { FrontView } from './FrontView.tsx';
+import { ViewToggle } from './ViewToggle.tsx';
+
+// The back view (documentation, settings, privacy...) is not needed for the first paint.
+const BackView = lazy(() => import('./BackView.tsx').then((m) => ({ default: m.BackView })));
+
+const inputElement = () => document.querySelector<HTMLTextAreaElement>('[data-testid="input"]');
+
+/** The shell's root: theme, layout and state attributes, and the key map. */
+export function App() {
+  const { controller, settings } = useShell();
+  const view = useShellState((s) => s.view);
+  const generating = useShellState((s) => s.generating);
+  const theme = useSetting<string>('theme');
+  const fullscreen = effectiveFullscreen(useSetting<string>('fullscreen'), useIsPhone());
+
+  useEffect(() => {
+    const run = (action: KeyAction) => {
+      switch (action) {
+        case 'interrupt':
+          return controller.interrupt();
+        case 'clear-output':
+          return controller.clear();
+        case 'reset-session':
+          return resetSession(settings);
+        case 'toggle-fullscreen':
+          return controller.toggleFullscreen('default');
+        case 'toggle-split':
+          return controller.toggleFullscreen('split');
+        case 'clear-input':
+          return controller.setInput('');
+        case 'blur-input':
+          return inputElement()?.blur();
+        case 'to-front':
+          return controller.setView('front');
+        case 'focus-input':
+          return inputElement()?.focus();
+        case 'repeat-last':
+          return void controller.repeatLast();
+        case 'complete':
+          return void controller.complete();
+        case 'history-up':
+          return controller.walkHistory('up');
+        case 'history-down':
+          return controller.walkHistory('down');
+        case 'session-previous':
+          return controller.navigate('session', 'previous');
+        case 'session-next':
+          return controller.navigate('session', 'next');
+        case 'log-previous':
+          return controller.navigate('log', 'previous');
+        case 'log-next':
+          return controller.navigate('log', 'next');
+        case 'open-settings':
+          return controller.setView('back', 'settings');
+        case 'submit':
+          return void controller.submit();
+      }
+    };
+    const onKey = (e: KeyboardEvent) => {
+      if (e.isComposing) return;
+      const target = e.target as HTMLElement | null;
+      const isInput = target?.dataset?.testid === 'input';
+      const isField = !isInput && !!target?.closest?.('input, textarea, select, [contenteditable="true"]');
+      const selection = globalThis.getSelection?.()?.toString() ?? '';
+      const field = isInput ? (target as HTMLTextAreaElement) : null;
+      const fieldSelection = field ? field.selectionEnd !== field.selectionStart : false;
+      const action = keyAction(e, {
+        target: isInput ? 'input' : isField ? 'other-field' : 'page',
+        input: controller.state.get().input,
+        view: controller.state.get().view,
+        fullscreen: settings.get<string>('fullscreen'),
+        hasSelection: selection.length > 0 || fieldSelection,
+      });
+      if (!action) return;
+      e.preventDefault();
+      run(action);
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [controller, settings]);
+
+  // Anchors scroll to their section, then the hash is cleared (spec part 2).
+  useEffect(() => {
+    const onHash = () => {
+      const id = decodeURIComponent(location.hash.slice(1));
+      if (!id) return;
+      document.getElementById(id)?.scrollIntoView();
+      history.replaceState(null, '', location.pathname + location.search);
+    };
+    onHash();
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, []);
+
+  return (
+    <div
+      className="shell"
+      data-theme={theme}
+      data-fullscreen={fullscreen}
+      data-generating={String(generating)}
+      data-view={view}
+    >
+      <ViewToggle />
+      {view === 'front' ? (
+        <FrontView />
+      ) : (
+        <Suspense fallback={null}>
+          <BackView />
+        </Suspense>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,48 @@
+import type { BackPage } from '../../core/index.ts';
+import { useShell, useShellState, useT } from '../context.tsx';
+import { DocumentationPage } from './DocumentationPage.tsx';
+import { PrivacyPage } from './PrivacyPage.tsx';
+import { SettingsPage } from './SettingsPage.tsx';
+import { AccountPage } from './AccountPage.tsx';
+
+/** Back view navigation. Usage and Subscriptions appear only when system info enables them. */
+export function BackView() {
+  const page = useShellState((s) => s.page);
+  const info = useShellState((s) => s.systemInfo);
+  const { controller } = useShell();
+  const t = useT();
+  const items: { page: BackPage; testid: string; label: string }[] = [
+    { page: 'documentation', testid: 'nav-documentation', label: t('nav.documentation') },
+    ...(info.use_payment ? [{ page: 'usage' as const, testid: 'nav-usage', label: t('nav.usage') }] : []),
+    ...(info.use_subscriptions
+      ? [{ page: 'subscriptions' as const, testid: 'nav-subscriptions', label: t('nav.subscriptions') }]
+      : []),
+    { page: 'settings', testid: 'nav-settings', label: t('nav.settings') },
+    { page: 'privacy', testid: 'nav-privacy', label: t('nav.privacy') },
+  ];
+  const shown = items.some((i) => i.page === page) ? page : 'documentation';
+  return (
+    <div className="back">
+      <nav className="back-nav">
+        {items.map((item) => (
+          <button
+            key={item.page}
+            type="button"
+            data-testid={item.testid}
+            aria-current={shown === item.page ? 'page' : undefined}
+            onClick={() => controller.setView('back', item.page)}
+          >
+            {item.label}
+          </button>
+        ))}
+      </nav>
+      <div className="back-page">
+        {shown === 'documentation' && <DocumentationPage />}
+        {shown === 'settings' && <SettingsPage />}
+        {shown === 'privacy' && <PrivacyPage />}
+        {shown === 'usage' && <AccountPage testid="page-usage" title={t('usage.title')} />}
+        {shown === 'subscriptions' && <AccountPage testid="page-subscriptions" title={t('subscriptions.title')} />}
+      </div>
+    </div>
+  );
+}

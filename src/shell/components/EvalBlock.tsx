@@ -1,0 +1,23 @@
+import { evalColour } from '../../core/index.ts';
+import { useShellState, useT } from '../context.tsx';
+
+/** The self-evaluation score, coloured per spec part 9. */
+export function EvalBlock() {
+  const evaluation = useShellState((s) => s.evaluation);
+  const t = useT();
+  return (
+    <div
+      className="eval"
+      data-testid="eval"
+      aria-label={t('ui.evaluation')}
+      hidden={!evaluation}
+      data-colour={evaluation ? evalColour(evaluation.score) : undefined}
+    >
+      {evaluation && (
+        <>
+          <span className="eval-score">{evaluation.score}</span> {evaluation.reason}
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,65 @@
+import { useEffect, useLayoutEffect, useRef } from 'react';
+import { INPUT_MIN_HEIGHT_PX } from '../../core/index.ts';
+import { useShell, useShellState, useT } from '../context.tsx';
+import { onSwipe } from '../gestures.ts';
+
+/**
+ * The multi-line input and its submit button. Keys are handled by the shell's key map
+ * (App); here the box only grows with its content and reacts to swipes.
+ */
+export function InputBox() {
+  const input = useShellState((s) => s.input);
+  const placeholder = useShellState((s) => s.placeholder);
+  const generating = useShellState((s) => s.generating);
+  const { controller } = useShell();
+  const t = useT();
+  const ref = useRef<HTMLTextAreaElement>(null);
+
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    el.style.height = 'auto';
+    el.style.height = `${Math.max(INPUT_MIN_HEIGHT_PX, el.scrollHeight)}px`;
+  }, [input]);
+
+  useEffect(
+    () =>
+      ref.current
+        ? onSwipe(ref.current, (swipe) => {
+            if (swipe === 'left') controller.setInput('');
+            else if (controller.state.get().input) void controller.complete();
+            else controller.repeatLast();
+          })
+        : undefined,
+    [controller],
+  );
+
+  return (
+    <form
+      className="input-row"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void controller.submit();
+        ref.current?.focus();
+      }}
+    >
+      <textarea
+        ref={ref}
+        data-testid="input"
+        className="input"
+        value={input}
+        placeholder={placeholder}
+        aria-label={t('ui.inputLabel')}
+        rows={1}
+        spellCheck={false}
+        autoComplete="off"
+        autoCapitalize="off"
+        autoFocus
+        onChange={(e) => controller.setInput(e.target.value)}
+      />
+      <button type="submit" data-testid="submit" className="submit" disabled={generating}>
+        {t('ui.submit')}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,28 @@
+import { useEffect, useRef } from 'react';
+import { useShell, useShellState, useT } from '../context.tsx';
+import { onSwipe } from '../gestures.ts';
+import { OutputView } from './OutputView.tsx';
+
+/** The output area: the current result. Swipes move between logs (right: previous). */
+export function OutputArea() {
+  const outputs = useShellState((s) => s.outputs);
+  const notice = useShellState((s) => s.notice);
+  const { controller } = useShell();
+  const t = useT();
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(
+    () =>
+      ref.current
+        ? onSwipe(ref.current, (swipe) => controller.navigate('log', swipe === 'right' ? 'previous' : 'next'))
+        : undefined,
+    [controller],
+  );
+  return (
+    <div className="output" data-testid="output" ref={ref} aria-live="polite" aria-label={t('ui.output')}>
+      {outputs.map((output, i) => (
+        <OutputView key={i} output={output} />
+      ))}
+      {notice && <div className="out-notice">{notice}</div>}
+    </div>
+  );
+}

@@ -1,0 +1,247 @@
+// The shell controller: the front and back views' state and every action a key, a gesture or
+// a button can trigger. React components only render this state and call these methods.
+import type { Emitter } from 'mitt';
+import {
+  DEFAULT_PLACEHOLDER,
+  pushHistory,
+  shortenPlaceholder,
+  walkHistory,
+  type BackPage,
+  type Effect,
+  type Identity,
+  type Output,
+  type PluginHost,
+  type SettingsStore,
+  type ShellEvents,
+  type SystemInfo,
+  type Translate,
+} from '../core/index.ts';
+import { StateStore } from './store.ts';
+
+export interface ModelInfo {
+  model: string;
+  /** The raw text of the result, copied by a click. */
+  raw: string;
+  session: number;
+}
+
+export interface ShellState {
+  view: 'front' | 'back';
+  page: BackPage;
+  input: string;
+  /** The result shown in the output area: the last command's outputs, or a log. */
+  outputs: Output[];
+  generating: boolean;
+  placeholder: string;
+  previews: string[];
+  stats: Record<string, string> | null;
+  evaluation: { score: number; reason: string } | null;
+  modelInfo: ModelInfo | null;
+  notice: string;
+  systemInfo: SystemInfo;
+  online: boolean;
+}
+
+interface CompletionCycle {
+  line: string;
+  base: string;
+  candidates: string[];
+  index: number;
+}
+
+export class ShellController {
+  readonly state: StateStore<ShellState>;
+  private lastInput = '';
+  private cycle: CompletionCycle | undefined;
+  private abort: AbortController | undefined;
+  private hostPromise: Promise<PluginHost> | undefined;
+  readonly settings: SettingsStore;
+  readonly events: Emitter<ShellEvents>;
+  private readonly loadHost: () => Promise<PluginHost>;
+  private readonly t: Translate;
+
+  constructor(options: {
+    settings: SettingsStore;
+    events: Emitter<ShellEvents>;
+    loadHost: (controller: ShellController) => Promise<PluginHost>;
+    t: Translate;
+    systemInfo?: SystemInfo;
+  }) {
+    const { settings, systemInfo = {} } = options;
+    this.settings = settings;
+    this.events = options.events;
+    this.t = options.t;
+    this.loadHost = () => options.loadHost(this);
+    this.state = new StateStore<ShellState>({
+      view: 'front',
+      page: 'documentation',
+      input: '',
+      outputs: [],
+      generating: false,
+      placeholder: systemInfo.init_placeholder || DEFAULT_PLACEHOLDER,
+      previews: [],
+      stats: null,
+      evaluation: null,
+      modelInfo: null,
+      notice: '',
+      systemInfo,
+      online: true,
+    });
+    this.events.on('output', (outputs) => this.show(outputs));
+  }
+
+  /** The plugin host, loaded once on first need (it is not part of the first paint). */
+  host(): Promise<PluginHost> {
+    this.hostPromise ??= this.loadHost();
+    return this.hostPromise;
+  }
+
+  identity(): Identity {
+    const user = this.settings.get<string>('user');
+    return user ? { loggedIn: true, username: user } : { loggedIn: false };
+  }
+
+  setSystemInfo(systemInfo: SystemInfo): void {
+    this.state.set((s) => ({
+      systemInfo,
+      placeholder: this.lastInput ? s.placeholder : systemInfo.init_placeholder || DEFAULT_PLACEHOLDER,
+    }));
+  }
+
+  setOnline(online: boolean): void {
+    this.state.set({ online });
+  }
+
+  setInput(input: string): void {
+    this.state.set({ input });
+  }
+
+  show(outputs: Output[]): void {
+    const visible: Output[] = [];
+    for (const output of outputs) {
+      if (output.kind === 'effect') this.apply(output.effect);
+      else visible.push(output);
+    }
+    if (visible.length) this.state.set({ outputs: visible, notice: '' });
+  }
+
+  private apply(effect: Effect): void {
+    switch (effect.type) {
+      case 'clear':
+        this.clear();
+        break;
+      case 'stop':
+        this.stop();
+        break;
+      case 'view':
+        this.setView(effect.view, effect.page);
+        break;
+      case 'open':
+        if (effect.blank) globalThis.open?.(effect.url, '_blank', 'noopener,noreferrer');
+        else globalThis.location?.assign(effect.url);
+        break;
+    }
+  }
+
+  /** Runs the input. Ignored while generating (spec part 4). */
+  async submit(raw = this.state.get().input): Promise<void> {
+    if (this.state.get().generating || !raw.trim()) return;
+    this.cycle = undefined;
+    this.abort = new AbortController();
+    this.state.set({ input: '', notice: '' });
+    const host = await this.host();
+    const result = await host.run(raw, this.abort.signal);
+    if (result.parsed.kind === 'empty') return;
+    if (result.remember) {
+      this.settings.set('history', pushHistory(this.settings.get<string[]>('history'), result.parsed.kind === 'command' ? result.parsed.line : raw));
+    }
+    this.settings.set('historyIndex', -1);
+    const secret = result.parsed.kind === 'command' && !result.remember;
+    if (!secret) {
+      this.lastInput = raw.trim();
+      this.state.set({ placeholder: shortenPlaceholder(this.lastInput) });
+    }
+    this.show(result.outputs);
+  }
+
+  clear(): void {
+    this.state.set({ input: '', outputs: [], previews: [], stats: null, evaluation: null, modelInfo: null, notice: '' });
+  }
+
+  stop(): void {
+    this.abort?.abort();
+    this.events.emit('generation:stop', undefined);
+    this.state.set({ generating: false });
+  }
+
+  /** Ctrl+C: stops generating; otherwise cancels speech. */
+  interrupt(): void {
+    if (this.state.get().generating) this.stop();
+    else this.events.emit('speak:cancel', undefined);
+  }
+
+  setView(view: 'front' | 'back', page?: BackPage): void {
+    this.state.set((s) => ({ view, page: page ?? s.page }));
+  }
+
+  toggleView(): void {
+    this.setView(this.state.get().view === 'front' ? 'back' : 'front');
+  }
+
+  toggleFullscreen(mode: 'default' | 'split'): void {
+    const current = this.settings.get<string>('fullscreen');
+    this.settings.set('fullscreen', current === mode ? 'off' : mode);
+  }
+
+  notice(text: string): void {
+    this.state.set({ notice: text });
+  }
+
+  /** Tab in an empty input repeats the last input. */
+  repeatLast(): boolean {
+    if (!this.lastInput) return false;
+    this.state.set({ input: this.lastInput });
+    return true;
+  }
+
+  /** Tab after a command: completes, and cycles through candidates on repeated presses. */
+  async complete(): Promise<boolean> {
+    const line = this.state.get().input;
+    if (this.cycle && this.cycle.line === line && this.cycle.candidates.length > 1) {
+      const index = (this.cycle.index + 1) % this.cycle.candidates.length;
+      const next = this.cycle.base + this.cycle.candidates[index]!;
+      this.cycle = { ...this.cycle, index, line: next };
+      this.state.set({ input: next });
+      return true;
+    }
+    const host = await this.host();
+    const { completeLine } = await import('../core/complete.ts');
+    const { base, candidates } = await completeLine(line, host.registry, {
+      settingKeys: () => this.settings.specs().filter((s) => s.settable !== false).map((s) => s.key),
+      provider: (source, pluginId) => host.completionProvider(source, pluginId),
+    });
+    if (this.state.get().input !== line) return false;
+    if (!candidates.length) return false;
+    const next = base + candidates[0]! + (candidates.length === 1 ? ' ' : '');
+    this.cycle = { line: next, base, candidates, index: 0 };
+    this.state.set({ input: next });
+    return true;
+  }
+
+  /** Up/Down in a colon-command input walk the history (newest first). */
+  walkHistory(direction: 'up' | 'down'): void {
+    const history = this.settings.get<string[]>('history');
+    const index = walkHistory(history, this.settings.get<number>('historyIndex'), direction);
+    this.settings.set('historyIndex', index);
+    this.state.set({ input: index < 0 ? '' : (history[index] ?? '') });
+  }
+
+  /** Session and log navigation (keys and swipes); the session plugin answers when logged in. */
+  navigate(target: 'session' | 'log', direction: 'previous' | 'next'): void {
+    if (!this.identity().loggedIn) {
+      this.show([{ kind: 'error', text: this.t('msg.sessionHistoryLogin') }]);
+      return;
+    }
+    this.events.emit('navigate', { target, direction });
+  }
+}

@@ -1,0 +1,39 @@
+// The command runtime: the plugin host with the parser, the registry, completion and help.
+// It is loaded right after the first paint (and at the latest on the first command), so the
+// first paint of the front view carries none of it.
+import {
+  PlatformRef,
+  PluginHost,
+  type I18n,
+  type PluginEntry,
+  type SettingsStore,
+  type ShellEvents,
+} from '../core/index.ts';
+import type { Emitter } from 'mitt';
+import type { ShellController } from './controller.ts';
+
+export function createHost(options: {
+  plugins: PluginEntry[];
+  settings: SettingsStore;
+  i18n: I18n;
+  events: Emitter<ShellEvents>;
+  controller: ShellController;
+}): PluginHost {
+  const { controller, i18n } = options;
+  const host = new PluginHost({
+    env: 'browser',
+    plugins: options.plugins,
+    settings: options.settings,
+    events: options.events,
+    translator: (ns) => i18n.tFor(ns),
+    loadNamespace: (ns) => i18n.loadNamespaces([ns]),
+    identity: () => controller.identity(),
+    online: () => controller.state.get().online,
+  });
+  host.services.provide(PlatformRef, {
+    online: () => controller.state.get().online,
+    serverUrl: () => location.origin,
+    systemInfo: () => controller.state.get().systemInfo,
+  });
+  return host;
+}

@@ -1,0 +1,107 @@
+// createShellTester: runs commands through the real plugin host, with the real manifests and
+// en-US (or another) locale files, an in-memory settings store and fake platform pieces.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  createI18n,
+  createMemorySettings,
+  outputToText,
+  PlatformRef,
+  PluginHost,
+  SHELL_SETTINGS,
+  type Env,
+  type Identity,
+  type Output,
+  type PluginEntry,
+  type PluginManifest,
+  type PluginModule,
+  type SystemInfo,
+} from '../../src/core/index.ts';
+import appConfig from '../../app.config.ts';
+
+export const ROOT = path.resolve(import.meta.dirname, '../..');
+
+export async function loadLocale(lang: string, ns: string): Promise<Record<string, unknown> | undefined> {
+  try {
+    return JSON.parse(await readFile(path.join(ROOT, 'locales', lang, `${ns}.json`), 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+export async function loadManifest(id: string): Promise<PluginManifest> {
+  return (await import(path.join(ROOT, 'plugins', id, 'manifest.ts'))).default as PluginManifest;
+}
+
+/** A built-in plugin with its browser entry, or with a test module in its place. */
+export async function builtinPlugin(id: string, module?: PluginModule): Promise<PluginEntry> {
+  const manifest = await loadManifest(id);
+  const load = module
+    ? async () => module
+    : async () => (await import(path.join(ROOT, 'plugins', id, 'browser', 'index.ts'))).default as PluginModule;
+  return { manifest, load };
+}
+
+export interface ShellTesterOptions {
+  plugins?: (string | PluginEntry)[];
+  env?: Env;
+  lang?: string;
+  identity?: Identity;
+  online?: boolean;
+  settings?: Record<string, unknown>;
+  systemInfo?: SystemInfo;
+}
+
+export interface RunOutcome {
+  outputs: Output[];
+  /** Every output rendered as plain text, joined by newlines. */
+  text: string;
+  errors: string[];
+  remember: boolean;
+}
+
+export async function createShellTester(options: ShellTesterOptions = {}) {
+  const entries = await Promise.all(
+    (options.plugins ?? appConfig.plugins).map((p) => (typeof p === 'string' ? builtinPlugin(p) : p)),
+  );
+  const manifests = entries.map((e) => e.manifest);
+  const settings = createMemorySettings(
+    [...SHELL_SETTINGS, ...manifests.flatMap((m) => m.settings ?? [])],
+    options.settings,
+  );
+  const i18n = await createI18n({ lang: options.lang ?? 'en-US', namespaces: [], load: loadLocale });
+  let online = options.online ?? true;
+  const identity = options.identity ?? { loggedIn: false };
+  const host = new PluginHost({
+    env: options.env ?? 'browser',
+    plugins: entries,
+    settings,
+    translator: (ns) => i18n.tFor(ns),
+    loadNamespace: (ns) => i18n.loadNamespaces([ns]),
+    identity: () => identity,
+    online: () => online,
+  });
+  host.services.provide(PlatformRef, {
+    online: () => online,
+    serverUrl: () => 'http://localhost:3000',
+    systemInfo: () => options.systemInfo ?? {},
+  });
+  return {
+    host,
+    settings,
+    i18n,
+    events: host.events,
+    setOnline(value: boolean) {
+      online = value;
+    },
+    async run(line: string): Promise<RunOutcome> {
+      const result = await host.run(line);
+      return {
+        outputs: result.outputs,
+        text: result.outputs.map(outputToText).filter(Boolean).join('\n'),
+        errors: result.outputs.flatMap((o) => (o.kind === 'error' ? [o.text] : [])),
+        remember: result.remember,
+      };
+    },
+  };
+}

@@ -177,6 +177,11 @@ export interface PluginModule {
 export interface PluginEntry {
   manifest: PluginManifest;
   load: () => Promise<PluginModule>;
+  /**
+   * Strings of the plugin's namespace by language code, for plugins that carry their own
+   * (third-party remotes). Built-in plugins keep theirs in `locales/<lang>/<id>.json`.
+   */
+  locales?: Record<string, Record<string, unknown>>;
 }
 
 export function definePlugin(manifest: PluginManifest): PluginManifest {

@@ -84,7 +84,7 @@ async function fetchWithTimeout(url: string, ms: number): Promise<Response> {
 }
 
 /** Work that must not delay the first paint. */
-export async function afterPaint({ controller }: Booted): Promise<void> {
+export async function afterPaint({ controller, i18n }: Booted): Promise<void> {
   const hostReady = controller.host();
   // Offline mode: the browser says so, or the ping fails within 2 s (spec part 4).
   const ping = navigator.onLine
@@ -104,6 +104,6 @@ export async function afterPaint({ controller }: Booted): Promise<void> {
   const remotes = systemInfo?.plugins?.remotes ?? [];
   if (remotes.length) {
     const { loadRemotePlugins } = await import('./remotes.ts');
-    await loadRemotePlugins(host, controller, remotes);
+    await loadRemotePlugins(host, controller, i18n, remotes);
   }
 }

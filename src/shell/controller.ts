@@ -40,6 +40,8 @@ export interface ShellState {
   notice: string;
   systemInfo: SystemInfo;
   online: boolean;
+  /** Counts finished submissions, so tests and assistive tech can tell a silent command ran. */
+  runs: number;
 }
 
 interface CompletionCycle {
@@ -86,6 +88,7 @@ export class ShellController {
       notice: '',
       systemInfo,
       online: true,
+      runs: 0,
     });
     this.events.on('output', (outputs) => this.show(outputs));
   }
@@ -162,6 +165,7 @@ export class ShellController {
       this.state.set({ placeholder: shortenPlaceholder(this.lastInput) });
     }
     this.show(result.outputs);
+    this.state.set((s) => ({ runs: s.runs + 1 }));
   }
 
   clear(): void {

@@ -7,6 +7,7 @@ import { OutputView } from './OutputView.tsx';
 export function OutputArea() {
   const outputs = useShellState((s) => s.outputs);
   const notice = useShellState((s) => s.notice);
+  const runs = useShellState((s) => s.runs);
   const { controller } = useShell();
   const t = useT();
   const ref = useRef<HTMLDivElement>(null);
@@ -18,7 +19,7 @@ export function OutputArea() {
     [controller],
   );
   return (
-    <div className="output" data-testid="output" ref={ref} aria-live="polite" aria-label={t('ui.output')}>
+    <div className="output" data-testid="output" data-runs={runs} ref={ref} aria-live="polite" aria-label={t('ui.output')}>
       {outputs.map((output, i) => (
         <OutputView key={i} output={output} />
       ))}

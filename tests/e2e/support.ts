@@ -109,12 +109,15 @@ export async function openApp(
   return { context, page, errors };
 }
 
-/** Types a line into the input, presses Enter, waits until the shell has run it, returns the output text. */
+/**
+ * Types a line into the input, submits it with the button (Enter adds a line in the split
+ * layout), waits until the shell has run it, and returns the output text.
+ */
 export async function run(page: Page, line: string): Promise<string> {
   const output = page.getByTestId('output');
   const before = Number(await output.getAttribute('data-runs'));
   await page.getByTestId('input').fill(line);
-  await page.getByTestId('input').press('Enter');
+  await page.getByTestId('submit').click();
   await page.waitForFunction(
     (n) => Number(document.querySelector('[data-testid=output]')?.getAttribute('data-runs')) > n,
     before,

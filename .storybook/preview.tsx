@@ -1,0 +1,99 @@
+// Every story renders inside the real shell services (settings, i18n, controller and host),
+// built fresh per story so one story's clicks never leak into the next.
+import type { Decorator, Loader, Preview } from '@storybook/react-vite';
+import mitt from 'mitt';
+import { Suspense, useEffect, type ReactNode } from 'react';
+import { loadLocale, plugins } from 'virtual:shellchat/plugins';
+import enShell from '../locales/en-US/shell.json';
+import {
+  createI18n,
+  createMemorySettings,
+  SHELL_SETTINGS,
+  THEMES,
+  type SettingValue,
+  type ShellEvents,
+} from '../src/core/index.ts';
+import { ShellContext, useSetting, useShell, type ShellServices } from '../src/shell/context.tsx';
+import { ShellController, type ShellState } from '../src/shell/controller.ts';
+import { createHost } from '../src/shell/runtime.ts';
+import '../src/shell/styles.css';
+
+/** What a story may set, as `parameters: { shell: { ... } satisfies ShellParameters }`. */
+export interface ShellParameters {
+  /** Patched onto the controller's initial state: outputs, stats, evaluation, view, page, systemInfo... */
+  state?: Partial<ShellState>;
+  /** Initial values of the in-memory settings, e.g. `{ useStats: true, user: 'ada' }`. */
+  settings?: Record<string, SettingValue>;
+  /** Skip the themed `.shell` wrapper, for components (App) that render their own. */
+  bare?: boolean;
+}
+
+async function createShell(params: ShellParameters, theme: string): Promise<ShellServices> {
+  const specs = [...SHELL_SETTINGS, ...plugins.flatMap((p) => p.manifest.settings ?? [])];
+  const settings = createMemorySettings(specs, { theme, ...params.settings });
+  // Same loader as boot.ts: en-US/shell is bundled, everything else comes from the virtual module.
+  const i18n = await createI18n({
+    lang: 'en-US',
+    namespaces: [],
+    load: (lang, ns) => (lang === 'en-US' && ns === 'shell' ? Promise.resolve(enShell) : loadLocale(lang, ns)),
+  });
+  const events = mitt<ShellEvents>();
+  const controller = new ShellController({
+    settings,
+    events,
+    t: i18n.t,
+    loadHost: async (c) => createHost({ plugins, settings, i18n, events, controller: c }),
+  });
+  if (params.state) controller.state.set(params.state);
+  // Load the host up front so host-backed pages (documentation, settings) render without a fallback.
+  await controller.host();
+  return { controller, settings, i18n };
+}
+
+const loadShell: Loader = async ({ parameters, globals }) => ({
+  shell: await createShell((parameters.shell ?? {}) as ShellParameters, String(globals.theme ?? 'light')),
+});
+
+/** The `.shell` element the CSS variables hang on; follows the theme setting, which follows the toolbar. */
+function ThemedShell({ theme, children }: { theme: string; children: ReactNode }) {
+  const { settings } = useShell();
+  useEffect(() => settings.set('theme', theme), [settings, theme]);
+  return (
+    <div className="shell" data-theme={useSetting<string>('theme')} style={{ padding: 16 }}>
+      {children}
+    </div>
+  );
+}
+
+const withShell: Decorator = (Story, { loaded, globals, parameters }) => {
+  const story = (
+    <Suspense fallback={null}>
+      <Story />
+    </Suspense>
+  );
+  return (
+    <ShellContext.Provider value={loaded.shell as ShellServices}>
+      {(parameters.shell as ShellParameters | undefined)?.bare ? (
+        story
+      ) : (
+        <ThemedShell theme={String(globals.theme ?? 'light')}>{story}</ThemedShell>
+      )}
+    </ShellContext.Provider>
+  );
+};
+
+const preview: Preview = {
+  loaders: [loadShell],
+  decorators: [withShell],
+  // The themed `.shell` fills the canvas, so Storybook's own padding would show as a white frame.
+  parameters: { layout: 'fullscreen' },
+  globalTypes: {
+    theme: {
+      description: 'Shell theme (data-theme)',
+      toolbar: { title: 'Theme', icon: 'paintbrush', items: [...THEMES], dynamicTitle: true },
+    },
+  },
+  initialGlobals: { theme: 'light' },
+};
+
+export default preview;

@@ -1,0 +1,125 @@
+// Contract tests over every manifest and locale: ids and spellings are unique, every i18n key
+// a manifest names exists in en-US, zh-CN and ar-SA, the three locales have the same keys and
+// placeholders, and every command is in help.
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  CommandRegistry,
+  collectDocs,
+  detailsKey,
+  helpOverview,
+  spellings,
+  summaryKey,
+  TRANSLATED_LOCALES,
+  usageOf,
+  type PluginManifest,
+} from '../../src/core/index.ts';
+import { createShellTester, loadLocale, loadManifest, ROOT } from '../harness/shellTester.ts';
+
+const pluginIds = readdirSync(path.join(ROOT, 'plugins'));
+const manifests: PluginManifest[] = await Promise.all(pluginIds.map(loadManifest));
+
+function flatten(value: unknown, prefix = ''): Map<string, string> {
+  const out = new Map<string, string>();
+  if (typeof value === 'string') out.set(prefix, value);
+  else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) for (const [fk, fv] of flatten(v, prefix ? `${prefix}.${k}` : k)) out.set(fk, fv);
+  }
+  return out;
+}
+
+const locales = new Map<string, Map<string, string>>();
+for (const lang of TRANSLATED_LOCALES) {
+  for (const ns of ['shell', ...pluginIds]) locales.set(`${lang}/${ns}`, flatten((await loadLocale(lang, ns)) ?? {}));
+}
+const has = (lang: string, ns: string, key: string) => locales.get(`${lang}/${ns}`)?.has(key) ?? false;
+
+describe('manifests', () => {
+  it('have unique, kebab-case plugin ids equal to their folder', () => {
+    expect(manifests.map((m) => m.id)).toEqual(pluginIds);
+    for (const m of manifests) expect(m.id).toMatch(/^[a-z][a-z0-9-]*$/);
+  });
+
+  it('have unique command ids and spellings across all plugins', () => {
+    const ids = manifests.flatMap((m) => (m.commands ?? []).map((c) => c.id));
+    expect(new Set(ids).size).toBe(ids.length);
+    const words = manifests.flatMap((m) => (m.commands ?? []).flatMap((c) => spellings(c).map((s) => s.join(' '))));
+    expect(words.filter((w, i) => words.indexOf(w) !== i)).toEqual([]);
+  });
+
+  it('declare settings with defaults of their type and unique keys', () => {
+    const keys = manifests.flatMap((m) => (m.settings ?? []).map((s) => s.key));
+    expect(new Set(keys).size).toBe(keys.length);
+    for (const s of manifests.flatMap((m) => m.settings ?? [])) {
+      if (s.type === 'enum') expect(s.values).toContain(s.default);
+      if (s.type === 'boolean') expect(typeof s.default).toBe('boolean');
+      if (s.type === 'number') expect(typeof s.default).toBe('number');
+    }
+  });
+
+  it('put a rest argument only last, and never quote a closed set of values', () => {
+    for (const c of manifests.flatMap((m) => m.commands ?? [])) {
+      const args = c.args ?? [];
+      args.forEach((a, i) => {
+        if (a.rest) expect(i, c.id).toBe(args.length - 1);
+        if (a.values) expect(a.quoted, c.id).toBeUndefined();
+      });
+    }
+  });
+});
+
+describe('locales', () => {
+  it.each(TRANSLATED_LOCALES)('%s has every summary, details and docs key a manifest names', (lang) => {
+    for (const m of manifests) {
+      for (const c of m.commands ?? []) {
+        expect(has(lang, m.id, summaryKey(c)), `${lang}/${m.id}: ${summaryKey(c)}`).toBe(true);
+        if (has('en-US', m.id, detailsKey(c))) expect(has(lang, m.id, detailsKey(c)), `${lang}/${m.id}: ${detailsKey(c)}`).toBe(true);
+      }
+      const docs = m.docs ?? {};
+      const keys = [
+        ...(docs.introduction ?? []),
+        ...(docs.quickStart ?? []).map((d) => d.key),
+        ...(docs.features ?? []).map((d) => d.key),
+        ...(docs.functions ?? []).map((d) => d.key),
+        ...(docs.shortcuts ?? []).map((d) => d.key),
+        ...(docs.gestures ?? []).map((d) => d.key),
+        ...(docs.api ?? []).map((d) => d.key),
+        ...(docs.faqs ?? []).flatMap((d) => [d.question, d.answer]),
+        ...(docs.feedback ?? []).map((d) => d.label),
+      ];
+      for (const key of keys) expect(has(lang, m.id, key), `${lang}/${m.id}: ${key}`).toBe(true);
+    }
+  });
+
+  it.each(['zh-CN', 'ar-SA'])('%s has exactly the en-US keys and placeholders', (lang) => {
+    for (const ns of ['shell', ...pluginIds]) {
+      const en = locales.get(`en-US/${ns}`)!;
+      const other = locales.get(`${lang}/${ns}`)!;
+      expect([...other.keys()].sort(), `${lang}/${ns}`).toEqual([...en.keys()].sort());
+      for (const [key, value] of en) {
+        const placeholders = (value.match(/\{\{\w+\}\}/g) ?? []).sort();
+        expect((other.get(key)?.match(/\{\{\w+\}\}/g) ?? []).sort(), `${lang}/${ns}: ${key}`).toEqual(placeholders);
+      }
+    }
+  });
+
+  it('the docs sections meet the spec: 9 quick-start steps, 10 features plus more, two FAQs, three feedback links', () => {
+    expect(collectDocs(manifests, 'quickStart')).toHaveLength(9);
+    expect(collectDocs(manifests, 'features').filter((f) => !f.more)).toHaveLength(10);
+    expect(collectDocs(manifests, 'features').filter((f) => f.more).length).toBeGreaterThan(0);
+    expect(collectDocs(manifests, 'faqs')).toHaveLength(2);
+    expect(collectDocs(manifests, 'feedback').map((f) => f.href.split(':')[0])).toEqual(['https', 'mailto', 'https']);
+  });
+});
+
+describe('help', () => {
+  it('lists every visible command of every plugin', async () => {
+    const tester = await createShellTester({ plugins: pluginIds });
+    const outputs = helpOverview(new CommandRegistry(manifests, 'browser'), (ns) => tester.i18n.tFor(ns));
+    const listed = outputs.flatMap((o) => (o.kind === 'table' ? o.rows.map((r) => r[0]) : []));
+    for (const c of manifests.flatMap((m) => m.commands ?? [])) {
+      if (!c.hidden && (!c.envs || c.envs.includes('browser'))) expect(listed).toContain(usageOf(c));
+    }
+  });
+});

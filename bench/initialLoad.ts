@@ -49,24 +49,37 @@ export function initialGraph(outDir: string): InitialGraph {
   };
 }
 
-export async function buildApp(outDir: string, env: Record<string, string> = {}): Promise<void> {
+/**
+ * Runs `fn` with extra environment variables. NODE_ENV is forced to production because the
+ * test runner sets it to `test`, which would make Vite bundle React's development build.
+ */
+async function withEnv<T>(env: Record<string, string>, fn: () => Promise<T>): Promise<T> {
   const saved = { ...process.env };
-  Object.assign(process.env, env, { SHELLCHAT_OUT_DIR: outDir });
+  Object.assign(process.env, env, { NODE_ENV: 'production' });
   try {
-    await build({ configFile: path.join(ROOT, 'vite.config.ts'), logLevel: 'silent', root: ROOT });
+    return await fn();
   } finally {
     process.env = saved;
   }
 }
 
+export async function buildApp(outDir: string, env: Record<string, string> = {}): Promise<void> {
+  await withEnv({ ...env, SHELLCHAT_OUT_DIR: outDir }, () =>
+    build({ configFile: path.join(ROOT, 'vite.config.ts'), logLevel: 'silent', root: ROOT, mode: 'production' }),
+  );
+}
+
 export async function buildBare(outDir: string): Promise<void> {
-  await build({
-    configFile: false,
-    root: path.join(ROOT, 'bench', 'bare'),
-    logLevel: 'silent',
-    plugins: [react()],
-    build: { outDir, emptyOutDir: true, manifest: true, target: 'es2023' },
-  });
+  await withEnv({}, () =>
+    build({
+      configFile: false,
+      root: path.join(ROOT, 'bench', 'bare'),
+      logLevel: 'silent',
+      mode: 'production',
+      plugins: [react()],
+      build: { outDir, emptyOutDir: true, manifest: true, target: 'es2023' },
+    }),
+  );
 }
 
 export async function runInitialLoad(): Promise<{ app: InitialGraph; bare: InitialGraph; ratio: number }> {
@@ -85,6 +98,7 @@ export function forbiddenInInitial(graph: InitialGraph): string[] {
 }
 
 if (import.meta.main) {
+  // Run alone with `node bench/initialLoad.ts`; `npm run bench` runs every benchmark.
   const { app, bare, ratio } = await runInitialLoad();
   const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
   console.log('initial load (JavaScript for the first paint of the front view, gzip -9)');

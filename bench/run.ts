@@ -1,0 +1,19 @@
+// `npm run bench`: every benchmark, each reported beside a baseline measured in the same run.
+import { forbiddenInInitial, runInitialLoad } from './initialLoad.ts';
+
+const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+let failed = false;
+const check = (ok: boolean, text: string) => {
+  console.log(`  ${ok ? 'ok  ' : 'FAIL'} ${text}`);
+  failed ||= !ok;
+};
+
+console.log('B4 initial load: JavaScript for the first paint of the front view (gzip -9)');
+const { app, bare, ratio } = await runInitialLoad();
+console.log(`  shellchat ${kb(app.jsGzip)} (${app.files.length} files, CSS ${kb(app.cssGzip)}) vs bare Vite + React ${kb(bare.jsGzip)}: ${ratio.toFixed(2)}x`);
+check(app.jsGzip <= 150 * 1024, `<= 150 KB (${kb(app.jsGzip)})`);
+check(ratio <= 1.6, `<= 1.6x the bare page (${ratio.toFixed(2)}x)`);
+const forbidden = forbiddenInInitial(app);
+check(forbidden.length === 0, `no KaTeX, Prism or plugin browser code in the initial load${forbidden.length ? `: ${forbidden.join(', ')}` : ''}`);
+
+process.exit(failed ? 1 : 0);

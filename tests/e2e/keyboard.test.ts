@@ -1,0 +1,159 @@
+// Every keyboard shortcut and swipe of spec part 2, the command history and Tab completion.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { HAS_CHROME, launchBrowser, openApp, run, startServer, type RunningServer } from './support.ts';
+
+const LOGIN_MESSAGE = 'Please log in to view session history.';
+const output = (page: Page) => page.getByTestId('output').textContent();
+
+async function swipe(page: Page, testid: string, dx: number) {
+  await page.getByTestId(testid).evaluate((el, dx) => {
+    const rect = el.getBoundingClientRect();
+    const x = rect.left + rect.width / 2;
+    const y = rect.top + 10;
+    const touch = (cx: number) => new Touch({ identifier: 1, target: el, clientX: cx, clientY: y });
+    el.dispatchEvent(new TouchEvent('touchstart', { touches: [touch(x)], changedTouches: [touch(x)], bubbles: true }));
+    el.dispatchEvent(new TouchEvent('touchend', { touches: [], changedTouches: [touch(x + dx)], bubbles: true }));
+  }, dx);
+}
+
+describe.skipIf(!HAS_CHROME)('keyboard and gestures', () => {
+  let server: RunningServer;
+  let browser: Browser;
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('Ctrl+R clears the output, Ctrl+Shift+R resets the session, Ctrl+C keeps copying selections', async () => {
+    const { page, context } = await openApp(browser, server.url);
+    await run(page, ':help');
+    await page.keyboard.press('Control+r');
+    expect(await output(page)).toBe('');
+    const session = async () => JSON.parse((await run(page, ':set all')) || '{}').session as number;
+    const before = await session();
+    await page.waitForTimeout(5);
+    await page.getByTestId('input').focus();
+    await page.keyboard.press('Control+Shift+R');
+    expect(await session()).toBeGreaterThan(before);
+    expect(page.url()).toBe(server.url + '/'); // not reloaded
+    await context.close();
+  });
+
+  it('F11 toggles default fullscreen and Ctrl+| toggles split', async () => {
+    const { page, context } = await openApp(browser, server.url);
+    const mode = () => page.locator('.shell').getAttribute('data-fullscreen');
+    await page.keyboard.press('F11');
+    expect(await mode()).toBe('default');
+    await page.keyboard.press('F11');
+    expect(await mode()).toBe('off');
+    await page.keyboard.press('Control+Shift+|');
+    expect(await mode()).toBe('split');
+    await page.keyboard.press('Control+\\');
+    expect(await mode()).toBe('off');
+    await context.close();
+  });
+
+  it('Esc clears, then blurs; Tab and / focus the input', async () => {
+    const { page, context } = await openApp(browser, server.url);
+    const input = page.getByTestId('input');
+    await input.fill('some text');
+    await input.press('Escape');
+    expect(await input.inputValue()).toBe('');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('input');
+    await input.press('Escape');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).not.toBe('input');
+    await page.keyboard.press('/');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('input');
+    expect(await input.inputValue()).toBe('');
+    await input.press('Escape');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('input');
+    await context.close();
+  });
+
+  it('Tab repeats the last input in an empty box, and completes arguments, cycling', async () => {
+    const { page, context } = await openApp(browser, server.url);
+    const input = page.getByTestId('input');
+    await run(page, ':stats on');
+    await input.focus();
+    await page.keyboard.press('Tab');
+    expect(await input.inputValue()).toBe(':stats on');
+    await input.fill(':theme d');
+    await page.keyboard.press('Tab');
+    await expect.poll(() => input.inputValue()).toBe(':theme dark ');
+    await input.fill(':lang use zh');
+    await page.keyboard.press('Tab');
+    await expect.poll(() => input.inputValue()).toBe(':lang use zh-CN');
+    await page.keyboard.press('Tab');
+    await expect.poll(() => input.inputValue()).toBe(':lang use zh-HK');
+    await input.fill(':set useS');
+    await page.keyboard.press('Tab');
+    await expect.poll(() => input.inputValue()).toMatch(/^:set use(Stats|Speak|SystemRole|Stream)/);
+    await context.close();
+  });
+
+  it('Up and Down walk the command history, newest first, never storing passwords, kept across reloads', async () => {
+    const { page, context } = await openApp(browser, server.url);
+    const input = page.getByTestId('input');
+    await run(page, ':stats on');
+    await run(page, ':theme dark');
+    await run(page, ':login ada s3cret');
+    await run(page, 'just chatting');
+    await page.reload();
+    await input.waitFor();
+    await input.fill(':');
+    await input.press('ArrowUp');
+    expect(await input.inputValue()).toBe(':theme dark');
+    await input.press('ArrowUp');
+    expect(await input.inputValue()).toBe(':stats on');
+    await input.press('ArrowUp');
+    expect(await input.inputValue()).toBe(':stats on');
+    await input.press('ArrowDown');
+    expect(await input.inputValue()).toBe(':theme dark');
+    await input.press('ArrowDown');
+    expect(await input.inputValue()).toBe('');
+    const stored = await page.evaluate(() => localStorage.getItem('shellchat:device') ?? '');
+    expect(stored).not.toContain('s3cret');
+    expect(await input.getAttribute('placeholder')).not.toContain('s3cret');
+    await context.close();
+  });
+
+  it('session and log navigation ask an anonymous visitor to log in', async () => {
+    const { page, context } = await openApp(browser, server.url);
+    const input = page.getByTestId('input');
+    for (const key of ['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight']) {
+      await run(page, ':clear');
+      await input.focus();
+      await page.keyboard.press(key);
+      expect(await output(page), key).toBe(LOGIN_MESSAGE);
+    }
+    await input.press('Escape');
+    for (const key of ['h', 'l', 'k', 'j']) {
+      await page.keyboard.press('Control+r');
+      await page.keyboard.press(key);
+      expect(await output(page), key).toBe(LOGIN_MESSAGE);
+    }
+    await context.close();
+  });
+
+  it('swipes: on the output they move between logs; on the input right completes and left clears', async () => {
+    const { page, context } = await openApp(browser, server.url, { hasTouch: true });
+    await run(page, ':help');
+    await swipe(page, 'output', 120);
+    expect(await output(page)).toBe(LOGIN_MESSAGE);
+    await page.keyboard.press('Control+r');
+    await swipe(page, 'output', -120);
+    expect(await output(page)).toBe(LOGIN_MESSAGE);
+    const input = page.getByTestId('input');
+    await input.fill(':theme te');
+    await swipe(page, 'input', 120);
+    await expect.poll(() => input.inputValue()).toBe(':theme terminal ');
+    await swipe(page, 'input', -120);
+    expect(await input.inputValue()).toBe('');
+    await context.close();
+  });
+});

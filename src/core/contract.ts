@@ -5,7 +5,7 @@
 import type { HelpGroup } from './constants.ts';
 import type { Output } from './output.ts';
 import type { ServiceRef } from './services.ts';
-import type { SettingsStore } from './settings.ts';
+import type { SettingSpec, SettingsStore } from './settings.ts';
 import type { ShellEvents } from './events.ts';
 import type { Emitter } from 'mitt';
 
@@ -64,29 +64,6 @@ export interface CommandSpec {
   /** Left out of help and completion (kept for old spellings). */
   hidden?: boolean;
 }
-
-export type SettingType = 'boolean' | 'number' | 'string' | 'enum' | 'list';
-/** device: localStorage, kept across tabs; tab: sessionStorage, one browser tab. */
-export type SettingScope = 'device' | 'tab';
-
-export interface SettingSpec {
-  /** The spec's own key names (spec part 3), e.g. `theme`, `useStats`, `memLength`. */
-  key: string;
-  type: SettingType;
-  values?: readonly string[];
-  default: SettingValue;
-  scope: SettingScope;
-  /** Saved to the logged-in user's server settings (spec part 6). */
-  sync?: boolean;
-  /** `:set` may change it. Defaults to true. */
-  settable?: boolean;
-  /** Shown by `:info`. */
-  info?: boolean;
-  /** Rendered on the Settings page as a picker of `values`. */
-  page?: { section: string; order?: number };
-}
-
-export type SettingValue = string | number | boolean | string[];
 
 /** Documentation contributions; text is i18n keys in the plugin's namespace. */
 export interface DocsContribution {

@@ -1,7 +1,29 @@
 // Settings declared by manifests (spec part 3 keys and defaults), their validation for `:set`,
 // and an in-memory store used by the CLI and the tests. The browser store persists the same
 // interface with TinyBase (src/shell/settingsStore.ts).
-import type { SettingSpec, SettingValue } from './contract.ts';
+
+export type SettingType = 'boolean' | 'number' | 'string' | 'enum' | 'list';
+/** device: localStorage, kept across tabs; tab: sessionStorage, one browser tab. */
+export type SettingScope = 'device' | 'tab';
+
+export interface SettingSpec {
+  /** The spec's own key names (spec part 3), e.g. `theme`, `useStats`, `memLength`. */
+  key: string;
+  type: SettingType;
+  values?: readonly string[];
+  default: SettingValue;
+  scope: SettingScope;
+  /** Saved to the logged-in user's server settings (spec part 6). */
+  sync?: boolean;
+  /** `:set` may change it. Defaults to true. */
+  settable?: boolean;
+  /** Shown by `:info`. */
+  info?: boolean;
+  /** Rendered on the Settings page as a picker of `values`. */
+  page?: { section: string; order?: number };
+}
+
+export type SettingValue = string | number | boolean | string[];
 
 export interface SettingsStore {
   get<T extends SettingValue = SettingValue>(key: string): T;
@@ -68,18 +90,34 @@ export function formatSettingValue(value: SettingValue): string {
   return Array.isArray(value) ? value.join(',') : String(value);
 }
 
+type Listener = (key: string, value: SettingValue) => void;
+
+/** Change listeners by key, '*' for all; shared by every SettingsStore implementation. */
+export class SettingListeners {
+  private readonly byKey = new Map<string, Set<Listener>>();
+
+  add(key: string, fn: Listener): () => void {
+    const set = this.byKey.get(key) ?? new Set();
+    set.add(fn);
+    this.byKey.set(key, set);
+    return () => set.delete(fn);
+  }
+
+  notify(key: string, value: SettingValue): void {
+    for (const fn of this.byKey.get(key) ?? []) fn(key, value);
+    for (const fn of this.byKey.get('*') ?? []) fn(key, value);
+  }
+}
+
 /** An in-memory settings store (CLI, tests, server-side command runs). */
 export function createMemorySettings(
   specs: readonly SettingSpec[],
   initial: Record<string, unknown> = {},
 ): SettingsStore {
   const values = new Map<string, SettingValue>();
-  const listeners = new Map<string, Set<(key: string, value: SettingValue) => void>>();
+  const listeners = new SettingListeners();
   for (const spec of specs) values.set(spec.key, coerceStored(spec, initial[spec.key]));
-  const notify = (key: string, value: SettingValue) => {
-    for (const fn of listeners.get(key) ?? []) fn(key, value);
-    for (const fn of listeners.get('*') ?? []) fn(key, value);
-  };
+  const notify = (key: string, value: SettingValue) => listeners.notify(key, value);
   const specOf = (key: string) => {
     const spec = specs.find((s) => s.key === key);
     if (!spec) throw new Error(`Unknown setting ${key}`);
@@ -101,12 +139,7 @@ export function createMemorySettings(
       values.set(key, spec.default);
       notify(key, spec.default);
     },
-    onChange(key, fn) {
-      const set = listeners.get(key) ?? new Set();
-      set.add(fn);
-      listeners.set(key, set);
-      return () => set.delete(fn);
-    },
+    onChange: (key, fn) => listeners.add(key, fn),
     specs: () => specs,
   };
 }

@@ -6,14 +6,13 @@ import { createStore, type Store } from 'tinybase/store';
 import { createLocalPersister, createSessionPersister } from 'tinybase/persisters/persister-browser';
 import {
   coerceStored,
+  SettingListeners,
   type SettingSpec,
   type SettingsStore,
   type SettingValue,
 } from '../core/index.ts';
 
 export const STORAGE_KEYS = { device: 'shellchat:device', tab: 'shellchat:tab' } as const;
-
-type Listener = (key: string, value: SettingValue) => void;
 
 /** TinyBase values are scalars; lists travel as JSON text. */
 function encode(value: SettingValue): string | number | boolean {
@@ -46,7 +45,7 @@ function dropIfCorrupt(storage: Storage, key: string): void {
 
 export async function createBrowserSettings(specs: readonly SettingSpec[]): Promise<SettingsStore> {
   const stores: Record<'device' | 'tab', Store> = { device: createStore(), tab: createStore() };
-  const listeners = new Map<string, Set<Listener>>();
+  const listeners = new SettingListeners();
   const specOf = (key: string) => {
     const spec = specs.find((s) => s.key === key);
     if (!spec) throw new Error(`Unknown setting ${key}`);
@@ -75,9 +74,7 @@ export async function createBrowserSettings(specs: readonly SettingSpec[]): Prom
     stores[scope].addValueListener(null, (_store, key) => {
       const spec = specs.find((s) => s.key === key);
       if (!spec) return;
-      const value = decode(spec, stores[scope].getValue(key));
-      for (const fn of listeners.get(key) ?? []) fn(key, value);
-      for (const fn of listeners.get('*') ?? []) fn(key, value);
+      listeners.notify(key, decode(spec, stores[scope].getValue(key)));
     });
   }
 
@@ -95,12 +92,7 @@ export async function createBrowserSettings(specs: readonly SettingSpec[]): Prom
       const spec = specOf(key);
       storeOf(spec).setValue(key, encode(spec.default));
     },
-    onChange(key, fn) {
-      const set = listeners.get(key) ?? new Set();
-      set.add(fn);
-      listeners.set(key, set);
-      return () => set.delete(fn);
-    },
+    onChange: (key, fn) => listeners.add(key, fn),
     specs: () => specs,
   };
 }

@@ -1,21 +1,12 @@
 // Front view, layouts, themes and commands in the real browser against the real server.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { HAS_CHROME, launchBrowser, openApp, run, startServer, type RunningServer } from './support.ts';
+import { describe, expect, it } from 'vitest';
+import { HAS_CHROME, openApp, run, useServerAndBrowser } from './support.ts';
 
 describe.skipIf(!HAS_CHROME)('front view', () => {
-  let server: RunningServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const app = useServerAndBrowser();
 
   it('shows the input, submit, output and the hidden blocks, with the :help placeholder', async () => {
-    const { page, context, errors } = await openApp(browser, server.url);
+    const { page, context, errors } = await openApp(app.browser, app.server.url);
     const input = page.getByTestId('input');
     expect(await input.getAttribute('placeholder')).toBe(':help');
     expect((await input.boundingBox())!.height).toBeGreaterThanOrEqual(45);
@@ -31,7 +22,7 @@ describe.skipIf(!HAS_CHROME)('front view', () => {
   });
 
   it('runs commands from the submit button and from Enter, and grows the input', async () => {
-    const { page, context } = await openApp(browser, server.url);
+    const { page, context } = await openApp(app.browser, app.server.url);
     await page.getByTestId('input').fill(':stats on');
     await page.getByTestId('input').press('Enter');
     await page.waitForFunction(() => document.querySelector('[data-testid=output]')?.textContent === 'Stats on.');
@@ -44,7 +35,7 @@ describe.skipIf(!HAS_CHROME)('front view', () => {
   });
 
   it('shows the last input as the placeholder, shortened per the spec', async () => {
-    const { page, context } = await openApp(browser, server.url);
+    const { page, context } = await openApp(app.browser, app.server.url);
     await run(page, ':stats on');
     expect(await page.getByTestId('input').getAttribute('placeholder')).toBe(':stats on');
     await run(page, ':set location "' + 'x'.repeat(50) + '"');
@@ -55,7 +46,7 @@ describe.skipIf(!HAS_CHROME)('front view', () => {
   });
 
   it('switches themes and fullscreen layouts, forcing fullscreen off under 768px', async () => {
-    const { page, context } = await openApp(browser, server.url);
+    const { page, context } = await openApp(app.browser, app.server.url);
     const root = page.locator('.shell');
     const background = () => root.evaluate((el) => getComputedStyle(el).backgroundColor);
     const light = await background();
@@ -89,7 +80,7 @@ describe.skipIf(!HAS_CHROME)('front view', () => {
   });
 
   it('keeps settings across a reload and survives corrupt localStorage', async () => {
-    const { page, context, errors } = await openApp(browser, server.url);
+    const { page, context, errors } = await openApp(app.browser, app.server.url);
     await run(page, ':theme dark');
     await page.reload();
     await page.waitForSelector('[data-testid=input]');
@@ -106,7 +97,7 @@ describe.skipIf(!HAS_CHROME)('front view', () => {
   });
 
   it('answers the anonymous commands of the spec', async () => {
-    const { page, context } = await openApp(browser, server.url);
+    const { page, context } = await openApp(app.browser, app.server.url);
     expect(await run(page, ':eval on')).toMatch(/doubles token use/);
     expect(await run(page, ':stream off')).toBe('Stream mode off.');
     expect(await run(page, ':speak on')).toBe('Speak on.');
@@ -126,7 +117,7 @@ describe.skipIf(!HAS_CHROME)('front view', () => {
   });
 
   it('switches the interface language, including right to left', async () => {
-    const { page, context } = await openApp(browser, server.url);
+    const { page, context } = await openApp(app.browser, app.server.url);
     await run(page, ':lang use zh-CN');
     await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
     expect(await page.getByTestId('submit').textContent()).not.toBe('Send');
@@ -140,17 +131,17 @@ describe.skipIf(!HAS_CHROME)('front view', () => {
   });
 
   it(':location on uses the browser position, and failure turns it off', async () => {
-    const allowed = await openApp(browser, server.url, { permissions: ['geolocation'], geolocation: { latitude: 48.8584, longitude: 2.2945 } });
+    const allowed = await openApp(app.browser, app.server.url, { permissions: ['geolocation'], geolocation: { latitude: 48.8584, longitude: 2.2945 } });
     expect(await run(allowed.page, ':location on')).toBe('Location: (48.8584,2.2945)');
     await allowed.context.close();
-    const denied = await openApp(browser, server.url);
+    const denied = await openApp(app.browser, app.server.url);
     expect(await run(denied.page, ':location on')).toBe('Location service failed.');
     expect(await run(denied.page, ':set all')).toContain('"useLocation": false');
     await denied.context.close();
   });
 
   it('lists and picks speech voices', async () => {
-    const { page, context } = await openApp(browser, server.url);
+    const { page, context } = await openApp(app.browser, app.server.url);
     // Headless Chromium ships no voices; give it two.
     await page.evaluate(() => {
       const voices = [

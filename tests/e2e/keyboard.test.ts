@@ -1,7 +1,7 @@
 // Every keyboard shortcut and swipe of spec part 2, the command history and Tab completion.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { HAS_CHROME, launchBrowser, openApp, run, startServer, type RunningServer } from './support.ts';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { HAS_CHROME, openApp, run, useServerAndBrowser } from './support.ts';
 
 const LOGIN_MESSAGE = 'Please log in to view session history.';
 const output = (page: Page) => page.getByTestId('output').textContent();
@@ -18,18 +18,10 @@ async function swipe(page: Page, testid: string, dx: number) {
 }
 
 describe.skipIf(!HAS_CHROME)('keyboard and gestures', () => {
-  let server: RunningServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const app = useServerAndBrowser();
 
   it('Ctrl+R clears the output, Ctrl+Shift+R resets the session, Ctrl+C keeps copying selections', async () => {
-    const { page, context } = await openApp(browser, server.url);
+    const { page, context } = await openApp(app.browser, app.server.url);
     await run(page, ':help');
     await page.keyboard.press('Control+r');
     expect(await output(page)).toBe('');
@@ -39,12 +31,12 @@ describe.skipIf(!HAS_CHROME)('keyboard and gestures', () => {
     await page.getByTestId('input').focus();
     await page.keyboard.press('Control+Shift+R');
     expect(await session()).toBeGreaterThan(before);
-    expect(page.url()).toBe(server.url + '/'); // not reloaded
+    expect(page.url()).toBe(app.server.url + '/'); // not reloaded
     await context.close();
   });
 
   it('F11 toggles default fullscreen and Ctrl+| toggles split', async () => {
-    const { page, context } = await openApp(browser, server.url);
+    const { page, context } = await openApp(app.browser, app.server.url);
     const mode = () => page.locator('.shell').getAttribute('data-fullscreen');
     await page.keyboard.press('F11');
     expect(await mode()).toBe('default');
@@ -58,7 +50,7 @@ describe.skipIf(!HAS_CHROME)('keyboard and gestures', () => {
   });
 
   it('Esc clears, then blurs; Tab and / focus the input', async () => {
-    const { page, context } = await openApp(browser, server.url);
+    const { page, context } = await openApp(app.browser, app.server.url);
     const input = page.getByTestId('input');
     await input.fill('some text');
     await input.press('Escape');
@@ -76,7 +68,7 @@ describe.skipIf(!HAS_CHROME)('keyboard and gestures', () => {
   });
 
   it('Tab repeats the last input in an empty box, and completes arguments, cycling', async () => {
-    const { page, context } = await openApp(browser, server.url);
+    const { page, context } = await openApp(app.browser, app.server.url);
     const input = page.getByTestId('input');
     await run(page, ':stats on');
     await input.focus();
@@ -97,7 +89,7 @@ describe.skipIf(!HAS_CHROME)('keyboard and gestures', () => {
   });
 
   it('Up and Down walk the command history, newest first, never storing passwords, kept across reloads', async () => {
-    const { page, context } = await openApp(browser, server.url);
+    const { page, context } = await openApp(app.browser, app.server.url);
     const input = page.getByTestId('input');
     await run(page, ':stats on');
     await run(page, ':theme dark');
@@ -123,7 +115,7 @@ describe.skipIf(!HAS_CHROME)('keyboard and gestures', () => {
   });
 
   it('session and log navigation ask an anonymous visitor to log in', async () => {
-    const { page, context } = await openApp(browser, server.url);
+    const { page, context } = await openApp(app.browser, app.server.url);
     const input = page.getByTestId('input');
     for (const key of ['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight']) {
       await run(page, ':clear');
@@ -141,7 +133,7 @@ describe.skipIf(!HAS_CHROME)('keyboard and gestures', () => {
   });
 
   it('swipes: on the output they move between logs; on the input right completes and left clears', async () => {
-    const { page, context } = await openApp(browser, server.url, { hasTouch: true });
+    const { page, context } = await openApp(app.browser, app.server.url, { hasTouch: true });
     await run(page, ':help');
     await swipe(page, 'output', 120);
     expect(await output(page)).toBe(LOGIN_MESSAGE);

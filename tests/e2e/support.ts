@@ -8,7 +8,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 export const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
@@ -124,4 +124,17 @@ export async function run(page: Page, line: string): Promise<string> {
     { timeout: 10_000 },
   );
   return (await output.textContent()) ?? '';
+}
+
+/** Starts a server and a browser before the tests of a describe block, and stops them after. */
+export function useServerAndBrowser(env: Record<string, string> = {}): { server: RunningServer; browser: Browser } {
+  const handles = {} as { server: RunningServer; browser: Browser };
+  beforeAll(async () => {
+    [handles.server, handles.browser] = await Promise.all([startServer(env), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await handles.browser?.close();
+    await handles.server?.stop();
+  });
+  return handles;
 }

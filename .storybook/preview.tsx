@@ -22,7 +22,8 @@ import '../src/shell/styles.css';
 export interface ShellParameters {
   /** Patched onto the controller's initial state: outputs, stats, evaluation, view, page, systemInfo... */
   state?: Partial<ShellState>;
-  /** Initial values of the in-memory settings, e.g. `{ useStats: true, user: 'ada' }`. */
+  /** Initial values of the in-memory settings, e.g. `{ useStats: true, user: 'ada' }`. The theme
+   *  is not one of them: it follows the toolbar, so a story sets `globals: { theme: 'dark' }`. */
   settings?: Record<string, SettingValue>;
   /** Skip the themed `.shell` wrapper, for components (App) that render their own. */
   bare?: boolean;
@@ -30,7 +31,7 @@ export interface ShellParameters {
 
 async function createShell(params: ShellParameters, theme: string): Promise<ShellServices> {
   const specs = [...SHELL_SETTINGS, ...plugins.flatMap((p) => p.manifest.settings ?? [])];
-  const settings = createMemorySettings(specs, { theme, ...params.settings });
+  const settings = createMemorySettings(specs, { ...params.settings, theme });
   // Same loader as boot.ts: en-US/shell is bundled, everything else comes from the virtual module.
   const i18n = await createI18n({
     lang: 'en-US',
@@ -50,14 +51,21 @@ async function createShell(params: ShellParameters, theme: string): Promise<Shel
   return { controller, settings, i18n };
 }
 
+const themeOf = (globals: Record<string, unknown>) => String(globals.theme ?? 'light');
+
 const loadShell: Loader = async ({ parameters, globals }) => ({
-  shell: await createShell((parameters.shell ?? {}) as ShellParameters, String(globals.theme ?? 'light')),
+  shell: await createShell((parameters.shell ?? {}) as ShellParameters, themeOf(globals)),
 });
 
-/** The `.shell` element the CSS variables hang on; follows the theme setting, which follows the toolbar. */
-function ThemedShell({ theme, children }: { theme: string; children: ReactNode }) {
+/** Keeps the theme setting in step with the toolbar global, so both App and ShellFrame follow it. */
+function ThemeSync({ theme }: { theme: string }) {
   const { settings } = useShell();
   useEffect(() => settings.set('theme', theme), [settings, theme]);
+  return null;
+}
+
+/** The `.shell` element the CSS variables hang on; it follows the theme setting (as App does). */
+function ShellFrame({ children }: { children: ReactNode }) {
   return (
     <div className="shell" data-theme={useSetting<string>('theme')} style={{ padding: 16 }}>
       {children}
@@ -73,11 +81,8 @@ const withShell: Decorator = (Story, { loaded, globals, parameters }) => {
   );
   return (
     <ShellContext.Provider value={loaded.shell as ShellServices}>
-      {(parameters.shell as ShellParameters | undefined)?.bare ? (
-        story
-      ) : (
-        <ThemedShell theme={String(globals.theme ?? 'light')}>{story}</ThemedShell>
-      )}
+      <ThemeSync theme={themeOf(globals)} />
+      {(parameters.shell as ShellParameters | undefined)?.bare ? story : <ShellFrame>{story}</ShellFrame>}
     </ShellContext.Provider>
   );
 };

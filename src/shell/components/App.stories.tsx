@@ -2,7 +2,8 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import type { ShellParameters } from '../../../.storybook/preview.tsx';
 import { App } from './App.tsx';
 
-// App renders its own themed `.shell` (from the theme setting), so it skips the wrapper.
+// App renders its own themed `.shell`, so it skips the wrapper; Storybook merges this `shell`
+// parameter into each story's, so `bare` holds for all of them.
 const meta = {
   component: App,
   parameters: { shell: { bare: true } satisfies ShellParameters },
@@ -14,7 +15,6 @@ type Story = StoryObj<typeof meta>;
 export const Front: Story = {
   parameters: {
     shell: {
-      bare: true,
       state: {
         outputs: [{ kind: 'text', text: 'Hello! Type a question, or :help for commands.' }],
         modelInfo: { model: 'gpt-4o-mini', raw: 'Hello!', session: 1 },
@@ -24,10 +24,15 @@ export const Front: Story = {
 };
 
 export const Back: Story = {
-  parameters: { shell: { bare: true, state: { view: 'back', page: 'settings' } } satisfies ShellParameters },
+  parameters: { shell: { state: { view: 'back', page: 'settings' } } satisfies ShellParameters },
 };
 
 export const SplitDark: Story = {
   globals: { theme: 'dark' },
-  parameters: { shell: { bare: true, settings: { fullscreen: 'split' } } satisfies ShellParameters },
+  parameters: {
+    shell: {
+      settings: { fullscreen: 'split' },
+      state: { input: ':theme dark', outputs: [{ kind: 'text', text: 'Input on the left, answer on the right.' }] },
+    } satisfies ShellParameters,
+  },
 };

@@ -21,3 +21,7 @@ export * from './platform.ts';
 export * from './evaluation.ts';
 export * from './docs.ts';
 export * from './session.ts';
+export * from './roles.ts';
+export * from './userSettings.ts';
+export type * from './dbSchema.ts';
+export type * from './serverPlugin.ts';

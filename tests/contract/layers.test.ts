@@ -13,11 +13,12 @@ function files(dir: string): string[] {
   });
 }
 
+/** Module specifiers a file imports at run time (type-only imports are erased, so they do not count). */
 function imports(file: string): string[] {
   const source = readFileSync(file, 'utf8');
-  return [...source.matchAll(/(?:import|export)[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)].map(
-    (m) => m[1] ?? m[2]!,
-  );
+  return [...source.matchAll(/(import|export)(\s+type\b)?[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)]
+    .filter((m) => !m[2])
+    .map((m) => m[3] ?? m[4]!);
 }
 
 const rel = (file: string) => path.relative(ROOT, file);

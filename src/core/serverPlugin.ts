@@ -1,0 +1,113 @@
+// The server side of the plugin contract (DESIGN.md §2). Type-only: a plugin's
+// `server/index.ts` exports a ServerPluginModule, and the server hands it this context.
+import type { Hono, MiddlewareHandler } from 'hono';
+import type { Kysely, Selectable } from 'kysely';
+import type { ZodType } from 'zod';
+import type { Database, UsersTable } from './dbSchema.ts';
+import type { RoleName } from './roles.ts';
+import type { UserSettings } from './userSettings.ts';
+
+export type UserRow = Selectable<UsersTable>;
+
+export interface PublicUser {
+  id: number;
+  username: string;
+  email: string;
+  email_verified: boolean;
+  email_subscription: boolean;
+  role: string;
+  role_expires_at: number | null;
+  role_expires: string;
+  balance: number;
+  settings: UserSettings;
+  groups: string[];
+  created_at: number;
+}
+
+export interface AppVariables {
+  user: UserRow | null;
+  /** The login token of this request, when there is one. */
+  token: string | null;
+}
+export type AppEnv = { Variables: AppVariables };
+
+/** Who may do what with users, groups and system objects (src/server/policy.ts). */
+export type PolicyAction =
+  | 'user.read'
+  | 'user.update'
+  | 'user.delete'
+  | 'user.role.update'
+  | 'user.balance.update'
+  | 'group.join'
+  | 'group.leave'
+  | 'system.read'
+  | 'session.list.all';
+
+export interface Policy {
+  /** `target` is the user acted upon, when there is one. */
+  can(actor: UserRow | null, action: PolicyAction, target?: UserRow | null): boolean;
+}
+
+export interface Mail {
+  readonly enabled: boolean;
+  send(message: { to: string; subject: string; text: string }): Promise<void>;
+}
+
+export interface AccountsApi {
+  onDelete(hook: (userId: number) => Promise<void>): void;
+  byUsername(username: string): Promise<UserRow | undefined>;
+  toPublic(user: UserRow): Promise<PublicUser>;
+  create(input: { username: string; email: string; password?: string; settings?: Partial<UserSettings> }): Promise<{ user: UserRow; generatedPassword?: string }>;
+  authenticate(username: string, password: string): Promise<UserRow | undefined>;
+  createLoginToken(userId: number, ttlMs: number): Promise<{ token: string; expiresAt: number }>;
+  revokeToken(token: string): Promise<void>;
+  revokeAllTokens(userId: number, exceptToken?: string): Promise<void>;
+  updateSetting(user: UserRow, key: string, value: unknown): Promise<UserSettings>;
+  resetSetting(user: UserRow, key: string): Promise<UserSettings>;
+  resetSettings(user: UserRow): Promise<UserSettings>;
+  updatePassword(user: UserRow, password: string): Promise<void>;
+  requestEmailChange(user: UserRow, email: string): Promise<string>;
+  confirmEmailChange(token: string): Promise<UserRow | undefined>;
+  requestPasswordReset(username: string, email: string): Promise<{ user: UserRow; token: string } | undefined>;
+  confirmPasswordReset(token: string): Promise<{ user: UserRow; password: string } | undefined>;
+  setEmailSubscription(email: string, subscribed: boolean): Promise<number>;
+  delete(user: UserRow): Promise<void>;
+  joinGroup(user: UserRow, group: string, password: string): Promise<void>;
+  leaveGroup(user: UserRow, group: string): Promise<void>;
+  setRole(user: UserRow, role: RoleName, expiresAt: number | null): Promise<void>;
+  addBalance(user: UserRow, amount: number): Promise<number>;
+}
+
+export interface ServerPluginContext {
+  app: Hono<AppEnv>;
+  db: Kysely<Database>;
+  engine: 'sqlite' | 'postgres' | 'mysql';
+  log: { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void; error(obj: object, msg?: string): void };
+  accounts: AccountsApi;
+  policy: Policy;
+  mail: Mail;
+  /** The server's public base URL, for links in e-mails. */
+  publicUrl: string;
+  /** Signs and checks link parameters (HMAC with the server secret). */
+  sign(...parts: string[]): string;
+  verify(signature: string, ...parts: string[]): boolean;
+  /** Validates a request part with zod; answers 400 with a clear error otherwise. */
+  validate<T>(target: 'json' | 'query', schema: ZodType<T>): MiddlewareHandler<AppEnv, string, { in: { [K in typeof target]: T }; out: { [K in typeof target]: T } }>;
+  /** Requires a logged-in user; answers 401 'Please login.' otherwise. */
+  requireUser: MiddlewareHandler<AppEnv>;
+  /** Sets or clears the login cookie on a response. */
+  setLoginCookie(c: import('hono').Context<AppEnv>, token: string, expiresAt: number): void;
+  clearLoginCookie(c: import('hono').Context<AppEnv>): void;
+  /** The address a request comes from (the socket's, or X-Forwarded-For behind TRUST_PROXY). */
+  clientAddress(c: import('hono').Context<AppEnv>): string;
+  throttle: {
+    retryAfter(key: string): number;
+    fail(key: string): void;
+    clear(key: string): void;
+  };
+}
+
+export interface ServerPluginModule {
+  migrations?: Record<string, (engine: 'sqlite' | 'postgres' | 'mysql') => { up(db: Kysely<unknown>): Promise<void>; down?(db: Kysely<unknown>): Promise<void> }>;
+  register(ctx: ServerPluginContext): void | Promise<void>;
+}

@@ -1,0 +1,317 @@
+// Accounts: users, their own groups and memberships, login tokens and e-mail tokens. Every
+// rule about who may do what lives in ../policy.ts; this module only does what it is told.
+import type { Kysely } from 'kysely';
+import {
+  checkUserSetting,
+  formatRoleExpiry,
+  normalizeUserSettings,
+  USER_SETTING_DEFAULTS,
+  type AccountsApi,
+  type Database,
+  type PublicUser,
+  type RoleName,
+  type UserRow,
+  type UserSettings,
+} from '../../core/index.ts';
+import { groupPassword, hashPassword, randomAlphanumeric, verifyPassword } from '../auth/password.ts';
+import { hashToken, newToken } from '../auth/tokens.ts';
+import { emailError, normalizeUsername, passwordError, usernameError } from './validation.ts';
+
+export class AccountError extends Error {
+  readonly status: number;
+  constructor(message: string, status = 400) {
+    super(message);
+    this.status = status;
+  }
+}
+
+const EMAIL_TOKEN_MS = 24 * 3_600_000;
+
+export class Accounts implements AccountsApi {
+  private readonly db: Kysely<Database>;
+  private readonly deleteHooks: ((userId: number) => Promise<void>)[] = [];
+
+  constructor(db: Kysely<Database>) {
+    this.db = db;
+  }
+
+  /** Plugins register here to remove their data when an account is deleted. */
+  onDelete(hook: (userId: number) => Promise<void>): void {
+    this.deleteHooks.push(hook);
+  }
+
+  async byUsername(username: string): Promise<UserRow | undefined> {
+    return this.db.selectFrom('users').selectAll().where('username', '=', normalizeUsername(username)).executeTakeFirst();
+  }
+
+  async byId(id: number): Promise<UserRow | undefined> {
+    return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async groupsOf(userId: number): Promise<{ id: number; name: string; owner_id: number }[]> {
+    return this.db
+      .selectFrom('group_members')
+      .innerJoin('groups', 'groups.id', 'group_members.group_id')
+      .select(['groups.id', 'groups.name', 'groups.owner_id'])
+      .where('group_members.user_id', '=', userId)
+      .orderBy('groups.name')
+      .execute();
+  }
+
+  async toPublic(user: UserRow): Promise<PublicUser> {
+    return {
+      id: user.id,
+      username: user.username,
+      email: user.email,
+      email_verified: user.email_verified === 1,
+      email_subscription: user.email_subscription === 1,
+      role: user.role,
+      role_expires_at: user.role_expires_at,
+      role_expires: formatRoleExpiry(user.role_expires_at),
+      balance: user.balance,
+      settings: normalizeUserSettings(user.settings),
+      groups: (await this.groupsOf(user.id)).map((g) => g.name),
+      created_at: user.created_at,
+    };
+  }
+
+  /** Signs a user up with an own group and a group password; generates a password if none is given. */
+  async create(input: {
+    username: string;
+    email: string;
+    password?: string;
+    role?: RoleName;
+    settings?: Partial<UserSettings>;
+  }): Promise<{ user: UserRow; generatedPassword?: string }> {
+    const username = normalizeUsername(input.username);
+    const email = input.email.trim();
+    const bad = usernameError(username) ?? emailError(email) ?? (input.password !== undefined ? passwordError(input.password) : undefined);
+    if (bad) throw new AccountError(bad);
+    if (await this.byUsername(username)) throw new AccountError('Username already exists.', 409);
+    const generatedPassword = input.password === undefined ? randomAlphanumeric(16) : undefined;
+    const settings: UserSettings = { ...USER_SETTING_DEFAULTS };
+    for (const [key, value] of Object.entries(input.settings ?? {})) {
+      const checked = checkUserSetting(key, value);
+      if (checked.ok && key !== 'groupPassword') (settings as Record<string, unknown>)[key] = checked.value;
+    }
+    settings.groupPassword = groupPassword();
+    const now = Date.now();
+    const passwordHash = await hashPassword(input.password ?? generatedPassword!);
+    const user = await this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('users')
+        .values({
+          username,
+          email,
+          password_hash: passwordHash,
+          role: input.role ?? 'user',
+          role_expires_at: null,
+          balance: 0,
+          settings: JSON.stringify(settings),
+          email_verified: 0,
+          email_subscription: 1,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+      const row = await trx.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirstOrThrow();
+      await trx.insertInto('groups').values({ name: username, owner_id: row.id, created_at: now }).execute();
+      const group = await trx.selectFrom('groups').select('id').where('name', '=', username).executeTakeFirstOrThrow();
+      await trx.insertInto('group_members').values({ group_id: group.id, user_id: row.id, created_at: now }).execute();
+      return row;
+    });
+    return { user, generatedPassword };
+  }
+
+  async authenticate(username: string, password: string): Promise<UserRow | undefined> {
+    const user = await this.byUsername(username);
+    // Hash even when the user does not exist, so timing does not reveal which usernames exist.
+    const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH);
+    return user && ok ? user : undefined;
+  }
+
+  async createLoginToken(userId: number, ttlMs: number): Promise<{ token: string; expiresAt: number }> {
+    const token = newToken();
+    const now = Date.now();
+    const expiresAt = now + ttlMs;
+    await this.db.insertInto('login_tokens').values({ token_hash: hashToken(token), user_id: userId, created_at: now, expires_at: expiresAt }).execute();
+    return { token, expiresAt };
+  }
+
+  async userForToken(token: string): Promise<UserRow | undefined> {
+    const row = await this.db
+      .selectFrom('login_tokens')
+      .innerJoin('users', 'users.id', 'login_tokens.user_id')
+      .selectAll('users')
+      .select('login_tokens.expires_at')
+      .where('login_tokens.token_hash', '=', hashToken(token))
+      .executeTakeFirst();
+    if (!row || row.expires_at <= Date.now()) return undefined;
+    const { expires_at: _expires, ...user } = row;
+    return user as UserRow;
+  }
+
+  async revokeToken(token: string): Promise<void> {
+    await this.db.deleteFrom('login_tokens').where('token_hash', '=', hashToken(token)).execute();
+  }
+
+  async revokeAllTokens(userId: number, exceptToken?: string): Promise<void> {
+    let query = this.db.deleteFrom('login_tokens').where('user_id', '=', userId);
+    if (exceptToken) query = query.where('token_hash', '!=', hashToken(exceptToken));
+    await query.execute();
+  }
+
+  async setSettings(user: UserRow, settings: UserSettings): Promise<void> {
+    await this.db.updateTable('users').set({ settings: JSON.stringify(settings), updated_at: Date.now() }).where('id', '=', user.id).execute();
+  }
+
+  async updateSetting(user: UserRow, key: string, value: unknown): Promise<UserSettings> {
+    const checked = checkUserSetting(key, value);
+    if (!checked.ok) throw new AccountError(checked.error);
+    const settings = normalizeUserSettings(user.settings);
+    (settings as Record<string, unknown>)[key] = checked.value;
+    await this.setSettings(user, settings);
+    return settings;
+  }
+
+  async resetSetting(user: UserRow, key: string): Promise<UserSettings> {
+    const settings = normalizeUserSettings(user.settings);
+    if (!(key in USER_SETTING_DEFAULTS)) throw new AccountError(checkUserSetting(key, '').ok ? 'Invalid key.' : (checkUserSetting(key, '') as { error: string }).error);
+    (settings as Record<string, unknown>)[key] = key === 'groupPassword' ? groupPassword() : USER_SETTING_DEFAULTS[key as keyof typeof USER_SETTING_DEFAULTS];
+    await this.setSettings(user, settings);
+    return settings;
+  }
+
+  /** Every setting back to its default, with a new group password. */
+  async resetSettings(user: UserRow): Promise<UserSettings> {
+    const settings: UserSettings = { ...USER_SETTING_DEFAULTS, groupPassword: groupPassword() };
+    await this.setSettings(user, settings);
+    return settings;
+  }
+
+  async updatePassword(user: UserRow, password: string): Promise<void> {
+    const bad = passwordError(password);
+    if (bad) throw new AccountError(bad);
+    await this.db.updateTable('users').set({ password_hash: await hashPassword(password), updated_at: Date.now() }).where('id', '=', user.id).execute();
+  }
+
+  private async emailToken(userId: number, kind: 'verify_email' | 'reset_password', newEmail: string | null): Promise<string> {
+    const token = newToken();
+    await this.db
+      .insertInto('email_tokens')
+      .values({ token_hash: hashToken(token), user_id: userId, kind, new_email: newEmail, expires_at: Date.now() + EMAIL_TOKEN_MS })
+      .execute();
+    return token;
+  }
+
+  private async useEmailToken(token: string, kind: 'verify_email' | 'reset_password') {
+    const row = await this.db
+      .selectFrom('email_tokens')
+      .selectAll()
+      .where('token_hash', '=', hashToken(token))
+      .where('kind', '=', kind)
+      .executeTakeFirst();
+    if (!row || row.used_at !== null || row.expires_at <= Date.now()) return undefined;
+    await this.db.updateTable('email_tokens').set({ used_at: Date.now() }).where('token_hash', '=', row.token_hash).execute();
+    return row;
+  }
+
+  /** The e-mail changes only when the link sent to the new address is followed. */
+  async requestEmailChange(user: UserRow, email: string): Promise<string> {
+    const bad = emailError(email.trim());
+    if (bad) throw new AccountError(bad);
+    return this.emailToken(user.id, 'verify_email', email.trim());
+  }
+
+  async confirmEmailChange(token: string): Promise<UserRow | undefined> {
+    const row = await this.useEmailToken(token, 'verify_email');
+    if (!row?.new_email) return undefined;
+    await this.db.updateTable('users').set({ email: row.new_email, email_verified: 1, updated_at: Date.now() }).where('id', '=', row.user_id).execute();
+    return this.byId(row.user_id);
+  }
+
+  /** A reset link for the account when username and e-mail match; undefined otherwise. */
+  async requestPasswordReset(username: string, email: string): Promise<{ user: UserRow; token: string } | undefined> {
+    const user = await this.byUsername(username);
+    if (!user || user.email.toLowerCase() !== email.trim().toLowerCase()) return undefined;
+    return { user, token: await this.emailToken(user.id, 'reset_password', null) };
+  }
+
+  /** Following the link sets a new random password and ends every login. */
+  async confirmPasswordReset(token: string): Promise<{ user: UserRow; password: string } | undefined> {
+    const row = await this.useEmailToken(token, 'reset_password');
+    const user = row ? await this.byId(row.user_id) : undefined;
+    if (!user) return undefined;
+    const password = randomAlphanumeric(16);
+    await this.updatePassword(user, password);
+    await this.revokeAllTokens(user.id);
+    return { user, password };
+  }
+
+  async setEmailSubscription(email: string, subscribed: boolean): Promise<number> {
+    const result = await this.db.updateTable('users').set({ email_subscription: subscribed ? 1 : 0, updated_at: Date.now() }).where('email', '=', email).executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
+  /** Removes the user and everything they own (the privacy policy's promise). */
+  async delete(user: UserRow): Promise<void> {
+    for (const hook of this.deleteHooks) await hook(user.id);
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('email_tokens').where('user_id', '=', user.id).execute();
+      await trx.deleteFrom('login_tokens').where('user_id', '=', user.id).execute();
+      await trx.deleteFrom('group_members').where('user_id', '=', user.id).execute();
+      const owned = await trx.selectFrom('groups').select('id').where('owner_id', '=', user.id).execute();
+      for (const g of owned) await trx.deleteFrom('group_members').where('group_id', '=', g.id).execute();
+      await trx.deleteFrom('groups').where('owner_id', '=', user.id).execute();
+      await trx.deleteFrom('users').where('id', '=', user.id).execute();
+    });
+  }
+
+  /** Joins another user's group with that user's group password. */
+  async joinGroup(user: UserRow, groupName: string, password: string): Promise<void> {
+    const group = await this.db.selectFrom('groups').selectAll().where('name', '=', normalizeUsername(groupName)).executeTakeFirst();
+    const owner = group ? await this.byId(group.owner_id) : undefined;
+    const expected = owner ? normalizeUserSettings(owner.settings).groupPassword : '';
+    // One answer for a missing group and a wrong password, so group names cannot be probed.
+    if (!group || !expected || !(await constantTimeEqual(String(expected), password))) {
+      throw new AccountError('Group not found or wrong password.', 403);
+    }
+    const existing = await this.db.selectFrom('group_members').select('user_id').where('group_id', '=', group.id).where('user_id', '=', user.id).executeTakeFirst();
+    if (existing) throw new AccountError(`You are already in group ${group.name}.`, 409);
+    await this.db.insertInto('group_members').values({ group_id: group.id, user_id: user.id, created_at: Date.now() }).execute();
+  }
+
+  async leaveGroup(user: UserRow, groupName: string): Promise<void> {
+    const group = await this.db.selectFrom('groups').selectAll().where('name', '=', normalizeUsername(groupName)).executeTakeFirst();
+    if (!group) throw new AccountError('Group not found.', 404);
+    if (group.owner_id === user.id) throw new AccountError('You cannot leave your own group.');
+    const result = await this.db.deleteFrom('group_members').where('group_id', '=', group.id).where('user_id', '=', user.id).executeTakeFirst();
+    if (Number(result.numDeletedRows) === 0) throw new AccountError(`You are not in group ${group.name}.`, 404);
+  }
+
+  async setRole(user: UserRow, role: RoleName, expiresAt: number | null): Promise<void> {
+    await this.db.updateTable('users').set({ role, role_expires_at: expiresAt, updated_at: Date.now() }).where('id', '=', user.id).execute();
+  }
+
+  async addBalance(user: UserRow, amount: number): Promise<number> {
+    const balance = Math.round((user.balance + amount) * 1e5) / 1e5;
+    await this.db.updateTable('users').set({ balance, updated_at: Date.now() }).where('id', '=', user.id).execute();
+    return balance;
+  }
+
+  /** Creates `root` (root_user) on first start. Returns the password when it was generated. */
+  async ensureRoot(password: string | undefined): Promise<string | undefined> {
+    if (await this.byUsername('root')) return undefined;
+    const { generatedPassword } = await this.create({ username: 'root', email: 'root@localhost', password, role: 'root_user' });
+    return generatedPassword;
+  }
+}
+
+async function constantTimeEqual(a: string, b: string): Promise<boolean> {
+  const { timingSafeEqual, createHash } = await import('node:crypto');
+  const digest = (s: string) => createHash('sha256').update(s).digest();
+  return timingSafeEqual(digest(a), digest(b));
+}
+
+// A valid scrypt hash of a random password, used to spend the same time on unknown usernames.
+const DUMMY_HASH = await hashPassword(randomAlphanumeric(24));

@@ -1,0 +1,57 @@
+// One database layer on three engines (DESIGN.md §4): SQLite (better-sqlite3, WAL) in
+// DATA_DIR by default; PostgreSQL or MySQL/MariaDB when DATABASE_URL says so.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
+import type { Database } from '../../core/dbSchema.ts';
+
+export type Engine = 'sqlite' | 'postgres' | 'mysql';
+
+export interface Db {
+  db: Kysely<Database>;
+  engine: Engine;
+  close(): Promise<void>;
+}
+
+export function engineOf(databaseUrl: string): Engine {
+  if (!databaseUrl || /^(sqlite|file):/i.test(databaseUrl)) return 'sqlite';
+  if (/^postgres(ql)?:/i.test(databaseUrl)) return 'postgres';
+  if (/^(mysql|mariadb):/i.test(databaseUrl)) return 'mysql';
+  throw new Error('DATABASE_URL must start with sqlite:, postgres://, postgresql://, mysql:// or mariadb://');
+}
+
+export async function connectDatabase(databaseUrl: string, dataDir: string): Promise<Db> {
+  const engine = engineOf(databaseUrl);
+  if (engine === 'sqlite') {
+    const { default: SQLite } = await import('better-sqlite3');
+    const file = databaseUrl ? databaseUrl.replace(/^(sqlite|file):(\/\/)?/i, '') : path.join(dataDir, 'shellchat.db');
+    if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    const sqlite = new SQLite(file);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma('busy_timeout = 5000');
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    return { db, engine, close: () => db.destroy() };
+  }
+  if (engine === 'postgres') {
+    const pg = await import('pg');
+    // int8 and numeric come back as strings by default; our values fit in a double.
+    pg.default.types.setTypeParser(20, (v) => Number(v));
+    pg.default.types.setTypeParser(1700, (v) => Number(v));
+    const pool = new pg.default.Pool({ connectionString: databaseUrl, max: 10 });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, engine, close: () => db.destroy() };
+  }
+  const mysql = await import('mysql2');
+  const pool = mysql.createPool({
+    uri: databaseUrl.replace(/^mariadb:/i, 'mysql:'),
+    connectionLimit: 10,
+    multipleStatements: false,
+    supportBigNumbers: true,
+    bigNumberStrings: false,
+    decimalNumbers: true,
+    charset: 'utf8mb4',
+  });
+  const db = new Kysely<Database>({ dialect: new MysqlDialect({ pool }) });
+  return { db, engine, close: () => db.destroy() };
+}

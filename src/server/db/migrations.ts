@@ -1,0 +1,75 @@
+// Migrations, applied on start. Each plugin may add its own; names sort in order of application.
+import type { Kysely } from 'kysely';
+import { Migrator, type Migration } from 'kysely/migration';
+import type { Engine } from './connect.ts';
+import { columns } from './columns.ts';
+
+export type MigrationFactory = (engine: Engine) => Migration;
+
+/** Accounts: users, groups and memberships, login tokens, e-mail tokens. */
+export const accountsMigration: MigrationFactory = (engine) => ({
+  async up(db: Kysely<unknown>) {
+    const c = columns(engine);
+    await db.schema
+      .createTable('users')
+      .addColumn('id', c.id, (col) => (engine === 'postgres' ? col.primaryKey() : col.primaryKey().autoIncrement()))
+      .addColumn('username', c.name, (col) => col.notNull().unique())
+      .addColumn('email', c.name, (col) => col.notNull())
+      .addColumn('password_hash', c.name, (col) => col.notNull())
+      .addColumn('role', c.name, (col) => col.notNull())
+      .addColumn('role_expires_at', c.bigint)
+      .addColumn('balance', c.double, (col) => col.notNull().defaultTo(0))
+      .addColumn('settings', c.text, (col) => col.notNull())
+      .addColumn('email_verified', 'integer', (col) => col.notNull().defaultTo(0))
+      .addColumn('email_subscription', 'integer', (col) => col.notNull().defaultTo(1))
+      .addColumn('created_at', c.bigint, (col) => col.notNull())
+      .addColumn('updated_at', c.bigint, (col) => col.notNull())
+      .execute();
+    await db.schema.createIndex('users_email').on('users').column('email').execute();
+    await db.schema
+      .createTable('groups')
+      .addColumn('id', c.id, (col) => (engine === 'postgres' ? col.primaryKey() : col.primaryKey().autoIncrement()))
+      .addColumn('name', c.name, (col) => col.notNull().unique())
+      .addColumn('owner_id', 'integer', (col) => col.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('created_at', c.bigint, (col) => col.notNull())
+      .execute();
+    await db.schema
+      .createTable('group_members')
+      .addColumn('group_id', 'integer', (col) => col.notNull().references('groups.id').onDelete('cascade'))
+      .addColumn('user_id', 'integer', (col) => col.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('created_at', c.bigint, (col) => col.notNull())
+      .addPrimaryKeyConstraint('group_members_pk', ['group_id', 'user_id'])
+      .execute();
+    await db.schema
+      .createTable('login_tokens')
+      .addColumn('token_hash', c.name, (col) => col.primaryKey())
+      .addColumn('user_id', 'integer', (col) => col.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('created_at', c.bigint, (col) => col.notNull())
+      .addColumn('expires_at', c.bigint, (col) => col.notNull())
+      .execute();
+    await db.schema.createIndex('login_tokens_user').on('login_tokens').column('user_id').execute();
+    await db.schema
+      .createTable('email_tokens')
+      .addColumn('token_hash', c.name, (col) => col.primaryKey())
+      .addColumn('user_id', 'integer', (col) => col.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('kind', c.name, (col) => col.notNull())
+      .addColumn('new_email', c.name)
+      .addColumn('expires_at', c.bigint, (col) => col.notNull())
+      .addColumn('used_at', c.bigint)
+      .execute();
+  },
+  async down(db: Kysely<unknown>) {
+    for (const table of ['email_tokens', 'login_tokens', 'group_members', 'groups', 'users']) {
+      await db.schema.dropTable(table).ifExists().execute();
+    }
+  },
+});
+
+export async function migrate(db: Kysely<unknown>, engine: Engine, extra: Record<string, MigrationFactory> = {}): Promise<void> {
+  const all: Record<string, MigrationFactory> = { '0001_accounts': accountsMigration, ...extra };
+  const migrations = Object.fromEntries(Object.entries(all).map(([name, factory]) => [name, factory(engine)]));
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+}

@@ -6,7 +6,7 @@ export interface AppConfig {
 }
 
 const config: AppConfig = {
-  plugins: ['general', 'stats', 'speak', 'info'],
+  plugins: ['general', 'stats', 'speak', 'info', 'user'],
 };
 
 export default config;

@@ -43,6 +43,8 @@ export interface ArgSpec {
   complete?: CompletionSource;
   /** Takes every remaining word (joined by single spaces). Only for the last argument. */
   rest?: boolean;
+  /** How the usage line shows the argument, when `<name>` says too little (e.g. `[--save|-s [Nh|Nd]]`). */
+  display?: string;
 }
 
 /** What a command needs before it may run; checked before its plugin code loads. */

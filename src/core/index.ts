@@ -25,3 +25,4 @@ export * from './roles.ts';
 export * from './userSettings.ts';
 export type * from './dbSchema.ts';
 export type * from './serverPlugin.ts';
+export * from './api/client.ts';

@@ -1,5 +1,6 @@
 // What the environment tells plugins about itself: connectivity, the server, system info.
 // The shell (browser), the CLI and the test harness each provide it.
+import type { ApiClient } from './api/client.ts';
 import { createServiceRef } from './services.ts';
 
 /** GET /api/system/info (spec part 3), as the client uses it. */
@@ -46,6 +47,8 @@ export interface Platform {
   /** Base URL of the shellchat server ('' when there is none). */
   serverUrl(): string;
   systemInfo(): SystemInfo;
+  /** The shellchat server's API, with the login cookie. */
+  api: ApiClient;
 }
 
 export const PlatformRef = createServiceRef<Platform>('shell.platform');

@@ -26,6 +26,7 @@ export function availableIn(spec: CommandSpec, env: Env): boolean {
 }
 
 export function formatArg(arg: ArgSpec): string {
+  if (arg.display) return arg.display;
   const inner = arg.values ? arg.values.join('|') : `<${arg.name}>${arg.rest ? '...' : ''}`;
   const quoted = arg.quoted && !arg.values ? `"${inner}"` : inner;
   if (arg.values) return arg.optional ? `[${quoted}]` : `{${quoted}}`;

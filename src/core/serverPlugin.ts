@@ -100,11 +100,15 @@ export interface ServerPluginContext {
   clearLoginCookie(c: import('hono').Context<AppEnv>): void;
   /** The address a request comes from (the socket's, or X-Forwarded-For behind TRUST_PROXY). */
   clientAddress(c: import('hono').Context<AppEnv>): string;
-  throttle: {
-    retryAfter(key: string): number;
-    fail(key: string): void;
-    clear(key: string): void;
-  };
+  /** Login throttles: failures per username and per address. */
+  throttles: { username: Throttler; address: Throttler };
+}
+
+export interface Throttler {
+  /** Milliseconds until the key may try again; 0 when it may now. */
+  retryAfter(key: string): number;
+  fail(key: string): void;
+  clear(key: string): void;
 }
 
 export interface ServerPluginModule {

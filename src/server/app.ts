@@ -1,26 +1,130 @@
-// The Hono application: `/api/*` and the built single-page app on one origin.
+// The server: database and migrations, accounts, the Hono application with its middleware,
+// every enabled plugin's routes, and the built single-page app, on one origin.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Hono } from 'hono';
+import { pathToFileURL } from 'node:url';
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { getConnInfo } from '@hono/node-server/conninfo';
 import { serveStatic } from '@hono/node-server/serve-static';
+import type { DestinationStream } from 'pino';
+import type { AppEnv, ServerPluginContext, ServerPluginModule } from '../core/index.ts';
+import { Accounts } from './accounts/service.ts';
+import { Throttle } from './auth/throttle.ts';
+import { cookieHelpers, loadUser, requireUser } from './auth/session.ts';
+import { sign, verifySignature } from './auth/tokens.ts';
 import type { ServerConfig } from './config.ts';
+import { connectDatabase, type Db } from './db/connect.ts';
+import { migrate, type MigrationFactory } from './db/migrations.ts';
+import { originCheck } from './http/origin.ts';
+import { fail, ok } from './http/respond.ts';
+import { validate } from './http/validate.ts';
+import { createLogger, type Logger } from './log.ts';
+import { createMail } from './mail.ts';
+import { policy } from './policy.ts';
+import { loadSecret } from './secret.ts';
 import { securityHeaders } from './securityHeaders.ts';
 import { systemInfo } from './systemInfo.ts';
 
-export interface ApiResponse<T = unknown> {
-  success: boolean;
-  message?: string;
-  error?: string;
-  result?: T;
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+export interface Server {
+  app: Hono<AppEnv>;
+  db: Db;
+  accounts: Accounts;
+  log: Logger;
+  /** The generated root password, when this start created root without ROOT_PASSWORD. */
+  generatedRootPassword?: string;
+  close(): Promise<void>;
 }
 
-export function createApp(config: ServerConfig): Hono {
-  const app = new Hono();
-  app.use('*', securityHeaders(config));
+/** Server modules of the enabled plugins that have one (plugins/<id>/server/index.ts). */
+async function serverPlugins(enabled: readonly string[]): Promise<{ id: string; module: ServerPluginModule }[]> {
+  const found: { id: string; module: ServerPluginModule }[] = [];
+  for (const id of enabled) {
+    const file = path.join(ROOT, 'plugins', id, 'server', 'index.ts');
+    if (existsSync(file)) found.push({ id, module: (await import(pathToFileURL(file).href)).default as ServerPluginModule });
+  }
+  return found;
+}
 
-  app.get('/api/ping', (c) => c.json<ApiResponse>({ success: true, message: 'pong' }));
-  app.get('/api/system/info', (c) => c.json<ApiResponse>({ success: true, result: systemInfo(config) }));
-  app.all('/api/*', (c) => c.json<ApiResponse>({ success: false, error: 'Resource not found.' }, 404));
+export async function enabledPlugins(config: ServerConfig): Promise<string[]> {
+  const file = process.env.SHELLCHAT_APP_CONFIG ? path.resolve(process.env.SHELLCHAT_APP_CONFIG) : path.join(ROOT, 'app.config.ts');
+  const appConfig = (await import(pathToFileURL(file).href)).default as { plugins: string[] };
+  return appConfig.plugins.filter((id) => !config.disabledPlugins.includes(id));
+}
+
+export async function createServer(config: ServerConfig, options: { logDestination?: DestinationStream } = {}): Promise<Server> {
+  const log = createLogger(config.logLevel, options.logDestination);
+  const db = await connectDatabase(config.databaseUrl, config.dataDir);
+  const enabled = await enabledPlugins(config);
+  const plugins = await serverPlugins(enabled);
+  const extraMigrations: Record<string, MigrationFactory> = {};
+  for (const { module } of plugins) Object.assign(extraMigrations, module.migrations ?? {});
+  await migrate(db.db as never, db.engine, extraMigrations);
+
+  const accounts = new Accounts(db.db);
+  const generatedRootPassword = await accounts.ensureRoot(config.rootPassword || undefined);
+  const secret = loadSecret(config.secretKey, config.dataDir);
+  const throttles = {
+    username: new Throttle({ limit: 5, windowMs: 15 * 60_000 }),
+    address: new Throttle({ limit: 20, windowMs: 15 * 60_000 }),
+  };
+
+  const app = new Hono<AppEnv>();
+  app.use('*', securityHeaders(config));
+  app.use('/api/*', async (c, next) => {
+    const started = performance.now();
+    await next();
+    // The path only: query strings can carry tokens.
+    log.info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) }, 'request');
+  });
+  app.use('/api/*', bodyLimit({ maxSize: 1024 * 1024, onError: (c) => fail(c, 413, 'The request is too large.') }));
+  app.use('/api/*', originCheck(config.allowedOrigins));
+  app.use('/api/*', loadUser(accounts));
+  app.onError((err, c) => {
+    log.error({ err: { message: err.message, name: err.name }, path: c.req.path }, 'unhandled error');
+    return fail(c, 500, 'An error occurred during your request.');
+  });
+
+  app.get('/api/ping', (c) => ok(c, undefined, 'pong'));
+  app.get('/api/system/info', (c) => ok(c, systemInfo(config, enabled)));
+
+  const clientAddress = (c: Context<AppEnv>): string => {
+    if (config.trustProxy) {
+      const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
+      if (forwarded) return forwarded;
+    }
+    try {
+      return getConnInfo(c).remote.address ?? 'unknown';
+    } catch {
+      return 'unknown';
+    }
+  };
+  const publicUrl = (c?: Context) => config.publicUrl || (c ? new URL(c.req.url).origin : `http://localhost:${config.port}`);
+
+  const context: ServerPluginContext = {
+    app,
+    db: db.db,
+    engine: db.engine,
+    log,
+    accounts,
+    policy,
+    mail: createMail(config.smtpUrl, config.mailFrom),
+    get publicUrl() {
+      return publicUrl();
+    },
+    sign: (...parts) => sign(secret, ...parts),
+    verify: (signature, ...parts) => verifySignature(secret, signature, ...parts),
+    validate: validate as ServerPluginContext['validate'],
+    requireUser,
+    ...cookieHelpers(config.trustProxy),
+    clientAddress,
+    throttles,
+  };
+  for (const { module } of plugins) await module.register(context);
+
+  app.all('/api/*', (c) => fail(c, 404, 'Resource not found.'));
 
   const index = path.join(config.distDir, 'index.html');
   if (existsSync(index)) {
@@ -41,5 +145,13 @@ export function createApp(config: ServerConfig): Hono {
       return c.html(html);
     });
   }
-  return app;
+
+  return {
+    app,
+    db,
+    accounts,
+    log,
+    generatedRootPassword,
+    close: () => db.close(),
+  };
 }

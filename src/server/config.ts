@@ -7,6 +7,16 @@ export interface ServerConfig {
   port: number;
   host: string;
   dataDir: string;
+  databaseUrl: string;
+  rootPassword: string;
+  /** HMAC secret for signed links; SECRET_KEY, or a random one kept in DATA_DIR. */
+  secretKey: string;
+  publicUrl: string;
+  smtpUrl: string;
+  mailFrom: string;
+  trustProxy: boolean;
+  allowedOrigins: string[];
+  logLevel: string;
   distDir: string;
   model: string;
   openaiBaseUrl: string;
@@ -40,6 +50,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     port,
     host: env.HOST || '127.0.0.1',
     dataDir: path.resolve(root, env.DATA_DIR || './data'),
+    databaseUrl: env.DATABASE_URL ?? '',
+    rootPassword: env.ROOT_PASSWORD ?? '',
+    secretKey: env.SECRET_KEY ?? '',
+    publicUrl: (env.PUBLIC_URL ?? '').replace(/\/+$/, ''),
+    smtpUrl: env.SMTP_URL ?? '',
+    mailFrom: env.MAIL_FROM || 'shellchat <no-reply@localhost>',
+    trustProxy: bool(env.TRUST_PROXY),
+    allowedOrigins: (env.ALLOWED_ORIGINS ?? '').split(',').map((s) => s.trim().replace(/\/+$/, '')).filter(Boolean),
+    logLevel: env.LOG_LEVEL || 'info',
     distDir: path.resolve(root, env.SHELLCHAT_DIST || './dist'),
     model: env.MODEL ?? '',
     openaiBaseUrl: env.OPENAI_BASE_URL ?? '',

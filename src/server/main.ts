@@ -1,27 +1,34 @@
-// Starts the server: `.env`, configuration, HTTP, and a graceful shutdown on SIGTERM/SIGINT
-// that lets in-flight requests finish.
+// Starts the server: `.env`, configuration, database and migrations, HTTP, and a graceful
+// shutdown on SIGTERM/SIGINT that lets in-flight requests finish.
 import { existsSync } from 'node:fs';
 import { serve } from '@hono/node-server';
-import { createApp } from './app.ts';
+import { createServer } from './app.ts';
 import { loadConfig } from './config.ts';
 
 if (existsSync('.env')) process.loadEnvFile('.env');
 
 const config = loadConfig();
-const app = createApp(config);
-const server = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, (info) => {
+const server = await createServer(config);
+if (server.generatedRootPassword) {
+  // Printed once, on the terminal only (never through the structured log).
+  process.stderr.write(
+    `\nCreated the root account. Username: root  Password: ${server.generatedRootPassword}\n` +
+      'Set ROOT_PASSWORD to choose it yourself; this password is not shown again.\n\n',
+  );
+}
+const http = serve({ fetch: server.app.fetch, port: config.port, hostname: config.host }, (info) => {
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
-  console.log(`shellchat listening on http://${host}:${info.port}`);
+  server.log.info({ url: `http://${host}:${info.port}`, database: server.db.engine }, 'shellchat listening');
 });
 
 let closing = false;
 function shutdown(signal: string): void {
   if (closing) return;
   closing = true;
-  console.log(`${signal}: finishing in-flight requests`);
-  server.close(() => process.exit(0));
-  // Idle keep-alive sockets would hold close() open; in-flight ones get 10 s.
-  (server as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+  server.log.info({ signal }, 'finishing in-flight requests');
+  http.close(() => void server.close().finally(() => process.exit(0)));
+  // Idle keep-alive sockets would hold close() open; in-flight requests get 10 s.
+  (http as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
   setTimeout(() => process.exit(0), 10_000).unref();
 }
 process.on('SIGTERM', () => shutdown('SIGTERM'));

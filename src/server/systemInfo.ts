@@ -3,7 +3,7 @@
 import type { SystemInfo } from '../core/index.ts';
 import type { ServerConfig } from './config.ts';
 
-export function systemInfo(config: ServerConfig): SystemInfo {
+export function systemInfo(config: ServerConfig, enabled: string[] = []): SystemInfo {
   return {
     model: config.model,
     base_url: config.openaiBaseUrl,
@@ -18,7 +18,8 @@ export function systemInfo(config: ServerConfig): SystemInfo {
     use_payment: config.usePayment,
     use_subscriptions: config.useSubscriptions,
     contact_email: config.contactEmail,
-    plugins: { disabled: config.disabledPlugins, remotes: config.remotes },
+    use_email: !!config.smtpUrl,
+    plugins: { enabled, disabled: config.disabledPlugins, remotes: config.remotes },
     demo: config.demo,
   };
 }

@@ -2,6 +2,7 @@
 // It is loaded right after the first paint (and at the latest on the first command), so the
 // first paint of the front view carries none of it.
 import {
+  createApiClient,
   PlatformRef,
   PluginHost,
   type I18n,
@@ -34,6 +35,7 @@ export function createHost(options: {
     online: () => controller.state.get().online,
     serverUrl: () => location.origin,
     systemInfo: () => controller.state.get().systemInfo,
+    api: createApiClient(),
   });
   return host;
 }

@@ -3,6 +3,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
+  createApiClient,
   createI18n,
   createMemorySettings,
   outputToText,
@@ -50,6 +51,28 @@ export interface ShellTesterOptions {
   online?: boolean;
   settings?: Record<string, unknown>;
   systemInfo?: SystemInfo;
+  /** A running shellchat server the API client talks to (with its own cookie jar). */
+  serverUrl?: string;
+}
+
+/** fetch with a cookie jar, as a browser keeps the login cookie between requests. */
+export function cookieFetch(): typeof fetch & { cookies: Map<string, string> } {
+  const cookies = new Map<string, string>();
+  const wrapped = (async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const headers = new Headers(init.headers);
+    if (cookies.size) headers.set('cookie', [...cookies].map(([k, v]) => `${k}=${v}`).join('; '));
+    const response = await fetch(input, { ...init, headers });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair, ...attributes] = line.split(';');
+      const [name, value] = pair!.split('=');
+      const expired = attributes.some((a) => /max-age=0|expires=thu, 01 jan 1970/i.test(a.trim()));
+      if (expired || !value) cookies.delete(name!.trim());
+      else cookies.set(name!.trim(), value.trim());
+    }
+    return response;
+  }) as typeof fetch & { cookies: Map<string, string> };
+  wrapped.cookies = cookies;
+  return wrapped;
 }
 
 export interface RunOutcome {
@@ -71,25 +94,29 @@ export async function createShellTester(options: ShellTesterOptions = {}) {
   );
   const i18n = await createI18n({ lang: options.lang ?? 'en-US', namespaces: [], load: loadLocale });
   let online = options.online ?? true;
-  const identity = options.identity ?? { loggedIn: false };
+  // The identity follows the local `user` setting, as in the browser, unless a test fixes it.
+  const identity = () => options.identity ?? (settings.get<string>('user') ? { loggedIn: true, username: settings.get<string>('user') } : { loggedIn: false });
   const host = new PluginHost({
     env: options.env ?? 'browser',
     plugins: entries,
     settings,
     translator: (ns) => i18n.tFor(ns),
     loadNamespace: (ns) => i18n.loadNamespaces([ns]),
-    identity: () => identity,
+    identity,
     online: () => online,
   });
+  const jar = cookieFetch();
   host.services.provide(PlatformRef, {
     online: () => online,
-    serverUrl: () => 'http://localhost:3000',
+    serverUrl: () => options.serverUrl ?? 'http://localhost:3000',
     systemInfo: () => options.systemInfo ?? {},
+    api: createApiClient({ baseUrl: options.serverUrl ?? 'http://127.0.0.1:9', fetch: jar }),
   });
   return {
     host,
     settings,
     i18n,
+    cookies: jar.cookies,
     events: host.events,
     setOnline(value: boolean) {
       online = value;

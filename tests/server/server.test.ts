@@ -5,10 +5,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../../src/server/app.ts';
+import { createServer, type Server } from '../../src/server/app.ts';
 import { loadConfig } from '../../src/server/config.ts';
 
 let server: ServerType;
+let shellchat: Server;
 let url: string;
 
 beforeAll(async () => {
@@ -18,21 +19,27 @@ beforeAll(async () => {
   writeFileSync(path.join(dist, 'assets', 'app-abc123.js'), 'console.log(1)');
   const config = loadConfig({
     SHELLCHAT_DIST: dist,
+    DATA_DIR: mkdtempSync(path.join(tmpdir(), 'shellchat-data-')),
+    ROOT_PASSWORD: 'root-password-1',
+    LOG_LEVEL: 'silent',
     WELCOME_MESSAGE: 'Hello <b>there</b>',
     MODEL: 'gpt-demo',
     OPENAI_API_KEY: 'sk-secret-never-sent',
     USE_PAYMENT: 'true',
     PLUGIN_REMOTES: '[{"name":"hello_plugin","entry":"http://plugins.example:4174/remoteEntry.js"}]',
   });
-  const app = createApp(config);
+  shellchat = await createServer(config);
   await new Promise<void>((resolve) => {
-    server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => {
+    server = serve({ fetch: shellchat.app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => {
       url = `http://127.0.0.1:${info.port}`;
       resolve();
     });
   });
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(async () => {
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await shellchat.close();
+});
 
 describe('server', () => {
   it('GET /api/system/info returns the spec fields and never a key', async () => {

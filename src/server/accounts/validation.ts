@@ -25,14 +25,3 @@ export function passwordError(password: string): string | undefined {
   return undefined;
 }
 
-/** `24h`, `7d`, `30m`... in milliseconds; undefined when malformed. Spec: h or d. */
-export function parseExpiry(value: string): number | undefined {
-  const m = /^(\d{1,4})([hd])$/.exec(value.trim());
-  if (!m) return undefined;
-  const n = Number(m[1]);
-  if (n < 1) return undefined;
-  return n * (m[2] === 'h' ? 3_600_000 : 86_400_000);
-}
-
-/** The longest a login may last, whatever the client asks for. */
-export const MAX_LOGIN_MS = 365 * 86_400_000;

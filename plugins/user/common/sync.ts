@@ -1,0 +1,78 @@
+// Local and server settings (spec part 4): login loads the user's settings into local state;
+// logout clears user, role, stores and node and resets the session; corrupt user data clears
+// the local user and the cookie; while logged in, synced local changes go to the server.
+import {
+  ApiError,
+  formatSettingValue,
+  resetSession,
+  SYNCED_LOCAL_SETTINGS,
+  USER_SETTING_KEYS,
+  type ApiClient,
+  type PublicUser,
+  type SettingsStore,
+  type UserSettings,
+} from '../../../src/core/index.ts';
+
+/** Local keys cleared on logout, where installed plugins declare them. */
+const CLEARED_ON_LOGOUT = ['role', 'stores', 'node'];
+
+export function localSync(settings: SettingsStore, api: ApiClient) {
+  const declared = (key: string) => settings.specs().some((s) => s.key === key);
+  let applying = false;
+
+  const apply = (server: Partial<UserSettings>) => {
+    applying = true;
+    try {
+      for (const key of USER_SETTING_KEYS) {
+        if (key in server && declared(key)) settings.set(key, server[key] as never);
+      }
+    } finally {
+      applying = false;
+    }
+  };
+
+  const clearLocalUser = () => {
+    settings.set('user', '');
+    for (const key of CLEARED_ON_LOGOUT) if (declared(key)) settings.reset(key);
+    resetSession(settings);
+  };
+
+  const stop = settings.onChange('*', (key, value) => {
+    if (applying || !settings.get<string>('user')) return;
+    if (!(SYNCED_LOCAL_SETTINGS as readonly string[]).includes(key)) return;
+    void api.post('/api/user/update/setting', { key, value: formatSettingValue(value) }).catch(() => undefined);
+  });
+
+  return {
+    apply,
+    loggedIn(user: PublicUser) {
+      settings.set('user', user.username);
+      apply(user.settings);
+    },
+    loggedOut: clearLocalUser,
+    /** The local values of the synced settings, sent at sign-up. */
+    localSettings(): Record<string, string> {
+      return Object.fromEntries(
+        SYNCED_LOCAL_SETTINGS.filter(declared).map((key) => [key, formatSettingValue(settings.get(key))]),
+      );
+    },
+    /** At start: a local user the server does not know (or corrupt data) is cleared, with the cookie. */
+    async checkAtStart(): Promise<void> {
+      if (!settings.get<string>('user')) return;
+      try {
+        const answer = await api.get<PublicUser>('/api/user/info');
+        const user = answer.result;
+        if (!user?.username || !user.settings || typeof user.settings !== 'object') {
+          clearLocalUser();
+          await api.post('/api/user/logout', {}).catch(() => undefined);
+          return;
+        }
+        settings.set('user', user.username);
+        apply(user.settings);
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 401) clearLocalUser();
+      }
+    },
+    dispose: stop,
+  };
+}

@@ -1,0 +1,263 @@
+// The user API of spec part 7: accounts, login sessions, settings, groups, e-mail links.
+// Every decision about who may act on whom goes through ctx.policy.
+import type { Context } from 'hono';
+import type { AppEnv, ServerPluginContext, ServerPluginModule, UserRow } from '../../../src/core/index.ts';
+import {
+  addUserBody,
+  deleteUserBody,
+  emailSubscriptionQuery,
+  groupJoinBody,
+  groupLeaveBody,
+  loginBody,
+  logoutBody,
+  resetPasswordBody,
+  resetSettingBody,
+  tokenQuery,
+  updateBalanceBody,
+  updateEmailBody,
+  updatePasswordBody,
+  updateRoleBody,
+  updateSettingBody,
+} from '../../../src/core/api/user.ts';
+import { loginExpiry, MESSAGES } from '../common/rules.ts';
+import { htmlPage } from './page.ts';
+
+type C = Context<AppEnv>;
+
+const answer = (c: C, result?: unknown, message?: string) =>
+  c.json({ success: true, ...(message !== undefined ? { message } : {}), ...(result !== undefined ? { result } : {}) });
+const refuse = (c: C, status: 400 | 401 | 403 | 404 | 409 | 429 | 503, error: string) => c.json({ success: false, error }, status);
+
+/** Runs an account operation; AccountError-like failures become their status and message. */
+async function attempt(c: C, fn: () => Promise<Response>): Promise<Response> {
+  try {
+    return await fn();
+  } catch (err) {
+    const e = err as { status?: number; message?: string };
+    if (typeof e.status === 'number' && e.message) return refuse(c, e.status as 400, e.message);
+    throw err;
+  }
+}
+
+export function registerUserRoutes(ctx: ServerPluginContext): void {
+  const { app, accounts, policy, validate, requireUser } = ctx;
+  const me = (c: C) => c.get('user') as UserRow;
+  const target = async (c: C, username: string | undefined) => (username ? accounts.byUsername(username) : me(c));
+
+  app.get('/api/user/info', requireUser, async (c) => answer(c, await accounts.toPublic(me(c))));
+
+  app.get('/api/user/usage', requireUser, (c) =>
+    answer(c, {
+      use_count_monthly: { this_month: 0, last_month: 0 },
+      model_usage: [],
+      use_count_frequencies: { daily: 0, weekly: 0, monthly: 0, daily_limit: null, weekly_limit: null, monthly_limit: null, exceeded: false },
+    }),
+  );
+
+  app.post('/api/user/login', validate('json', loginBody), async (c) => {
+    const { username, password, expiresIn } = c.req.valid('json');
+    const ttl = loginExpiry(expiresIn);
+    if (ttl === undefined) return refuse(c, 400, MESSAGES.invalidExpiry);
+    const userKey = username.trim().toLowerCase();
+    const address = ctx.clientAddress(c);
+    const wait = Math.max(ctx.throttles.username.retryAfter(userKey), ctx.throttles.address.retryAfter(address));
+    if (wait > 0) {
+      c.header('Retry-After', String(Math.ceil(wait / 1000)));
+      return refuse(c, 429, `Too many failed logins. Try again in ${Math.ceil(wait / 60_000)} minutes.`);
+    }
+    const user = await accounts.authenticate(username, password);
+    if (!user) {
+      ctx.throttles.username.fail(userKey);
+      ctx.throttles.address.fail(address);
+      ctx.log.warn({ username: userKey }, 'login failed');
+      return refuse(c, 401, 'Incorrect username or password.');
+    }
+    ctx.throttles.username.clear(userKey);
+    // A login replaces the one this browser had.
+    const previous = c.get('token');
+    if (previous) await accounts.revokeToken(previous);
+    const { token, expiresAt } = await accounts.createLoginToken(user.id, ttl);
+    ctx.setLoginCookie(c, token, expiresAt);
+    ctx.log.info({ username: user.username }, 'login');
+    return answer(c, { user: await accounts.toPublic(user), expires_at: expiresAt }, `Logged in as ${user.username}.`);
+  });
+
+  app.post('/api/user/logout', validate('json', logoutBody), async (c) => {
+    const token = c.get('token');
+    if (token) await accounts.revokeToken(token);
+    ctx.clearLoginCookie(c);
+    return token ? answer(c, undefined, 'Logged out.') : refuse(c, 401, 'Not logged in.');
+  });
+
+  app.post('/api/user/add', validate('json', addUserBody), (c) =>
+    attempt(c, async () => {
+      const body = c.req.valid('json');
+      const address = ctx.clientAddress(c);
+      if (ctx.throttles.address.retryAfter(`signup:${address}`) > 0) return refuse(c, 429, 'Too many sign-ups from this address. Try again later.');
+      let settings: Record<string, unknown> = {};
+      try {
+        const parsed: unknown = body.settings ? JSON.parse(body.settings) : {};
+        if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) settings = parsed as Record<string, unknown>;
+      } catch {
+        return refuse(c, 400, 'Invalid settings: not JSON.');
+      }
+      const { user, generatedPassword } = await accounts.create({ ...body, settings });
+      ctx.throttles.address.fail(`signup:${address}`);
+      let password: string | undefined = generatedPassword;
+      if (generatedPassword && ctx.mail.enabled) {
+        await ctx.mail.send({
+          to: user.email,
+          subject: 'Your shellchat account',
+          text: `Welcome to shellchat, ${user.username}.\n\nYour password: ${generatedPassword}\n\nLog in with :login ${user.username} <password>, then change it with :user set pass <new password>.\n`,
+        });
+        password = undefined;
+      }
+      ctx.log.info({ username: user.username }, 'user added');
+      const message = generatedPassword
+        ? password
+          ? `User ${user.username} added. Your password is ${password}. It is shown only once.`
+          : `User ${user.username} added. Your password was sent to ${user.email}.`
+        : `User ${user.username} added.`;
+      return answer(c, { user: { username: user.username, email: user.email }, ...(password ? { password } : {}) }, message);
+    }),
+  );
+
+  app.post('/api/user/delete', requireUser, validate('json', deleteUserBody), (c) =>
+    attempt(c, async () => {
+      const victim = await accounts.byUsername(c.req.valid('json').username);
+      if (!victim) return refuse(c, 404, 'User not found.');
+      if (!policy.can(me(c), 'user.delete', victim)) return refuse(c, 403, 'You cannot delete this user.');
+      await accounts.delete(victim);
+      if (victim.id === me(c).id) ctx.clearLoginCookie(c);
+      ctx.log.info({ username: victim.username, by: me(c).username }, 'user deleted');
+      return answer(c, undefined, 'User removed.');
+    }),
+  );
+
+  app.post('/api/user/update/setting', requireUser, validate('json', updateSettingBody), (c) =>
+    attempt(c, async () => {
+      const { key, value } = c.req.valid('json');
+      const settings = await accounts.updateSetting(me(c), key, value);
+      return answer(c, { settings }, 'Setting updated.');
+    }),
+  );
+
+  app.post('/api/user/reset-setting', requireUser, validate('json', resetSettingBody), (c) =>
+    attempt(c, async () => answer(c, { settings: await accounts.resetSetting(me(c), c.req.valid('json').key) }, 'Setting reset.')),
+  );
+
+  app.post('/api/user/reset-settings', requireUser, async (c) => answer(c, { settings: await accounts.resetSettings(me(c)) }, 'Settings reset.'));
+
+  app.post('/api/user/update/password', requireUser, validate('json', updatePasswordBody), (c) =>
+    attempt(c, async () => {
+      await accounts.updatePassword(me(c), c.req.valid('json').password);
+      // Other browsers logged in with the old password are logged out.
+      await accounts.revokeAllTokens(me(c).id, c.get('token') ?? undefined);
+      ctx.log.info({ username: me(c).username }, 'password changed');
+      return answer(c, undefined, 'Password updated.');
+    }),
+  );
+
+  app.post('/api/user/update/email', requireUser, validate('json', updateEmailBody), (c) =>
+    attempt(c, async () => {
+      if (!ctx.mail.enabled) return refuse(c, 503, 'E-mail is not configured on this server.');
+      const email = c.req.valid('json').email.trim();
+      const token = await accounts.requestEmailChange(me(c), email);
+      await ctx.mail.send({
+        to: email,
+        subject: 'Confirm your new shellchat e-mail address',
+        text: `Follow this link to make ${email} the address of ${me(c).username}:\n\n${linkBase(c, ctx)}/api/user/verify-email?token=${token}\n\nThe link works for 24 hours. If you did not ask for this, ignore this message.\n`,
+      });
+      return answer(c, undefined, `A verification link was sent to ${email}. Your e-mail address changes when you follow it.`);
+    }),
+  );
+
+  app.get('/api/user/verify-email', validate('query', tokenQuery), async (c) => {
+    const user = await accounts.confirmEmailChange(c.req.valid('query').token);
+    return c.html(
+      user ? htmlPage('E-mail address updated', `The e-mail address of ${user.username} is now ${user.email}.`) : htmlPage('Link expired', 'This link is invalid or has expired.'),
+      user ? 200 : 400,
+    );
+  });
+
+  app.post('/api/user/reset-password', validate('json', resetPasswordBody), async (c) => {
+    const { username, email } = c.req.valid('json');
+    const generic = 'If the username and e-mail address match an account, a password reset link is on its way.';
+    if (!ctx.mail.enabled) return refuse(c, 503, 'E-mail is not configured on this server.');
+    const found = await accounts.requestPasswordReset(username, email);
+    if (found) {
+      await ctx.mail.send({
+        to: found.user.email,
+        subject: 'Reset your shellchat password',
+        text: `Someone asked to reset the password of ${found.user.username}.\n\nFollow this link to get a new password:\n${linkBase(c, ctx)}/api/user/reset-password/confirm?token=${found.token}\n\nThe link works once, for 24 hours. If you did not ask for this, ignore this message.\n`,
+      });
+    }
+    // The same answer either way: it never tells whether the account exists.
+    return answer(c, undefined, generic);
+  });
+
+  app.get('/api/user/reset-password/confirm', validate('query', tokenQuery), async (c) => {
+    const reset = await accounts.confirmPasswordReset(c.req.valid('query').token);
+    c.header('Cache-Control', 'no-store');
+    if (!reset) return c.html(htmlPage('Link expired', 'This link is invalid, expired, or was already used.'), 400);
+    ctx.log.info({ username: reset.user.username }, 'password reset');
+    return c.html(
+      htmlPage(
+        'New password',
+        `The new password of ${reset.user.username} is shown below, once. Log in with it, then change it with :user set pass.`,
+        reset.password,
+      ),
+    );
+  });
+
+  app.post('/api/user/group/join', requireUser, validate('json', groupJoinBody), (c) =>
+    attempt(c, async () => {
+      const { group, password } = c.req.valid('json');
+      if (!policy.can(me(c), 'group.join')) return refuse(c, 403, 'You cannot join groups.');
+      await accounts.joinGroup(me(c), group, password);
+      return answer(c, undefined, `Joined group ${group.toLowerCase()}.`);
+    }),
+  );
+
+  app.post('/api/user/group/leave', requireUser, validate('json', groupLeaveBody), (c) =>
+    attempt(c, async () => {
+      const { group } = c.req.valid('json');
+      await accounts.leaveGroup(me(c), group);
+      return answer(c, undefined, `Left group ${group.toLowerCase()}.`);
+    }),
+  );
+
+  app.post('/api/user/update/balance', requireUser, validate('json', updateBalanceBody), async (c) => {
+    const { amount, username } = c.req.valid('json');
+    const user = await target(c, username);
+    if (!user) return refuse(c, 404, 'User not found.');
+    if (!policy.can(me(c), 'user.balance.update', user)) return refuse(c, 403, 'Only root can change balances.');
+    return answer(c, { balance: await accounts.addBalance(user, amount) }, 'Balance updated.');
+  });
+
+  app.post('/api/user/update/role', requireUser, validate('json', updateRoleBody), async (c) => {
+    const { role, username, expires_at } = c.req.valid('json');
+    const user = await target(c, username);
+    if (!user) return refuse(c, 404, 'User not found.');
+    if (!policy.can(me(c), 'user.role.update', user)) return refuse(c, 403, 'Only root can change roles.');
+    await accounts.setRole(user, role, expires_at ?? null);
+    return answer(c, undefined, 'Role updated.');
+  });
+
+  app.get('/api/user/update/email-subscription', validate('query', emailSubscriptionQuery), async (c) => {
+    const { email, email_subscription, sig } = c.req.valid('query');
+    const user = c.get('user');
+    // A signed link from our own mail, or the logged-in owner of the address; nobody else.
+    const allowed = (sig && ctx.verify(sig, 'email-subscription', email, email_subscription)) || (user && user.email === email);
+    if (!allowed) return refuse(c, 403, 'This link is invalid.');
+    await accounts.setEmailSubscription(email, email_subscription === '1');
+    return answer(c, undefined, email_subscription === '1' ? 'Subscribed.' : 'Unsubscribed.');
+  });
+}
+
+function linkBase(c: C, ctx: ServerPluginContext): string {
+  return ctx.publicUrl || new URL(c.req.url).origin;
+}
+
+const module: ServerPluginModule = { register: registerUserRoutes };
+export default module;

@@ -10,7 +10,7 @@ export function columns(engine: Engine) {
     id: (engine === 'postgres' ? 'serial' : 'integer') as DataType,
     /** Millisecond timestamps and other large integers. */
     bigint: (engine === 'sqlite' ? 'integer' : 'bigint') as DataType,
-    double: (engine === 'postgres' ? 'double precision' : engine === 'mysql' ? 'double' : 'real') as DataType,
+    double: (engine === 'postgres' ? 'double precision' : engine === 'mysql' ? sql`double` : 'real') as DataType,
     /** Short indexed text (names, e-mails, hashes): MySQL cannot index TEXT. */
     name: (engine === 'sqlite' ? 'text' : 'varchar(255)') as DataType,
     /** Long text: MySQL's TEXT stops at 64 KB. */

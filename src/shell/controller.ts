@@ -3,6 +3,7 @@
 import type { Emitter } from 'mitt';
 import {
   DEFAULT_PLACEHOLDER,
+  maskSecrets,
   pushHistory,
   shortenPlaceholder,
   walkHistory,
@@ -57,6 +58,7 @@ export class ShellController {
   private cycle: CompletionCycle | undefined;
   private abort: AbortController | undefined;
   private hostPromise: Promise<PluginHost> | undefined;
+  private loadedHost: PluginHost | undefined;
   readonly settings: SettingsStore;
   readonly events: Emitter<ShellEvents>;
   private readonly loadHost: () => Promise<PluginHost>;
@@ -95,8 +97,14 @@ export class ShellController {
 
   /** The plugin host, loaded once on first need (it is not part of the first paint). */
   host(): Promise<PluginHost> {
-    this.hostPromise ??= this.loadHost();
+    this.hostPromise ??= this.loadHost().then((host) => (this.loadedHost = host));
     return this.hostPromise;
+  }
+
+  /** The input as shown: secret arguments (passwords) replaced by asterisks when passMask is on. */
+  masked(line: string): string {
+    if (!this.loadedHost || !line.startsWith(':') || !this.settings.get<boolean>('passMask')) return line;
+    return maskSecrets(line, this.loadedHost.registry);
   }
 
   identity(): Identity {

@@ -105,7 +105,7 @@ export function registerUserRoutes(ctx: ServerPluginContext): void {
       ctx.throttles.address.fail(`signup:${address}`);
       let password: string | undefined = generatedPassword;
       if (generatedPassword && ctx.mail.enabled) {
-        await ctx.mail.send({
+        await mailUser(c, ctx, {
           to: user.email,
           subject: 'Your shellchat account',
           text: `Welcome to shellchat, ${user.username}.\n\nYour password: ${generatedPassword}\n\nLog in with :login ${user.username} <password>, then change it with :user set pass <new password>.\n`,
@@ -163,7 +163,7 @@ export function registerUserRoutes(ctx: ServerPluginContext): void {
       if (!ctx.mail.enabled) return refuse(c, 503, 'E-mail is not configured on this server.');
       const email = c.req.valid('json').email.trim();
       const token = await accounts.requestEmailChange(me(c), email);
-      await ctx.mail.send({
+      await mailUser(c, ctx, {
         to: email,
         subject: 'Confirm your new shellchat e-mail address',
         text: `Follow this link to make ${email} the address of ${me(c).username}:\n\n${linkBase(c, ctx)}/api/user/verify-email?token=${token}\n\nThe link works for 24 hours. If you did not ask for this, ignore this message.\n`,
@@ -186,7 +186,7 @@ export function registerUserRoutes(ctx: ServerPluginContext): void {
     if (!ctx.mail.enabled) return refuse(c, 503, 'E-mail is not configured on this server.');
     const found = await accounts.requestPasswordReset(username, email);
     if (found) {
-      await ctx.mail.send({
+      await mailUser(c, ctx, {
         to: found.user.email,
         subject: 'Reset your shellchat password',
         text: `Someone asked to reset the password of ${found.user.username}.\n\nFollow this link to get a new password:\n${linkBase(c, ctx)}/api/user/reset-password/confirm?token=${found.token}\n\nThe link works once, for 24 hours. If you did not ask for this, ignore this message.\n`,
@@ -257,6 +257,13 @@ export function registerUserRoutes(ctx: ServerPluginContext): void {
 
 function linkBase(c: C, ctx: ServerPluginContext): string {
   return ctx.publicUrl || new URL(c.req.url).origin;
+}
+
+/** Sends a mail to a user; every one ends with a signed link that unsubscribes the address. */
+function mailUser(c: C, ctx: ServerPluginContext, mail: { to: string; subject: string; text: string }): Promise<void> {
+  const query = new URLSearchParams({ email: mail.to, email_subscription: '0', sig: ctx.sign('email-subscription', mail.to, '0') });
+  const footer = `-- \nTo stop receiving mail from shellchat at ${mail.to}, follow this link:\n${linkBase(c, ctx)}/api/user/update/email-subscription?${query}\n`;
+  return ctx.mail.send({ ...mail, text: `${mail.text}\n${footer}` });
 }
 
 const module: ServerPluginModule = { register: registerUserRoutes };

@@ -1,6 +1,6 @@
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { INPUT_MIN_HEIGHT_PX } from '../../core/index.ts';
-import { useShell, useShellState, useT } from '../context.tsx';
+import { useSetting, useShell, useShellState, useT } from '../context.tsx';
 import { onSwipe } from '../gestures.ts';
 
 /**
@@ -14,6 +14,12 @@ export function InputBox() {
   const { controller } = useShell();
   const t = useT();
   const ref = useRef<HTMLTextAreaElement>(null);
+  const mirror = useRef<HTMLDivElement>(null);
+  useSetting<boolean>('passMask');
+  // Passwords are masked by drawing a masked copy over the (transparent) text; the textarea
+  // keeps the real value, so editing, selection and the caret work as usual.
+  const shown = controller.masked(input);
+  const masking = shown !== input;
 
   useLayoutEffect(() => {
     const el = ref.current;
@@ -43,20 +49,30 @@ export function InputBox() {
         ref.current?.focus();
       }}
     >
-      <textarea
-        ref={ref}
-        data-testid="input"
-        className="input"
-        value={input}
-        placeholder={placeholder}
-        aria-label={t('ui.inputLabel')}
-        rows={1}
-        spellCheck={false}
-        autoComplete="off"
-        autoCapitalize="off"
-        autoFocus
-        onChange={(e) => controller.setInput(e.target.value)}
-      />
+      <div className={masking ? 'input-box masking' : 'input-box'}>
+        <textarea
+          ref={ref}
+          data-testid="input"
+          className="input"
+          value={input}
+          placeholder={placeholder}
+          aria-label={t('ui.inputLabel')}
+          rows={1}
+          spellCheck={false}
+          autoComplete="off"
+          autoCapitalize="off"
+          autoFocus
+          onChange={(e) => controller.setInput(e.target.value)}
+          onScroll={(e) => {
+            if (mirror.current) mirror.current.scrollTop = e.currentTarget.scrollTop;
+          }}
+        />
+        {masking && (
+          <div ref={mirror} className="input input-mirror" data-testid="input-mask" aria-hidden="true">
+            {shown}
+          </div>
+        )}
+      </div>
       <button type="submit" data-testid="submit" className="submit" disabled={generating}>
         {t('ui.submit')}
       </button>

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import {
   CommandRegistry,
   collectDocs,
+  createI18n,
   detailsKey,
   helpOverview,
   spellings,
@@ -33,7 +34,18 @@ const locales = new Map<string, Map<string, string>>();
 for (const lang of TRANSLATED_LOCALES) {
   for (const ns of ['shell', ...pluginIds]) locales.set(`${lang}/${ns}`, flatten((await loadLocale(lang, ns)) ?? {}));
 }
-const has = (lang: string, ns: string, key: string) => locales.get(`${lang}/${ns}`)?.has(key) ?? false;
+// Keys are resolved the way the app resolves them: through i18next, without fallback.
+const translators = new Map<string, (ns: string, key: string) => boolean>();
+for (const lang of TRANSLATED_LOCALES) {
+  const i18n = await createI18n({ lang, namespaces: ['shell', ...pluginIds], load: loadLocale });
+  translators.set(lang, (ns, key) => i18n.instance.exists(key, { ns, lng: lang, fallbackLng: false }));
+}
+const has = (lang: string, ns: string, key: string) => translators.get(lang)!(ns, key);
+
+function dottedKeys(value: unknown, where = ''): string[] {
+  if (!value || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([k, v]) => [...(k.includes('.') ? [`${where}${k}`] : []), ...dottedKeys(v, `${where}${k}/`)]);
+}
 
 describe('manifests', () => {
   it('have unique, kebab-case plugin ids equal to their folder', () => {
@@ -89,6 +101,12 @@ describe('locales', () => {
         ...(docs.feedback ?? []).map((d) => d.label),
       ];
       for (const key of keys) expect(has(lang, m.id, key), `${lang}/${m.id}: ${key}`).toBe(true);
+    }
+  });
+
+  it('nest keys instead of writing dots inside a JSON key (i18next would not find them)', async () => {
+    for (const lang of TRANSLATED_LOCALES) {
+      for (const ns of ['shell', ...pluginIds]) expect(dottedKeys(await loadLocale(lang, ns)), `${lang}/${ns}`).toEqual([]);
     }
   });
 

@@ -1,0 +1,336 @@
+// E-mail over real SMTP: an in-process SMTP server collects what shellchat sends. Covers the
+// mailed sign-up password, the e-mail change link, the password reset link, the signed
+// unsubscribe footer of every mail, the answers without SMTP_URL, and that no mail body,
+// token or password reaches the server log.
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError, type ApiClient, type PublicUser } from '../../src/core/index.ts';
+import { engines, startTestServer, type TestServer } from './support.ts';
+
+interface Received {
+  /** The envelope recipients. */
+  to: string[];
+  /** The To and Content-Type headers, checked by the tests. */
+  toHeader: string;
+  contentType: string;
+  subject: string;
+  text: string;
+}
+
+const failure = async (promise: Promise<unknown>) => {
+  try {
+    await promise;
+  } catch (err) {
+    if (err instanceof ApiError) return { status: err.status, error: err.message };
+    throw err;
+  }
+  throw new Error('expected the request to fail');
+};
+
+/** Quoted-printable (read as latin1) to text: soft line breaks go, =XX become bytes, UTF-8. */
+function decodeQuotedPrintable(body: string): string {
+  const soft = body.replace(/=\r?\n/g, '');
+  const bytes: number[] = [];
+  for (let i = 0; i < soft.length; i++) {
+    const hex = soft.slice(i + 1, i + 3);
+    if (soft[i] === '=' && /^[0-9A-F]{2}$/i.test(hex)) {
+      bytes.push(parseInt(hex, 16));
+      i += 2;
+    } else bytes.push(soft.charCodeAt(i));
+  }
+  return Buffer.from(bytes).toString('utf8');
+}
+
+/** Enough of RFC 5322 for a single-part text mail from nodemailer: To, Subject, decoded body. */
+function parseMessage(raw: string, rcptTo: string[]): Received {
+  const split = raw.indexOf('\r\n\r\n');
+  const head = raw.slice(0, split).replace(/\r\n[ \t]+/g, ' ');
+  const body = raw.slice(split + 4);
+  const header = (name: string) => head.match(new RegExp(`^${name}:\\s*(.*)$`, 'im'))?.[1]?.trim() ?? '';
+  const encoding = header('Content-Transfer-Encoding').toLowerCase();
+  const decoded =
+    encoding === 'quoted-printable' ? decodeQuotedPrintable(body) : encoding === 'base64' ? Buffer.from(body, 'base64').toString('utf8') : Buffer.from(body, 'latin1').toString('utf8');
+  const text = decoded.replace(/\r\n/g, '\n');
+  return { to: rcptTo, toHeader: header('To'), contentType: header('Content-Type'), subject: header('Subject'), text };
+}
+
+async function startSmtp() {
+  const inbox: Received[] = [];
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, done) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        inbox.push(parseMessage(Buffer.concat(chunks).toString('latin1'), session.envelope.rcptTo.map((r) => r.address)));
+        done();
+      });
+    },
+  });
+  const port = await new Promise<number>((resolve) => {
+    const listener = smtp.listen(0, '127.0.0.1', () => resolve((listener.address() as AddressInfo).port));
+  });
+  return { inbox, port, close: () => new Promise<void>((resolve) => smtp.close(() => resolve())) };
+}
+
+/** Every mail ends with a signed unsubscribe link for its recipient; returns that link. */
+function footerLink(mail: Received, base: string): string {
+  expect(mail.contentType).toMatch(/^text\/plain/);
+  expect(mail.toHeader).toContain(mail.to[0]);
+  const match = mail.text.trimEnd().match(/\n-- \n.*\n(\S+\/api\/user\/update\/email-subscription\?\S+)$/);
+  expect(match, `unsubscribe footer at the end of "${mail.subject}"`).toBeTruthy();
+  const link = new URL(match![1]!);
+  expect(link.origin).toBe(base);
+  expect(link.searchParams.get('email')).toBe(mail.to[0]);
+  expect(link.searchParams.get('email_subscription')).toBe('0');
+  expect(link.searchParams.get('sig')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  expect(match![1]).toContain(`email=${encodeURIComponent(mail.to[0]!)}&`);
+  return link.toString();
+}
+
+/** The one link in a mail's body (before the footer) that goes to the given API path. */
+function linkTo(mail: Received, path: string): string {
+  const links = mail.text.match(/https?:\/\/\S+/g) ?? [];
+  const found = links.filter((l) => new URL(l).pathname === path);
+  expect(found).toHaveLength(1);
+  return found[0]!;
+}
+
+describe.each(await engines())('e-mail on %s', (engine) => {
+  let t: TestServer;
+  let smtp: Awaited<ReturnType<typeof startSmtp>>;
+  /** Everything that must never reach the log: passwords, tokens, signatures, mail bodies. */
+  const secrets: string[] = [];
+  beforeAll(async () => {
+    smtp = await startSmtp();
+    t = await startTestServer(engine, { SMTP_URL: `smtp://127.0.0.1:${smtp.port}` });
+  }, 60_000);
+  afterAll(async () => {
+    await t?.close();
+    await smtp?.close();
+  });
+
+  /** The mails that arrive while fn runs. */
+  async function mailsDuring(fn: () => Promise<unknown>): Promise<Received[]> {
+    const before = smtp.inbox.length;
+    await fn();
+    const arrived = smtp.inbox.slice(before);
+    for (const mail of arrived) {
+      secrets.push(mail.text.trim());
+      for (const link of mail.text.match(/https?:\/\/\S+/g) ?? []) {
+        for (const [key, value] of new URL(link).searchParams) if (key === 'token' || key === 'sig') secrets.push(value);
+      }
+    }
+    return arrived;
+  }
+
+  async function signup(api: ApiClient, username: string, password = 'correct-horse-1') {
+    await api.post('/api/user/add', { username, email: `${username}@example.org`, password });
+    await api.post('/api/user/login', { username, password });
+  }
+
+  const info = async (api: ApiClient) => (await api.get<PublicUser>('/api/user/info')).result!;
+
+  it('mails a generated sign-up password instead of showing it', async () => {
+    let response!: Response;
+    const [mail, ...rest] = await mailsDuring(async () => {
+      response = await fetch(`${t.url}/api/user/add`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'Nora', email: 'nora@example.org' }),
+      });
+    });
+    expect(rest).toEqual([]);
+    expect(response.status).toBe(200);
+    const answerText = await response.text();
+    expect(JSON.parse(answerText)).toEqual({
+      success: true,
+      message: 'User nora added. Your password was sent to nora@example.org.',
+      result: { user: { username: 'nora', email: 'nora@example.org' } },
+    });
+    expect(mail!.to).toEqual(['nora@example.org']);
+    expect(mail!.subject).toBe('Your shellchat account');
+    const password = mail!.text.match(/Your password: ([A-Za-z0-9]{16})\n/)![1]!;
+    secrets.push(password);
+    expect(answerText).not.toContain(password);
+    footerLink(mail!, t.url);
+    const api = t.client();
+    await api.post('/api/user/login', { username: 'nora', password });
+    expect(await info(api)).toMatchObject({ username: 'nora', email_verified: false, email_subscription: true });
+  });
+
+  it('sends no mail for a sign-up with a password', async () => {
+    expect(await mailsDuring(() => t.client().post('/api/user/add', { username: 'olga', email: 'olga@example.org', password: 'correct-horse-1' }))).toEqual([]);
+  });
+
+  it('changes the e-mail address only when the mailed link is followed, once', async () => {
+    const api = t.client();
+    await signup(api, 'paul');
+    const [mail, ...rest] = await mailsDuring(async () => {
+      const answer = await api.post('/api/user/update/email', { email: 'paul.new@example.org' });
+      expect(answer.message).toBe('A verification link was sent to paul.new@example.org. Your e-mail address changes when you follow it.');
+    });
+    expect(rest).toEqual([]);
+    expect(mail!.to).toEqual(['paul.new@example.org']);
+    expect(mail!.subject).toBe('Confirm your new shellchat e-mail address');
+    footerLink(mail!, t.url);
+    const link = linkTo(mail!, '/api/user/verify-email');
+    expect(link.startsWith(`${t.url}/api/user/verify-email?token=`)).toBe(true);
+    expect(await info(api)).toMatchObject({ email: 'paul@example.org', email_verified: false });
+
+    const followed = await fetch(link);
+    expect(followed.status).toBe(200);
+    expect(await followed.text()).toContain('The e-mail address of paul is now paul.new@example.org.');
+    expect(await info(api)).toMatchObject({ email: 'paul.new@example.org', email_verified: true });
+
+    const again = await fetch(link);
+    expect(again.status).toBe(400);
+    expect(await again.text()).toContain('This link is invalid or has expired.');
+    expect((await fetch(`${t.url}/api/user/verify-email?token=not-a-real-token`)).status).toBe(400);
+    expect(await failure(api.post('/api/user/update/email', { email: 'not-an-address' }))).toEqual({ status: 400, error: 'Email is invalid.' });
+    expect((await failure(t.client().post('/api/user/update/email', { email: 'x@example.org' }))).status).toBe(401);
+  });
+
+  it('resets a password by a link that works once, ending every login', async () => {
+    const old = t.client();
+    await signup(old, 'quinn');
+    const other = t.client();
+    await other.post('/api/user/login', { username: 'quinn', password: 'correct-horse-1' });
+
+    const ask = async (body: object) => {
+      const response = await fetch(`${t.url}/api/user/reset-password`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      return { status: response.status, body: await response.text() };
+    };
+    let match!: { status: number; body: string };
+    const mails = await mailsDuring(async () => {
+      match = await ask({ username: 'QUINN', email: 'Quinn@Example.org' });
+    });
+    const noMail = await mailsDuring(async () => {
+      expect(await ask({ username: 'quinn', email: 'someone.else@example.org' })).toEqual(match);
+      expect(await ask({ username: 'nobody', email: 'quinn@example.org' })).toEqual(match);
+    });
+    expect(noMail).toEqual([]);
+    expect(match.status).toBe(200);
+    expect(JSON.parse(match.body)).toEqual({ success: true, message: 'If the username and e-mail address match an account, a password reset link is on its way.' });
+
+    expect(mails).toHaveLength(1);
+    const mail = mails[0]!;
+    expect(mail.to).toEqual(['quinn@example.org']);
+    expect(mail.subject).toBe('Reset your shellchat password');
+    footerLink(mail, t.url);
+    const link = linkTo(mail, '/api/user/reset-password/confirm');
+    expect(link.startsWith(`${t.url}/api/user/reset-password/confirm?token=`)).toBe(true);
+    // Asking alone changes nothing.
+    await old.get('/api/user/info');
+
+    const page = await fetch(link);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('cache-control')).toBe('no-store');
+    const html = await page.text();
+    const password = html.match(/<pre[^>]*>([A-Za-z0-9]{16})<\/pre>/)![1]!;
+    secrets.push(password);
+
+    expect((await failure(old.get('/api/user/info'))).status).toBe(401);
+    expect((await failure(other.get('/api/user/info'))).status).toBe(401);
+    expect(await failure(t.client().post('/api/user/login', { username: 'quinn', password: 'correct-horse-1' }))).toEqual({ status: 401, error: 'Incorrect username or password.' });
+    const fresh = t.client();
+    await fresh.post('/api/user/login', { username: 'quinn', password });
+    expect((await info(fresh)).username).toBe('quinn');
+
+    const again = await fetch(link);
+    expect(again.status).toBe(400);
+    expect(again.headers.get('cache-control')).toBe('no-store');
+    const againHtml = await again.text();
+    expect(againHtml).toContain('This link is invalid, expired, or was already used.');
+    expect(againHtml).not.toContain(password);
+    await fresh.get('/api/user/info');
+  });
+
+  it('unsubscribes by the signed footer link; refuses forged links; lets the owner choose', async () => {
+    const owner = t.client();
+    const [mail] = await mailsDuring(() => owner.post('/api/user/add', { username: 'rosa', email: 'rosa@example.org' }));
+    const password = mail!.text.match(/Your password: ([A-Za-z0-9]{16})\n/)![1]!;
+    secrets.push(password);
+    await owner.post('/api/user/login', { username: 'rosa', password });
+    expect((await info(owner)).email_subscription).toBe(true);
+
+    const link = footerLink(mail!, t.url);
+    const followed = await fetch(link); // anonymous, as from a mail client
+    expect(followed.status).toBe(200);
+    expect(await followed.json()).toEqual({ success: true, message: 'Unsubscribed.' });
+    expect((await info(owner)).email_subscription).toBe(false);
+
+    const base = `/api/user/update/email-subscription`;
+    const url = (query: Record<string, string>) => `${base}?${new URLSearchParams(query)}`;
+    const sig = new URL(link).searchParams.get('sig')!;
+    const forged = [
+      url({ email: 'rosa@example.org', email_subscription: '1' }),
+      url({ email: 'rosa@example.org', email_subscription: '1', sig: 'A'.repeat(43) }),
+      url({ email: 'rosa@example.org', email_subscription: '1', sig }), // signed for '0' only
+      url({ email: 'olga@example.org', email_subscription: '0', sig }), // signed for another address
+      url({ email: 'olga@example.org', email_subscription: '0' }),
+    ];
+    const stranger = t.client();
+    await signup(stranger, 'sam');
+    for (const path of forged) {
+      expect((await fetch(`${t.url}${path}`)).status, `anonymous ${path}`).toBe(403);
+      expect(await failure(stranger.get(path)), `another user ${path}`).toEqual({ status: 403, error: 'This link is invalid.' });
+    }
+    expect((await info(owner)).email_subscription).toBe(false);
+    const olga = t.client();
+    await olga.post('/api/user/login', { username: 'olga', password: 'correct-horse-1' });
+    expect((await info(olga)).email_subscription).toBe(true);
+
+    // The logged-in owner of the address needs no signature.
+    expect((await owner.get(url({ email: 'rosa@example.org', email_subscription: '1' }))).message).toBe('Subscribed.');
+    expect((await info(owner)).email_subscription).toBe(true);
+    expect((await owner.get(url({ email: 'rosa@example.org', email_subscription: '0' }))).message).toBe('Unsubscribed.');
+    expect((await info(owner)).email_subscription).toBe(false);
+    // ... and their own address only.
+    expect(await failure(owner.get(url({ email: 'sam@example.org', email_subscription: '0' })))).toEqual({ status: 403, error: 'This link is invalid.' });
+    expect((await info(stranger)).email_subscription).toBe(true);
+  });
+
+  it('puts no mail body, token, signature or password in the log', () => {
+    const log = t.logs();
+    expect(log).toContain('"msg":"password reset"');
+    expect(secrets.length).toBeGreaterThan(10);
+    for (const secret of secrets) expect(log, 'a secret reached the log').not.toContain(secret);
+    expect(log).not.toMatch(/token=|sig=|Your password/);
+  });
+});
+
+describe('e-mail without SMTP_URL', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer('sqlite');
+  }, 60_000);
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('refuses e-mail changes and password resets with 503', async () => {
+    const api = t.client();
+    await api.post('/api/user/add', { username: 'tara', email: 'tara@example.org', password: 'correct-horse-1' });
+    await api.post('/api/user/login', { username: 'tara', password: 'correct-horse-1' });
+    const notConfigured = { status: 503, error: 'E-mail is not configured on this server.' };
+    expect(await failure(api.post('/api/user/update/email', { email: 'tara.new@example.org' }))).toEqual(notConfigured);
+    expect(await failure(api.post('/api/user/reset-password', { username: 'tara', email: 'tara@example.org' }))).toEqual(notConfigured);
+    expect(await failure(t.client().post('/api/user/reset-password', { username: 'nobody', email: 'x@example.org' }))).toEqual(notConfigured);
+    expect((await api.get<PublicUser>('/api/user/info')).result!.email).toBe('tara@example.org');
+  });
+
+  it('shows a generated sign-up password once, in the answer', async () => {
+    const api = t.client();
+    const added = await api.post<{ password: string }>('/api/user/add', { username: 'uma', email: 'uma@example.org' });
+    const password = added.result!.password;
+    expect(password).toMatch(/^[A-Za-z0-9]{16}$/);
+    expect(added.message).toBe(`User uma added. Your password is ${password}. It is shown only once.`);
+    await api.post('/api/user/login', { username: 'uma', password });
+    expect(JSON.stringify(await api.get('/api/user/info'))).not.toContain(password);
+    expect(t.logs()).not.toContain(password);
+  });
+});

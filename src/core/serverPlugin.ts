@@ -1,6 +1,6 @@
 // The server side of the plugin contract (DESIGN.md §2). Type-only: a plugin's
 // `server/index.ts` exports a ServerPluginModule, and the server hands it this context.
-import type { Hono, MiddlewareHandler } from 'hono';
+import type { Context, Hono, MiddlewareHandler } from 'hono';
 import type { Kysely, Selectable } from 'kysely';
 import type { ZodType } from 'zod';
 import type { Database, UsersTable } from './dbSchema.ts';
@@ -86,7 +86,7 @@ export interface ServerPluginContext {
   accounts: AccountsApi;
   policy: Policy;
   mail: Mail;
-  /** The server's public base URL, for links in e-mails. */
+  /** The server's public base URL (PUBLIC_URL) for links in e-mails; '' when unset: use the request's origin. */
   publicUrl: string;
   /** Signs and checks link parameters (HMAC with the server secret). */
   sign(...parts: string[]): string;
@@ -96,10 +96,10 @@ export interface ServerPluginContext {
   /** Requires a logged-in user; answers 401 'Please login.' otherwise. */
   requireUser: MiddlewareHandler<AppEnv>;
   /** Sets or clears the login cookie on a response. */
-  setLoginCookie(c: import('hono').Context<AppEnv>, token: string, expiresAt: number): void;
-  clearLoginCookie(c: import('hono').Context<AppEnv>): void;
+  setLoginCookie(c: Context<AppEnv>, token: string, expiresAt: number): void;
+  clearLoginCookie(c: Context<AppEnv>): void;
   /** The address a request comes from (the socket's, or X-Forwarded-For behind TRUST_PROXY). */
-  clientAddress(c: import('hono').Context<AppEnv>): string;
+  clientAddress(c: Context<AppEnv>): string;
   /** Login throttles: failures per username and per address. */
   throttles: { username: Throttler; address: Throttler };
 }

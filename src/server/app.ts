@@ -101,7 +101,6 @@ export async function createServer(config: ServerConfig, options: { logDestinati
       return 'unknown';
     }
   };
-  const publicUrl = (c?: Context) => config.publicUrl || (c ? new URL(c.req.url).origin : `http://localhost:${config.port}`);
 
   const context: ServerPluginContext = {
     app,
@@ -111,9 +110,8 @@ export async function createServer(config: ServerConfig, options: { logDestinati
     accounts,
     policy,
     mail: createMail(config.smtpUrl, config.mailFrom),
-    get publicUrl() {
-      return publicUrl();
-    },
+    // PUBLIC_URL, or '' when unset: links then use the request's origin.
+    publicUrl: config.publicUrl,
     sign: (...parts) => sign(secret, ...parts),
     verify: (signature, ...parts) => verifySignature(secret, signature, ...parts),
     validate: validate as ServerPluginContext['validate'],

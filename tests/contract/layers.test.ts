@@ -16,7 +16,7 @@ function files(dir: string): string[] {
 /** Module specifiers a file imports at run time (type-only imports are erased, so they do not count). */
 function imports(file: string): string[] {
   const source = readFileSync(file, 'utf8');
-  return [...source.matchAll(/(import|export)(\s+type\b)?[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)]
+  return [...source.matchAll(/^\s*(import|export)(\s+type\b)?[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/gm)]
     .filter((m) => !m[2])
     .map((m) => m[3] ?? m[4]!);
 }

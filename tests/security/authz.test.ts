@@ -1,0 +1,399 @@
+// The authorization matrix (security.md §6 #12): every API route the server registers, and
+// for each actor what the server must answer. Each cell runs in a fresh world of users, so
+// mutating routes (delete, logout, password changes) cannot leak into other cells; after each
+// request the test also checks what changed, so an "allowed" that acts on the wrong user, or
+// a "denied" that still changes something, fails. A route the table does not list fails too.
+//
+// Actors: anonymous (no cookie); owner (the user acted upon); other (an unrelated user);
+// member (a user who joined the owner's group with the owner's group password); root.
+// Scopes: public (no user involved); self (acts on the caller only: a `username` naming the
+// owner in the body is ignored, the owner stays untouched); owner (names the owner as target);
+// link (authorized by a token from an e-mail sent to the owner, whoever follows it).
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { normalizeUserSettings } from '../../src/core/index.ts';
+import { sign } from '../../src/server/auth/tokens.ts';
+import { startTestServer, type TestServer } from '../server/support.ts';
+
+const ACTORS = ['anonymous', 'owner', 'other', 'member', 'root'] as const;
+type Actor = (typeof ACTORS)[number];
+type Scope = 'public' | 'self' | 'owner' | 'link';
+type Row = [scope: Scope, anonymous: number, owner: number, other: number, member: number, root: number];
+
+// prettier-ignore
+const MATRIX: Record<string, Row> = {
+  //                                           scope      anonymous owner other member root
+  'GET /api/ping':                             ['public', 200,      200,  200,  200,   200],
+  'GET /api/system/info':                      ['public', 200,      200,  200,  200,   200],
+  'GET /api/user/info':                        ['self',   401,      200,  200,  200,   200],
+  'GET /api/user/usage':                       ['self',   401,      200,  200,  200,   200],
+  'POST /api/user/login':                      ['owner',  200,      200,  401,  401,   401],
+  'POST /api/user/logout':                     ['self',   401,      200,  200,  200,   200],
+  'POST /api/user/add':                        ['public', 200,      200,  200,  200,   200],
+  'POST /api/user/delete':                     ['owner',  401,      200,  403,  403,   200],
+  'POST /api/user/update/setting':             ['self',   401,      200,  200,  200,   200],
+  'POST /api/user/reset-setting':              ['self',   401,      200,  200,  200,   200],
+  'POST /api/user/reset-settings':             ['self',   401,      200,  200,  200,   200],
+  'POST /api/user/update/password':            ['self',   401,      200,  200,  200,   200],
+  'POST /api/user/update/email':               ['self',   401,      200,  200,  200,   200],
+  'GET /api/user/verify-email':                ['link',   200,      200,  200,  200,   200],
+  'POST /api/user/reset-password':             ['owner',  200,      200,  200,  200,   200],
+  'GET /api/user/reset-password/confirm':      ['link',   200,      200,  200,  200,   200],
+  'POST /api/user/group/join':                 ['owner',  401,      409,  200,  409,   200],
+  'POST /api/user/group/leave':                ['owner',  401,      400,  404,  200,   404],
+  'POST /api/user/update/balance':             ['owner',  401,      403,  403,  403,   200],
+  'POST /api/user/update/role':                ['owner',  401,      403,  403,  403,   200],
+  'GET /api/user/update/email-subscription':   ['owner',  403,      200,  403,  403,   403],
+};
+
+const ROOT_PASSWORD = 'root-password-1';
+const SECRET_KEY = 'authz-test-secret-key';
+
+interface Person {
+  username: string;
+  email: string;
+  password: string;
+  token: string;
+  id: number;
+}
+interface World {
+  owner: Person;
+  other: Person;
+  member: Person;
+  root: Person;
+  /** The owner's group password, as the owner's own /api/user/info shows it. */
+  groupPassword: string;
+  /** What `prepare` found (e-mail link tokens). */
+  prepared: Record<string, string>;
+}
+interface Result {
+  status: number;
+  text: string;
+  json: Record<string, unknown> | undefined;
+  headers: Headers;
+}
+interface Cell {
+  w: World;
+  actor: Actor;
+  /** The acting user; null for anonymous. */
+  me: Person | null;
+  allowed: boolean;
+  body: unknown;
+  res: Result;
+}
+interface Case {
+  prepare?(w: World): Promise<Record<string, string>>;
+  query?(w: World, me: Person | null): Record<string, string>;
+  body?(w: World, me: Person | null): unknown;
+  /** What must (not) have changed after the request. */
+  effect?(cell: Cell): Promise<void>;
+}
+
+let t: TestServer;
+const mails: { to: string[]; text: string }[] = [];
+let smtp: SMTPServer;
+
+/** The text part of a message as nodemailer sends it (7bit or quoted-printable). */
+function mailText(raw: string): string {
+  const split = raw.search(/\r?\n\r?\n/);
+  const head = raw.slice(0, split);
+  const body = raw.slice(split).trim();
+  if (!/content-transfer-encoding:\s*quoted-printable/i.test(head)) return body;
+  return body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+const mailsTo = (address: string) => mails.filter((m) => m.to.includes(address));
+function linkToken(address: string, path: string): string {
+  const mail = mailsTo(address).at(-1);
+  const match = mail?.text.match(new RegExp(`${path.replaceAll('/', '\\/')}\\?token=([A-Za-z0-9_-]+)`));
+  if (!match) throw new Error(`no ${path} link was mailed to ${address}`);
+  return match[1]!;
+}
+
+async function call(method: string, path: string, cookie: string | null, options: { body?: unknown; query?: Record<string, string> } = {}): Promise<Result> {
+  const url = new URL(path, t.url);
+  for (const [k, v] of Object.entries(options.query ?? {})) url.searchParams.set(k, v);
+  const headers: Record<string, string> = {};
+  if (cookie) headers.cookie = `auth=${cookie}`;
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  const res = await fetch(url, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+  const text = await res.text();
+  let json: Record<string, unknown> | undefined;
+  try {
+    json = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, text, json, headers: res.headers };
+}
+
+let seq = 0;
+async function person(prefix: string): Promise<Person> {
+  const username = `${prefix}${++seq}`;
+  const email = `${username}@example.org`;
+  const password = `pw-${username}-secret`;
+  const { user } = await t.server.accounts.create({ username, email, password });
+  const { token } = await t.server.accounts.createLoginToken(user.id, 3_600_000);
+  return { username, email, password, token, id: user.id };
+}
+
+async function world(): Promise<World> {
+  const [owner, other, member] = await Promise.all([person('owner'), person('other'), person('member')]);
+  const rootRow = (await t.server.accounts.byUsername('root'))!;
+  const root = { username: 'root', email: rootRow.email, password: ROOT_PASSWORD, token: (await t.server.accounts.createLoginToken(rootRow.id, 3_600_000)).token, id: rootRow.id };
+  const info = await call('GET', '/api/user/info', owner.token);
+  const groupPassword = String((info.json?.result as { settings: { groupPassword: string } }).settings.groupPassword);
+  const joined = await call('POST', '/api/user/group/join', member.token, { body: { group: owner.username, password: groupPassword } });
+  if (joined.status !== 200) throw new Error(`setup: the member could not join the owner's group: ${joined.text}`);
+  return { owner, other, member, root, groupPassword, prepared: {} };
+}
+
+const row = (username: string) => t.server.accounts.byUsername(username);
+const settingsOf = async (username: string) => normalizeUserSettings((await row(username))!.settings);
+const groupsOf = async (p: Person) => (await t.server.accounts.groupsOf(p.id)).map((g) => g.name);
+const canLogin = async (username: string, password: string) => !!(await t.server.accounts.authenticate(username, password));
+const tokenWorks = async (token: string) => !!(await t.server.accounts.userForToken(token));
+
+const CASES: Record<string, Case> = {
+  'GET /api/ping': {},
+  'GET /api/system/info': {
+    effect: async ({ res }) => expect(JSON.stringify(res.json)).not.toMatch(/password|token/i),
+  },
+  'GET /api/user/info': {
+    // Always the caller's own account, never the owner's for anyone else.
+    effect: async ({ res, me, allowed }) => {
+      if (allowed) expect((res.json?.result as { username: string }).username).toBe(me!.username);
+    },
+  },
+  'GET /api/user/usage': {},
+  'POST /api/user/login': {
+    // Credentials for the owner's account: anonymous and the owner present the owner's password;
+    // everyone else presents their own, which must not open the owner's account (no impersonation).
+    body: (w, me) => ({ username: w.owner.username, password: me && me !== w.owner ? me.password : w.owner.password }),
+    effect: async ({ res, allowed }) => {
+      expect(res.headers.getSetCookie().some((c) => /^auth=[^;]+/.test(c))).toBe(allowed);
+    },
+  },
+  'POST /api/user/logout': {
+    body: (w) => ({ username: w.owner.username }),
+    effect: async ({ w, me, allowed, actor }) => {
+      if (me) expect(await tokenWorks(me.token)).toBe(!allowed);
+      expect(await tokenWorks(w.owner.token)).toBe(!(allowed && actor === 'owner'));
+    },
+  },
+  'POST /api/user/add': {
+    // A sign-up cannot choose its role or balance (mass assignment).
+    body: () => ({ username: `new${++seq}`, email: `new${seq}@example.org`, password: 'new-user-password', role: 'root_user', balance: 1000 }),
+    effect: async ({ body, allowed }) => {
+      const created = await row((body as { username: string }).username);
+      expect(!!created).toBe(allowed);
+      if (created) expect({ role: created.role, balance: created.balance }).toEqual({ role: 'user', balance: 0 });
+    },
+  },
+  'POST /api/user/delete': {
+    body: (w) => ({ username: w.owner.username }),
+    effect: async ({ w, me, allowed }) => {
+      expect(!!(await row(w.owner.username))).toBe(!allowed);
+      if (me && me !== w.owner) expect(!!(await row(me.username))).toBe(true);
+    },
+  },
+  'POST /api/user/update/setting': {
+    body: (w) => ({ key: 'theme', value: 'dark', username: w.owner.username }),
+    effect: async ({ w, me, allowed, actor }) => {
+      expect((await settingsOf(w.owner.username)).theme).toBe(allowed && actor === 'owner' ? 'dark' : 'light');
+      if (me) expect((await settingsOf(me.username)).theme).toBe(allowed ? 'dark' : 'light');
+    },
+  },
+  'POST /api/user/reset-setting': {
+    prepare: async (w) => {
+      for (const p of [w.owner, w.other, w.member, w.root]) await t.server.accounts.updateSetting((await row(p.username))!, 'theme', 'dark');
+      return {};
+    },
+    body: (w) => ({ key: 'theme', username: w.owner.username }),
+    effect: async ({ w, me, allowed, actor }) => {
+      expect((await settingsOf(w.owner.username)).theme).toBe(allowed && actor === 'owner' ? 'light' : 'dark');
+      if (me) expect((await settingsOf(me.username)).theme).toBe(allowed ? 'light' : 'dark');
+    },
+  },
+  'POST /api/user/reset-settings': {
+    body: (w) => ({ username: w.owner.username }),
+    effect: async ({ w, allowed, actor }) => {
+      expect((await settingsOf(w.owner.username)).groupPassword === w.groupPassword).toBe(!(allowed && actor === 'owner'));
+    },
+  },
+  'POST /api/user/update/password': {
+    body: (w) => ({ password: 'changed-password-1', username: w.owner.username }),
+    effect: async ({ w, me, allowed, actor }) => {
+      expect(await canLogin(w.owner.username, w.owner.password)).toBe(!(allowed && actor === 'owner'));
+      if (me) expect(await canLogin(me.username, 'changed-password-1')).toBe(allowed);
+      // Root is shared by every world: give it its password back.
+      if (actor === 'root') await t.server.accounts.updatePassword((await row('root'))!, ROOT_PASSWORD);
+    },
+  },
+  'POST /api/user/update/email': {
+    body: (w) => ({ email: `changed-${w.owner.username}@example.org`, username: w.owner.username }),
+    effect: async ({ w, allowed }) => {
+      // A link goes to the new address; nothing changes until it is followed.
+      expect(mailsTo(`changed-${w.owner.username}@example.org`).length).toBe(allowed ? 1 : 0);
+      expect((await row(w.owner.username))!.email).toBe(w.owner.email);
+    },
+  },
+  'GET /api/user/verify-email': {
+    prepare: async (w) => {
+      const asked = await call('POST', '/api/user/update/email', w.owner.token, { body: { email: `verified-${w.owner.username}@example.org` } });
+      if (asked.status !== 200) throw new Error(`setup: ${asked.text}`);
+      return { token: linkToken(`verified-${w.owner.username}@example.org`, '/api/user/verify-email') };
+    },
+    query: (w) => ({ token: w.prepared.token! }),
+    effect: async ({ w, me, allowed }) => {
+      expect((await row(w.owner.username))!.email).toBe(allowed ? `verified-${w.owner.username}@example.org` : w.owner.email);
+      if (me && me !== w.owner) expect((await row(me.username))!.email).toBe(me.email);
+    },
+  },
+  'POST /api/user/reset-password': {
+    body: (w) => ({ username: w.owner.username, email: w.owner.email }),
+    effect: async ({ w, me, allowed }) => {
+      // The link goes to the owner's address only, never to whoever asked.
+      expect(mailsTo(w.owner.email).length).toBe(allowed ? 1 : 0);
+      if (me && me !== w.owner) expect(mailsTo(me.email)).toEqual([]);
+    },
+  },
+  'GET /api/user/reset-password/confirm': {
+    prepare: async (w) => {
+      const asked = await call('POST', '/api/user/reset-password', null, { body: { username: w.owner.username, email: w.owner.email } });
+      if (asked.status !== 200) throw new Error(`setup: ${asked.text}`);
+      return { token: linkToken(w.owner.email, '/api/user/reset-password/confirm') };
+    },
+    query: (w) => ({ token: w.prepared.token! }),
+    effect: async ({ w, me, allowed, res }) => {
+      expect(await canLogin(w.owner.username, w.owner.password)).toBe(!allowed);
+      expect(await tokenWorks(w.owner.token)).toBe(!allowed);
+      // The page shows the owner's new password, once.
+      if (allowed) expect(await canLogin(w.owner.username, res.text.match(/<pre[^>]*>([A-Za-z0-9]{16})<\/pre>/)?.[1] ?? '')).toBe(true);
+      if (me && me !== w.owner) expect(await canLogin(me.username, me.password)).toBe(true);
+    },
+  },
+  'POST /api/user/group/join': {
+    // The owner's group password is the capability; the owner and the member are in already.
+    body: (w) => ({ group: w.owner.username, password: w.groupPassword }),
+    effect: async ({ w, me, allowed, actor }) => {
+      if (me && (actor === 'other' || actor === 'root')) expect((await groupsOf(me)).includes(w.owner.username)).toBe(allowed);
+      expect(await groupsOf(w.owner)).toEqual([w.owner.username]);
+    },
+  },
+  'POST /api/user/group/leave': {
+    body: (w) => ({ group: w.owner.username }),
+    effect: async ({ w, allowed, actor }) => {
+      expect((await groupsOf(w.member)).includes(w.owner.username)).toBe(!(allowed && actor === 'member'));
+      expect(await groupsOf(w.owner)).toEqual([w.owner.username]);
+    },
+  },
+  'POST /api/user/update/balance': {
+    body: (w) => ({ amount: 5, username: w.owner.username }),
+    effect: async ({ w, me, allowed }) => {
+      expect((await row(w.owner.username))!.balance).toBe(allowed ? 5 : 0);
+      if (me && me !== w.owner && me !== w.root) expect((await row(me.username))!.balance).toBe(0);
+    },
+  },
+  'POST /api/user/update/role': {
+    body: (w) => ({ role: 'plus_user', username: w.owner.username }),
+    effect: async ({ w, me, allowed }) => {
+      expect((await row(w.owner.username))!.role).toBe(allowed ? 'plus_user' : 'user');
+      if (me && me !== w.owner && me !== w.root) expect((await row(me.username))!.role).toBe('user');
+    },
+  },
+  'GET /api/user/update/email-subscription': {
+    // Without a signed link only the logged-in owner of the address may (un)subscribe it.
+    query: (w) => ({ email: w.owner.email, email_subscription: '0' }),
+    effect: async ({ w, allowed }) => expect((await row(w.owner.username))!.email_subscription).toBe(allowed ? 0 : 1),
+  },
+};
+
+beforeAll(async () => {
+  smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    disableReverseLookup: true,
+    logger: false,
+    onData(stream, session, done) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), text: mailText(Buffer.concat(chunks).toString('utf8')) });
+        done();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve()));
+  const port = (smtp.server.address() as AddressInfo).port;
+  t = await startTestServer('sqlite', { ROOT_PASSWORD, SECRET_KEY, SMTP_URL: `smtp://127.0.0.1:${port}` });
+}, 60_000);
+afterAll(async () => {
+  await t?.close();
+  await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+});
+
+describe('authorization matrix', () => {
+  it('lists every route the server registers, and no route it does not', () => {
+    const registered = new Set(
+      t.server.app.routes
+        // Middleware (app.use) and the JSON 404 catch-all are ALL entries on wildcard paths.
+        .filter((r) => !(r.method === 'ALL' && r.path.endsWith('*')))
+        .map((r) => `${r.method} ${r.path}`),
+    );
+    expect([...registered].sort()).toEqual(Object.keys(MATRIX).sort());
+    expect(Object.keys(CASES).sort()).toEqual(Object.keys(MATRIX).sort());
+  });
+
+  it.each(Object.keys(MATRIX))('%s', async (route) => {
+    const [method, path] = route.split(' ') as [string, string];
+    const [, ...statuses] = MATRIX[route]!;
+    const spec = CASES[route]!;
+    const expected = Object.fromEntries(ACTORS.map((actor, i) => [actor, statuses[i]!]));
+    // One fresh world per cell; the cells of a row run side by side (only the root cell acts as root).
+    const cells = await Promise.all(
+      ACTORS.map(async (actor) => {
+        const w = await world();
+        if (spec.prepare) w.prepared = await spec.prepare(w);
+        const me = actor === 'anonymous' ? null : w[actor];
+        const body = method === 'GET' ? undefined : (spec.body?.(w, me) ?? {});
+        const res = await call(method, path, me?.token ?? null, { body, query: spec.query?.(w, me) });
+        const allowed = expected[actor]! >= 200 && expected[actor]! < 300;
+        let problem: string | undefined;
+        try {
+          // A refusal is the error shape and nothing else: no data leaks with it.
+          if (res.status >= 400 && res.json) expect(Object.keys(res.json).sort()).toEqual(['error', 'success']);
+          await spec.effect?.({ w, actor, me, allowed, body, res });
+        } catch (err) {
+          problem = `${actor}: ${(err as Error).message}`;
+        }
+        return { actor, status: res.status, problem };
+      }),
+    );
+    expect(Object.fromEntries(cells.map((c) => [c.actor, c.status]))).toEqual(expected);
+    expect(cells.flatMap((c) => (c.problem ? [c.problem] : []))).toEqual([]);
+  }, 60_000);
+
+  it('treats an unknown or revoked login token as anonymous', async () => {
+    expect((await call('GET', '/api/user/info', 'forged-token-that-was-never-issued')).status).toBe(401);
+    const w = await world();
+    expect((await call('GET', '/api/user/info', w.other.token)).status).toBe(200);
+    expect((await call('POST', '/api/user/delete', w.root.token, { body: { username: w.other.username } })).status).toBe(200);
+    expect((await call('GET', '/api/user/info', w.other.token)).status).toBe(401);
+  });
+
+  it('accepts a signed e-mail-subscription link from anyone, and refuses a forged or reused one', async () => {
+    const w = await world();
+    const query = (sig: string, value: '0' | '1') => ({ email: w.owner.email, email_subscription: value, sig });
+    const link = (sig: string, value: '0' | '1') => call('GET', '/api/user/update/email-subscription', null, { query: query(sig, value) });
+    expect((await link('A'.repeat(43), '0')).status).toBe(403);
+    // A signature for unsubscribing does not subscribe, nor work for another address.
+    const unsubscribe = sign(SECRET_KEY, 'email-subscription', w.owner.email, '0');
+    expect((await link(unsubscribe, '1')).status).toBe(403);
+    expect((await call('GET', '/api/user/update/email-subscription', null, { query: { email: w.other.email, email_subscription: '0', sig: unsubscribe } })).status).toBe(403);
+    expect((await row(w.owner.username))!.email_subscription).toBe(1);
+    expect((await row(w.other.username))!.email_subscription).toBe(1);
+    expect((await link(unsubscribe, '0')).status).toBe(200);
+    expect((await row(w.owner.username))!.email_subscription).toBe(0);
+  });
+});

@@ -79,7 +79,17 @@ export async function createServer(config: ServerConfig, options: { logDestinati
     // The path only: query strings can carry tokens.
     log.info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) }, 'request');
   });
-  app.use('/api/*', bodyLimit({ maxSize: 1024 * 1024, onError: (c) => fail(c, 413, 'The request is too large.') }));
+  app.use(
+    '/api/*',
+    bodyLimit({
+      maxSize: 1024 * 1024,
+      onError: (c) => {
+        // The rest of the body stays unread, so the connection cannot carry another request.
+        c.header('Connection', 'close');
+        return fail(c, 413, 'The request is too large.');
+      },
+    }),
+  );
   app.use('/api/*', originCheck(config.allowedOrigins));
   app.use('/api/*', loadUser(accounts));
   app.onError((err, c) => {

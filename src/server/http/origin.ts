@@ -13,7 +13,8 @@ export function originCheck(allowedOrigins: readonly string[]): MiddlewareHandle
     const site = c.req.header('sec-fetch-site');
     const own = new URL(c.req.url).origin;
     const host = c.req.header('host');
-    const sameHost = origin && host && new URL(origin).host === host;
+    // `Origin: null` (sandboxed frames, file: pages) and other non-URLs match no host.
+    const sameHost = origin && host && URL.parse(origin)?.host === host;
     if (origin && origin !== own && !sameHost && !allowedOrigins.includes(origin)) {
       return fail(c, 403, 'Cross-origin request refused.');
     }

@@ -43,6 +43,7 @@ export default definePlugin({
     { id: 'user.del', words: ['user', 'del'], aliases: [['user', 'delete']], group: 'user', needs: ['server', 'login'], args: [{ name: 'username' }] },
     { id: 'user.join', words: ['user', 'join'], group: 'user', needs: ['server', 'login'], args: [{ name: 'group' }, { name: 'password', secret: true }] },
     { id: 'user.leave', words: ['user', 'leave'], group: 'user', needs: ['server', 'login'], args: [{ name: 'group' }] },
+    { id: 'invite', words: ['invite'], group: 'user', needs: ['server', 'login'], args: [{ name: 'email' }] },
   ],
   docs: {
     api: [
@@ -57,6 +58,7 @@ export default definePlugin({
       { method: 'POST', path: '/api/user/delete', key: 'docs.api.delete' },
       { method: 'POST', path: '/api/user/group/join', key: 'docs.api.groupJoin' },
       { method: 'POST', path: '/api/user/group/leave', key: 'docs.api.groupLeave' },
+      { method: 'GET', path: '/api/invite/{email}', key: 'docs.api.invite' },
     ],
   },
 });

@@ -1,7 +1,7 @@
 // The server side of the plugin contract (DESIGN.md §2). Type-only: a plugin's
 // `server/index.ts` exports a ServerPluginModule, and the server hands it this context.
 import type { Context, Hono, MiddlewareHandler } from 'hono';
-import type { Kysely, Selectable } from 'kysely';
+import type { ColumnDataType, Expression, Kysely, Selectable } from 'kysely';
 import type { ZodType } from 'zod';
 import type { Database, UsersTable } from './dbSchema.ts';
 import type { RoleName } from './roles.ts';
@@ -86,6 +86,8 @@ export interface ServerPluginContext {
   accounts: AccountsApi;
   policy: Policy;
   mail: Mail;
+  /** Operator settings plugins read. */
+  config: { inviteReward: number };
   /** The server's public base URL (PUBLIC_URL) for links in e-mails; '' when unset: use the request's origin. */
   publicUrl: string;
   /** Signs and checks link parameters (HMAC with the server secret). */
@@ -111,7 +113,22 @@ export interface Throttler {
   clear(key: string): void;
 }
 
+/** Column types that differ between the engines (src/server/db/columns.ts). */
+export interface EngineColumns {
+  id: ColumnDataType | Expression<unknown>;
+  bigint: ColumnDataType | Expression<unknown>;
+  double: ColumnDataType | Expression<unknown>;
+  name: ColumnDataType | Expression<unknown>;
+  text: ColumnDataType | Expression<unknown>;
+}
+
+export type MigrationFactory = (
+  engine: 'sqlite' | 'postgres' | 'mysql',
+  columns: EngineColumns,
+) => { up(db: Kysely<unknown>): Promise<void>; down?(db: Kysely<unknown>): Promise<void> };
+
 export interface ServerPluginModule {
-  migrations?: Record<string, (engine: 'sqlite' | 'postgres' | 'mysql') => { up(db: Kysely<unknown>): Promise<void>; down?(db: Kysely<unknown>): Promise<void> }>;
+  /** Named migrations; names sort globally, so prefix them with a number and the plugin id. */
+  migrations?: Record<string, MigrationFactory>;
   register(ctx: ServerPluginContext): void | Promise<void>;
 }

@@ -120,6 +120,7 @@ export async function createServer(config: ServerConfig, options: { logDestinati
     accounts,
     policy,
     mail: createMail(config.smtpUrl, config.mailFrom),
+    config: { inviteReward: config.inviteReward },
     // PUBLIC_URL, or '' when unset: links then use the request's origin.
     publicUrl: config.publicUrl,
     sign: (...parts) => sign(secret, ...parts),

@@ -22,6 +22,18 @@ export interface ServerConfig {
   openaiBaseUrl: string;
   welcomeMessage: string;
   initPlaceholder: string;
+  /** The global system prompt (ROLE_CONTENT_SYSTEM), sent before every conversation. */
+  roleContentSystem: string;
+  enter: string;
+  temperature: number;
+  topP: number;
+  useNodeAi: boolean;
+  minimalist: boolean;
+  defaultFunctions: string;
+  defaultRole: string;
+  defaultStores: string;
+  defaultNode: string;
+  inviteReward: number;
   usePayment: boolean;
   useSubscriptions: boolean;
   contactEmail: string;
@@ -31,6 +43,13 @@ export interface ServerConfig {
 }
 
 const bool = (value: string | undefined) => /^(1|true|yes|on)$/i.test(value ?? '');
+
+function number(value: string | undefined, fallback: number, min: number, max: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < min || n > max) throw new Error(`${name} must be a number from ${min} to ${max}, got ${value}`);
+  return n;
+}
 
 function parseRemotes(raw: string | undefined): RemotePluginConfig[] {
   if (!raw?.trim()) return [];
@@ -64,6 +83,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     openaiBaseUrl: env.OPENAI_BASE_URL ?? '',
     welcomeMessage: env.WELCOME_MESSAGE ?? '',
     initPlaceholder: env.INIT_PLACEHOLDER ?? '',
+    roleContentSystem: env.ROLE_CONTENT_SYSTEM ?? '',
+    enter: env.ENTER ?? '',
+    temperature: number(env.TEMPERATURE, 1, 0, 2, 'TEMPERATURE'),
+    topP: number(env.TOP_P, 1, 0, 1, 'TOP_P'),
+    useNodeAi: bool(env.USE_NODE_AI),
+    minimalist: bool(env.MINIMALIST),
+    defaultFunctions: env.DEFAULT_FUNCTIONS ?? 'get_time,get_weather,redirect_to_url',
+    defaultRole: env.DEFAULT_ROLE ?? '',
+    defaultStores: env.DEFAULT_STORES ?? '',
+    defaultNode: env.DEFAULT_NODE ?? '',
+    inviteReward: number(env.INVITE_REWARD, 0, 0, 1000, 'INVITE_REWARD'),
     usePayment: bool(env.USE_PAYMENT),
     useSubscriptions: bool(env.USE_SUBSCRIPTIONS),
     contactEmail: env.CONTACT_EMAIL ?? '',

@@ -27,8 +27,11 @@ function shutdown(signal: string): void {
   closing = true;
   server.log.info({ signal }, 'finishing in-flight requests');
   http.close(() => void server.close().finally(() => process.exit(0)));
-  // Idle keep-alive sockets would hold close() open; in-flight requests get 10 s.
-  (http as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+  // Idle keep-alive sockets would hold close() open: close them now, and each one that goes
+  // idle once its in-flight request is answered. In-flight requests get 10 s.
+  const closeIdle = () => (http as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
+  closeIdle();
+  setInterval(closeIdle, 100).unref();
   setTimeout(() => process.exit(0), 10_000).unref();
 }
 process.on('SIGTERM', () => shutdown('SIGTERM'));

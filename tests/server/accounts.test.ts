@@ -1,18 +1,9 @@
 // Accounts over real HTTP on every database engine: sign-up, login and logout, settings,
 // groups, deletion, ranks and root, with the spec's messages.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, type ApiClient, type PublicUser } from '../../src/core/index.ts';
-import { engines, startTestServer, type TestServer } from './support.ts';
+import type { ApiClient, PublicUser } from '../../src/core/index.ts';
+import { engines, failure, startTestServer, type TestServer } from './support.ts';
 
-const failure = async (promise: Promise<unknown>) => {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof ApiError) return { status: err.status, error: err.message };
-    throw err;
-  }
-  throw new Error('expected the request to fail');
-};
 
 describe.each(await engines())('accounts on %s', (engine) => {
   let t: TestServer;

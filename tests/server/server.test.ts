@@ -56,7 +56,15 @@ describe('server', () => {
       temperature: 1,
       top_p: 1,
       use_payment: true,
-      plugins: { remotes: [{ name: 'hello_plugin', entry: 'http://plugins.example:4174/remoteEntry.js' }] },
+      use_email: false,
+      use_node_ai: false,
+      minimalist: false,
+      default_functions: 'get_time,get_weather,redirect_to_url',
+      default_role: '',
+      default_stores: '',
+      default_node: '',
+      role_content_system: '',
+      plugins: { enabled: ['general', 'stats', 'speak', 'info', 'user'], remotes: [{ name: 'hello_plugin', entry: 'http://plugins.example:4174/remoteEntry.js' }] },
     });
     expect(JSON.stringify(body)).not.toContain('sk-secret');
   });
@@ -93,6 +101,7 @@ describe('server', () => {
 describe('configuration', () => {
   it('refuses bad PORT and PLUGIN_REMOTES values with a clear error', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT must be a port number/);
+    expect(() => loadConfig({ TEMPERATURE: '3' })).toThrow(/TEMPERATURE must be a number from 0 to 2/);
     expect(() => loadConfig({ PLUGIN_REMOTES: '{}' })).toThrow(/JSON array/);
     expect(() => loadConfig({ PLUGIN_REMOTES: '[{"name":"x","entry":"javascript:alert(1)"}]' })).toThrow(/http\(s\) entry URL/);
   });

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { serve, type ServerType } from '@hono/node-server';
-import { createApiClient, type ApiClient } from '../../src/core/index.ts';
+import { ApiError, createApiClient, type ApiClient } from '../../src/core/index.ts';
 import { createServer, type Server } from '../../src/server/app.ts';
 import { loadConfig } from '../../src/server/config.ts';
 import { cookieFetch } from '../harness/shellTester.ts';
@@ -128,3 +128,14 @@ export async function startTestServer(engine: Engine, env: Record<string, string
     },
   };
 }
+
+/** The status and error of a request that must fail (an ApiError); throws when it succeeds. */
+export const failure = async (promise: Promise<unknown>) => {
+  try {
+    await promise;
+  } catch (err) {
+    if (err instanceof ApiError) return { status: err.status, error: err.message };
+    throw err;
+  }
+  throw new Error('expected the request to fail');
+};

@@ -138,6 +138,7 @@ export function activateUser(ctx: PluginContext): void {
     }),
   );
   ctx.handle('user.join', (c) => call(async () => text((await api.post('/api/user/group/join', { group: c.args.group, password: c.args.password })).message!)));
+  ctx.handle('invite', (c) => call(async () => text((await api.get(`/api/invite/${encodeURIComponent(c.args.email ?? '')}`)).message!)));
   ctx.handle('user.leave', (c) => call(async () => text((await api.post('/api/user/group/leave', { group: c.args.group })).message!)));
 }
 

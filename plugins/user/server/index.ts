@@ -20,7 +20,9 @@ import {
   updateSettingBody,
 } from '../../../src/core/api/user.ts';
 import { loginExpiry, MESSAGES } from '../common/rules.ts';
+import { invitations, invitationsMigration } from './invitations.ts';
 import { htmlPage } from './page.ts';
+import { z } from 'zod';
 
 type C = Context<AppEnv>;
 
@@ -43,6 +45,7 @@ export function registerUserRoutes(ctx: ServerPluginContext): void {
   const { app, accounts, policy, validate, requireUser } = ctx;
   const me = (c: C) => c.get('user') as UserRow;
   const target = async (c: C, username: string | undefined) => (username ? accounts.byUsername(username) : me(c));
+  const invites = invitations(ctx);
 
   app.get('/api/user/info', requireUser, async (c) => answer(c, await accounts.toPublic(me(c))));
 
@@ -103,6 +106,7 @@ export function registerUserRoutes(ctx: ServerPluginContext): void {
       }
       const { user, generatedPassword } = await accounts.create({ ...body, settings });
       ctx.throttles.address.fail(`signup:${address}`);
+      await invites.rewardSignup(user);
       let password: string | undefined = generatedPassword;
       if (generatedPassword && ctx.mail.enabled) {
         await mailUser(c, ctx, {
@@ -244,6 +248,23 @@ export function registerUserRoutes(ctx: ServerPluginContext): void {
     return answer(c, undefined, 'Role updated.');
   });
 
+  app.get('/api/invite/:email', requireUser, (c) =>
+    attempt(c, async () => {
+      const email = z.string().max(254).safeParse(decodeURIComponent(c.req.param('email')));
+      if (!email.success || !/^[^@\s]+@[^@\s]+$/.test(email.data)) return refuse(c, 400, 'Email is invalid.');
+      if (!ctx.mail.enabled) return refuse(c, 503, 'E-mail is not configured on this server.');
+      const invited = await invites.invite(me(c), email.data);
+      if (!invited.ok) return refuse(c, invited.status, invited.error);
+      const reward = ctx.config.inviteReward > 0 ? ` When you sign up, you and ${me(c).username} each get $${ctx.config.inviteReward} of credit.` : '';
+      await mailUser(c, ctx, {
+        to: email.data.trim().toLowerCase(),
+        subject: `${me(c).username} invites you to shellchat`,
+        text: `${me(c).username} invites you to shellchat, a chat assistant you drive from a command line.\n\nOpen ${linkBase(c, ctx)}/ and type :user add <username> ${email.data.trim().toLowerCase()} to sign up.${reward}\n`,
+      });
+      return answer(c, undefined, `Invitation sent to ${email.data.trim().toLowerCase()}.`);
+    }),
+  );
+
   app.get('/api/user/update/email-subscription', validate('query', emailSubscriptionQuery), async (c) => {
     const { email, email_subscription, sig } = c.req.valid('query');
     const user = c.get('user');
@@ -266,5 +287,8 @@ function mailUser(c: C, ctx: ServerPluginContext, mail: { to: string; subject: s
   return ctx.mail.send({ ...mail, text: `${mail.text}\n${footer}` });
 }
 
-const module: ServerPluginModule = { register: registerUserRoutes };
+const module: ServerPluginModule = {
+  migrations: { '0100_user_invitations': invitationsMigration },
+  register: registerUserRoutes,
+};
 export default module;

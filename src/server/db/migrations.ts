@@ -1,15 +1,15 @@
 // Migrations, applied on start. Each plugin may add its own; names sort in order of application.
 import type { Kysely } from 'kysely';
 import { Migrator, type Migration } from 'kysely/migration';
+import type { MigrationFactory } from '../../core/index.ts';
 import type { Engine } from './connect.ts';
 import { columns } from './columns.ts';
 
-export type MigrationFactory = (engine: Engine) => Migration;
+export type { MigrationFactory };
 
 /** Accounts: users, groups and memberships, login tokens, e-mail tokens. */
-export const accountsMigration: MigrationFactory = (engine) => ({
+export const accountsMigration: MigrationFactory = (engine, c) => ({
   async up(db: Kysely<unknown>) {
-    const c = columns(engine);
     await db.schema
       .createTable('users')
       .addColumn('id', c.id, (col) => (engine === 'postgres' ? col.primaryKey() : col.primaryKey().autoIncrement()))
@@ -67,7 +67,9 @@ export const accountsMigration: MigrationFactory = (engine) => ({
 
 export async function migrate(db: Kysely<unknown>, engine: Engine, extra: Record<string, MigrationFactory> = {}): Promise<void> {
   const all: Record<string, MigrationFactory> = { '0001_accounts': accountsMigration, ...extra };
-  const migrations = Object.fromEntries(Object.entries(all).map(([name, factory]) => [name, factory(engine)]));
+  const migrations: Record<string, Migration> = Object.fromEntries(
+    Object.entries(all).map(([name, factory]) => [name, factory(engine, columns(engine))]),
+  );
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');

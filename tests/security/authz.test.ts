@@ -45,6 +45,7 @@ const MATRIX: Record<string, Row> = {
   'POST /api/user/update/balance':             ['owner',  401,      403,  403,  403,   200],
   'POST /api/user/update/role':                ['owner',  401,      403,  403,  403,   200],
   'GET /api/user/update/email-subscription':   ['owner',  403,      200,  403,  403,   403],
+  'GET /api/invite/:email':                    ['self',   401,      200,  200,  200,   200],
 };
 
 const ROOT_PASSWORD = 'root-password-1';
@@ -83,6 +84,8 @@ interface Cell {
   res: Result;
 }
 interface Case {
+  /** The concrete path, for routes with parameters. */
+  path?(w: World, me: Person | null): string;
   /** Runs before the request; root is shared by the cells of a row, so touch root only as `me`. */
   prepare?(w: World, me: Person | null): Promise<Record<string, string>>;
   query?(w: World, me: Person | null): Record<string, string>;
@@ -311,6 +314,15 @@ const CASES: Record<string, Case> = {
     query: (w) => ({ email: w.owner.email, email_subscription: '0' }),
     effect: async ({ w, allowed }) => expect((await row(w.owner.username))!.email_subscription).toBe(allowed ? 0 : 1),
   },
+  'GET /api/invite/:email': {
+    // The caller invites an address in their own name.
+    path: (w) => `/api/invite/${encodeURIComponent(`invited-${w.owner.username}@example.org`)}`,
+    effect: async ({ w, me, allowed }) => {
+      const sent = mailsTo(`invited-${w.owner.username}@example.org`);
+      expect(sent.length).toBe(allowed ? 1 : 0);
+      if (allowed) expect(sent[0]!.text).toContain(`${me!.username} invites you`);
+    },
+  },
 };
 
 beforeAll(async () => {
@@ -361,7 +373,7 @@ describe('authorization matrix', () => {
         const me = actor === 'anonymous' ? null : w[actor];
         if (spec.prepare) w.prepared = await spec.prepare(w, me);
         const body = method === 'GET' ? undefined : (spec.body?.(w, me) ?? {});
-        const res = await call(method, path, me?.token ?? null, { body, query: spec.query?.(w, me) });
+        const res = await call(method, spec.path?.(w, me) ?? path, me?.token ?? null, { body, query: spec.query?.(w, me) });
         const allowed = expected[actor]! >= 200 && expected[actor]! < 300;
         let problem: string | undefined;
         try {

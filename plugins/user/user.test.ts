@@ -317,6 +317,7 @@ describe('history and help', () => {
       ':user del <username>',
       ':user join <group> <password>',
       ':user leave <group>',
+      ':invite <email>',
     ]);
     expect(user?.kind === 'table' && user.rows.every((r) => r[1] && !r[1].startsWith('cmd.'))).toBe(true);
 

@@ -30,6 +30,8 @@ describe('invitations', () => {
     expect(await failure(inviter.get('/api/invite/otto%40example.org'))).toEqual({ status: 409, error: 'You already invited otto@example.org today.' });
     expect(await failure(inviter.get('/api/invite/nora%40example.org'))).toEqual({ status: 409, error: 'This address already has an account.' });
     expect(await failure(inviter.get('/api/invite/not-an-address'))).toEqual({ status: 400, error: 'Email is invalid.' });
+    const fromElsewhere = await inviter.raw(`${t.url}/api/invite/paul%40example.org`, { headers: { 'sec-fetch-site': 'cross-site' } });
+    expect(fromElsewhere.status).toBe(403);
 
     const invitee = t.client();
     await invitee.post('/api/user/add', { username: 'otto', email: 'otto@example.org', password: 'correct-horse-1' });

@@ -250,6 +250,10 @@ export function registerUserRoutes(ctx: ServerPluginContext): void {
 
   app.get('/api/invite/:email', requireUser, (c) =>
     attempt(c, async () => {
+      // The spec makes this a GET, so the origin check does not cover it: refuse a navigation
+      // started by another site (a link that would make the user send mail).
+      const site = c.req.header('sec-fetch-site');
+      if (site && site !== 'same-origin' && site !== 'none') return refuse(c, 403, 'Cross-origin request refused.');
       const email = z.string().max(254).safeParse(decodeURIComponent(c.req.param('email')));
       if (!email.success || !/^[^@\s]+@[^@\s]+$/.test(email.data)) return refuse(c, 400, 'Email is invalid.');
       if (!ctx.mail.enabled) return refuse(c, 503, 'E-mail is not configured on this server.');

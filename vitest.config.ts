@@ -9,7 +9,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['src/**/*.test.ts', 'plugins/**/*.test.ts', 'tests/contract/**/*.test.ts', 'tests/server/**/*.test.ts', 'tests/security/**/*.test.ts', 'examples/**/*.test.ts'],
+          include: ['src/**/*.test.ts', 'plugins/**/*.test.ts', 'tests/contract/**/*.test.ts', 'tests/server/**/*.test.ts', 'tests/security/**/*.test.ts', 'tests/fixtures/**/*.test.ts', 'examples/**/*.test.ts'],
           environment: 'node',
         },
       },

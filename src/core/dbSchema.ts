@@ -51,10 +51,83 @@ export interface EmailTokensTable {
   used_at: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
+export interface SessionsTable {
+  /** The session id: a millisecond timestamp (spec part 3). */
+  id: number;
+  /** The session this one branched from, and the time of the log it branched at. */
+  parent_id: number | null;
+  branch_time: number | null;
+  /** The owner: a user, or an anonymous browser's device id. */
+  user_id: number | null;
+  device_id: string | null;
+  /** 1 once the owner shared it (the Ctrl/Cmd-click copy of its attach command). */
+  shared: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface LogsTable {
+  id: Generated<number>;
+  session: number;
+  /** A millisecond timestamp, unique within the session: the log's place in time. */
+  time: number;
+  user_id: number | null;
+  device_id: string | null;
+  model: string;
+  input: string;
+  output: string;
+  /** JSON list of image URLs (input images and generated ones). */
+  images: string;
+  /** JSON list of the tool calls of this turn: {id, name, args, result}. */
+  tools: string;
+  input_tokens: number;
+  output_tokens: number;
+  created_at: number;
+}
+
+export interface UsageTable {
+  id: Generated<number>;
+  user_id: number | null;
+  device_id: string | null;
+  log_id: number | null;
+  /** 'chat' or 'eval' (self-evaluation tokens are counted too). */
+  kind: string;
+  model: string;
+  input_tokens: number;
+  output_tokens: number;
+  cost: number;
+  created_at: number;
+}
+
+export interface ModelsTable {
+  id: Generated<number>;
+  name: string;
+  /** 'user' or 'group' (system models come from configuration). */
+  scope: string;
+  /** The user id or the group id that owns it. */
+  owner_id: number;
+  provider: string;
+  /** The provider's own model id. */
+  model: string;
+  base_url: string;
+  /** The API key, sealed with the server secret (AES-256-GCM). */
+  api_key: string;
+  price_input: number;
+  price_output: number;
+  /** JSON: {vision, tools, image, reasoning, context_window}. */
+  capabilities: string;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   groups: GroupsTable;
   group_members: GroupMembersTable;
   login_tokens: LoginTokensTable;
   email_tokens: EmailTokensTable;
+  sessions: SessionsTable;
+  logs: LogsTable;
+  usage: UsageTable;
+  models: ModelsTable;
 }

@@ -33,7 +33,7 @@ export interface HostOptions {
   online?: () => boolean;
   events?: Emitter<ShellEvents>;
   /** Free text that is not a command: the chat plugin answers it (issue: chat). */
-  onChat?: (parsed: Extract<ParsedLine, { kind: 'chat' }>) => Promise<Output[]>;
+  onChat?: (parsed: Extract<ParsedLine, { kind: 'chat' }>, signal: AbortSignal) => Promise<Output[]>;
   onFunction?: (parsed: Extract<ParsedLine, { kind: 'function' }>) => Promise<Output[]>;
 }
 
@@ -194,7 +194,7 @@ export class PluginHost {
       case 'error':
         return { outputs: [error(t(`msg.${parsed.error}`))], parsed, remember: false };
       case 'chat':
-        if (this.options.onChat) return { outputs: await this.options.onChat(parsed), parsed, remember: false };
+        if (this.options.onChat) return { outputs: await this.options.onChat(parsed, signal), parsed, remember: false };
         return { outputs: [error(t('msg.chatUnavailable'))], parsed, remember: false };
       case 'function':
         if (!this.identity().loggedIn) return { outputs: [error(t('msg.pleaseLogin'))], parsed, remember };

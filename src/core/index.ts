@@ -26,3 +26,4 @@ export * from './userSettings.ts';
 export type * from './dbSchema.ts';
 export type * from './serverPlugin.ts';
 export * from './api/client.ts';
+export * from './generation.ts';

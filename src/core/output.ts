@@ -16,6 +16,8 @@ export interface ListItem {
 
 export type Output =
   | { kind: 'text'; text: string }
+  /** Markdown from a model or a log; `streaming` while the answer is still arriving. */
+  | { kind: 'markdown'; text: string; streaming?: boolean }
   | { kind: 'list'; title?: string; items: ListItem[]; empty?: string }
   | { kind: 'table'; title?: string; columns: string[]; rows: string[][] }
   | { kind: 'json'; value: unknown }
@@ -31,6 +33,7 @@ export function outputToText(output: Output): string {
   switch (output.kind) {
     case 'text':
     case 'error':
+    case 'markdown':
       return output.text;
     case 'list': {
       const lines = output.items.map((i) => (i.active ? `*\\${i.text}` : `\\${i.text}`));

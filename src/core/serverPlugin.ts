@@ -4,6 +4,7 @@ import type { Context, Hono, MiddlewareHandler } from 'hono';
 import type { ColumnDataType, Expression, Kysely, Selectable } from 'kysely';
 import type { ZodType } from 'zod';
 import type { Database, UsersTable } from './dbSchema.ts';
+import type { GenerateRequest, RedirectEvent } from './generation.ts';
 import type { RoleName } from './roles.ts';
 import type { UserSettings } from './userSettings.ts';
 
@@ -102,8 +103,35 @@ export interface ServerPluginContext {
   clearLoginCookie(c: Context<AppEnv>): void;
   /** The address a request comes from (the socket's, or X-Forwarded-For behind TRUST_PROXY). */
   clientAddress(c: Context<AppEnv>): string;
+  /** Context providers and server tools for the generation pipeline. */
+  generation: GenerationRegistry;
   /** Login throttles: failures per username and per address. */
   throttles: { username: Throttler; address: Throttler };
+}
+
+/** What a context provider sees of a generation (role prompt, store results, node output...). */
+export interface GenerationContextInput {
+  request: GenerateRequest;
+  user: UserRow | null;
+  signal: AbortSignal;
+  /** Shows a status line while the provider works (e.g. 'Searching...'). */
+  status(text: string): void;
+}
+
+/** A context provider adds system messages before the conversation (DESIGN.md §2). */
+export type ContextProvider = (input: GenerationContextInput) => Promise<{ system?: string[]; images?: string[] } | void>;
+
+/** A tool that runs on the server when a model calls it (or when a user calls it with `!`). */
+export interface ServerTool {
+  description: string;
+  /** JSON Schema of the arguments object. */
+  parameters: Record<string, unknown>;
+  execute(args: unknown, context: { user: UserRow | null; signal: AbortSignal }): Promise<{ result: string; event?: RedirectEvent }>;
+}
+
+export interface GenerationRegistry {
+  addContextProvider(provider: ContextProvider): void;
+  addTool(name: string, tool: ServerTool): void;
 }
 
 export interface Throttler {

@@ -11,7 +11,7 @@ import type { DestinationStream } from 'pino';
 import type { AppEnv, ServerPluginContext, ServerPluginModule } from '../core/index.ts';
 import { Accounts } from './accounts/service.ts';
 import { Throttle } from './auth/throttle.ts';
-import { cookieHelpers, loadUser, requireUser } from './auth/session.ts';
+import { cookieHelpers, isHttps, loadUser, requireUser } from './auth/session.ts';
 import { sign, verifySignature } from './auth/tokens.ts';
 import type { ServerConfig } from './config.ts';
 import { connectDatabase, type Db } from './db/connect.ts';
@@ -25,6 +25,11 @@ import { policy } from './policy.ts';
 import { loadSecret } from './secret.ts';
 import { securityHeaders } from './securityHeaders.ts';
 import { systemInfo } from './systemInfo.ts';
+import { createSecretBox } from './crypto/secretBox.ts';
+import { createEgressFetch } from './net/egress.ts';
+import { ModelRegistry } from './models/registry.ts';
+import { registerGenerationRoutes } from './generation/routes.ts';
+import type { ContextProvider, ServerTool } from '../core/index.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -32,6 +37,7 @@ export interface Server {
   app: Hono<AppEnv>;
   db: Db;
   accounts: Accounts;
+  models: ModelRegistry;
   log: Logger;
   /** The generated root password, when this start created root without ROOT_PASSWORD. */
   generatedRootPassword?: string;
@@ -54,11 +60,17 @@ export async function enabledPlugins(config: ServerConfig): Promise<string[]> {
   return appConfig.plugins.filter((id) => !config.disabledPlugins.includes(id));
 }
 
-export async function createServer(config: ServerConfig, options: { logDestination?: DestinationStream } = {}): Promise<Server> {
+export interface ServerOptions {
+  logDestination?: DestinationStream;
+  /** Extra server plugins (tests register tools and context providers this way). */
+  plugins?: ServerPluginModule[];
+}
+
+export async function createServer(config: ServerConfig, options: ServerOptions = {}): Promise<Server> {
   const log = createLogger(config.logLevel, options.logDestination);
   const db = await connectDatabase(config.databaseUrl, config.dataDir);
   const enabled = await enabledPlugins(config);
-  const plugins = await serverPlugins(enabled);
+  const plugins = [...(await serverPlugins(enabled)), ...(options.plugins ?? []).map((module, i) => ({ id: `extra-${i}`, module }))];
   const extraMigrations: Record<string, MigrationFactory> = {};
   for (const { module } of plugins) Object.assign(extraMigrations, module.migrations ?? {});
   await migrate(db.db as never, db.engine, extraMigrations);
@@ -66,6 +78,11 @@ export async function createServer(config: ServerConfig, options: { logDestinati
   const accounts = new Accounts(db.db);
   const generatedRootPassword = await accounts.ensureRoot(config.rootPassword || undefined);
   const secret = loadSecret(config.secretKey, config.dataDir);
+  const box = createSecretBox(secret);
+  const models = new ModelRegistry(db.db, config.systemModels, box);
+  const egressFetch = createEgressFetch({ allowHosts: config.egressAllowHosts });
+  const contextProviders: ContextProvider[] = [];
+  const tools = new Map<string, ServerTool>();
   const throttles = {
     username: new Throttle({ limit: 5, windowMs: 15 * 60_000 }),
     address: new Throttle({ limit: 20, windowMs: 15 * 60_000 }),
@@ -130,8 +147,29 @@ export async function createServer(config: ServerConfig, options: { logDestinati
     ...cookieHelpers(config.trustProxy),
     clientAddress,
     throttles,
+    generation: {
+      addContextProvider: (provider) => contextProviders.push(provider),
+      addTool: (name, serverTool) => {
+        if (tools.has(name)) throw new Error(`Tool ${name} is registered twice`);
+        tools.set(name, serverTool);
+      },
+    },
   };
   for (const { module } of plugins) await module.register(context);
+
+  registerGenerationRoutes(
+    app,
+    {
+      db: db.db,
+      models,
+      providers: contextProviders,
+      tools,
+      egressFetch,
+      settings: { roleContentSystem: config.roleContentSystem, temperature: config.temperature, topP: config.topP, querying: config.texts.querying },
+      log,
+    },
+    (c) => isHttps(c, config.trustProxy),
+  );
 
   app.all('/api/*', (c) => fail(c, 404, 'Resource not found.'));
 
@@ -159,6 +197,7 @@ export async function createServer(config: ServerConfig, options: { logDestinati
     app,
     db,
     accounts,
+    models,
     log,
     generatedRootPassword,
     close: () => db.close(),

@@ -2,6 +2,7 @@
 // variable is documented in the README's configuration table; keep the two in step.
 import path from 'node:path';
 import type { RemotePluginConfig } from '../core/index.ts';
+import { loadSystemModels, type ModelEntry } from './models/systemModels.ts';
 
 export interface ServerConfig {
   port: number;
@@ -34,6 +35,11 @@ export interface ServerConfig {
   defaultStores: string;
   defaultNode: string;
   inviteReward: number;
+  /** The default model and the operator's models file (models/systemModels.ts). */
+  systemModels: ModelEntry[];
+  /** Hosts user-supplied URLs may reach even though they are private (EGRESS_ALLOW_HOSTS). */
+  egressAllowHosts: string[];
+  texts: { querying: string; generating: string; searching: string; waiting: string };
   usePayment: boolean;
   useSubscriptions: boolean;
   contactEmail: string;
@@ -65,10 +71,11 @@ function parseRemotes(raw: string | undefined): RemotePluginConfig[] {
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.cwd()): ServerConfig {
   const port = Number(env.PORT ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${env.PORT}`);
+  const dataDir = path.resolve(root, env.DATA_DIR || './data');
   return {
     port,
     host: env.HOST || '127.0.0.1',
-    dataDir: path.resolve(root, env.DATA_DIR || './data'),
+    dataDir,
     databaseUrl: env.DATABASE_URL ?? '',
     rootPassword: env.ROOT_PASSWORD ?? '',
     secretKey: env.SECRET_KEY ?? '',
@@ -94,6 +101,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     defaultStores: env.DEFAULT_STORES ?? '',
     defaultNode: env.DEFAULT_NODE ?? '',
     inviteReward: number(env.INVITE_REWARD, 0, 0, 1000, 'INVITE_REWARD'),
+    systemModels: loadSystemModels(env, dataDir),
+    egressAllowHosts: (env.EGRESS_ALLOW_HOSTS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    texts: {
+      querying: env.QUERYING_TEXT || 'Querying...',
+      generating: env.GENERATING_TEXT || 'Generating...',
+      searching: env.SEARCHING_TEXT || 'Searching...',
+      waiting: env.WAITING_TEXT || 'Waiting...',
+    },
     usePayment: bool(env.USE_PAYMENT),
     useSubscriptions: bool(env.USE_SUBSCRIPTIONS),
     contactEmail: env.CONTACT_EMAIL ?? '',

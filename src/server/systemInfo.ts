@@ -5,14 +5,14 @@ import type { ServerConfig } from './config.ts';
 
 export function systemInfo(config: ServerConfig, enabled: string[] = []): SystemInfo {
   return {
-    model: config.model,
-    base_url: config.openaiBaseUrl,
+    model: config.systemModels[0]?.name ?? config.model,
+    base_url: config.systemModels[0]?.baseUrl ?? config.openaiBaseUrl,
     role_content_system: config.roleContentSystem,
     welcome_message: config.welcomeMessage,
-    querying: 'Querying...',
-    generating: 'Generating...',
-    searching: 'Searching...',
-    waiting: 'Waiting...',
+    querying: config.texts.querying,
+    generating: config.texts.generating,
+    searching: config.texts.searching,
+    waiting: config.texts.waiting,
     init_placeholder: config.initPlaceholder,
     enter: config.enter,
     temperature: config.temperature,

@@ -29,6 +29,10 @@ export function createHost(options: {
     translator: (ns) => i18n.tFor(ns),
     loadNamespace: (ns) => i18n.loadNamespaces([ns]),
     identity: () => controller.identity(),
+    onChat: async (parsed, signal) => {
+      const { runChat } = await import('./chat/index.ts');
+      return runChat(parsed, { controller, settings: options.settings, events: options.events, t: i18n.tFor('shell') }, signal);
+    },
     online: () => controller.state.get().online,
   });
   host.services.provide(PlatformRef, {

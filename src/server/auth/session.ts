@@ -7,7 +7,8 @@ import { fail } from '../http/respond.ts';
 
 export const COOKIE = 'auth';
 
-function isHttps(c: Context, trustProxy: boolean): boolean {
+/** True when the browser reached us over https (directly, or through a trusted proxy). */
+export function isHttps(c: Context, trustProxy: boolean): boolean {
   if (new URL(c.req.url).protocol === 'https:') return true;
   return trustProxy && c.req.header('x-forwarded-proto')?.split(',')[0]?.trim() === 'https';
 }

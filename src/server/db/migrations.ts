@@ -1,5 +1,5 @@
 // Migrations, applied on start. Each plugin may add its own; names sort in order of application.
-import type { Kysely } from 'kysely';
+import type { ColumnDefinitionBuilder, Kysely } from 'kysely';
 import { Migrator, type Migration } from 'kysely/migration';
 import type { MigrationFactory } from '../../core/index.ts';
 import type { Engine } from './connect.ts';
@@ -65,8 +65,80 @@ export const accountsMigration: MigrationFactory = (engine, c) => ({
   },
 });
 
+/** Chat: sessions (with their branches), logs, the usage ledger, and user and group models. */
+export const chatMigration: MigrationFactory = (engine, c) => ({
+  async up(db: Kysely<unknown>) {
+    const serial = (col: ColumnDefinitionBuilder) => (engine === 'postgres' ? col.primaryKey() : col.primaryKey().autoIncrement());
+    await db.schema
+      .createTable('sessions')
+      .addColumn('id', c.bigint, (col) => col.primaryKey())
+      .addColumn('parent_id', c.bigint)
+      .addColumn('branch_time', c.bigint)
+      .addColumn('user_id', 'integer', (col) => col.references('users.id').onDelete('cascade'))
+      .addColumn('device_id', c.name)
+      .addColumn('shared', 'integer', (col) => col.notNull().defaultTo(0))
+      .addColumn('created_at', c.bigint, (col) => col.notNull())
+      .addColumn('updated_at', c.bigint, (col) => col.notNull())
+      .execute();
+    await db.schema.createIndex('sessions_user').on('sessions').columns(['user_id', 'id']).execute();
+    await db.schema.createIndex('sessions_device').on('sessions').columns(['device_id', 'id']).execute();
+    await db.schema
+      .createTable('logs')
+      .addColumn('id', c.id, serial)
+      .addColumn('session', c.bigint, (col) => col.notNull())
+      .addColumn('time', c.bigint, (col) => col.notNull())
+      .addColumn('user_id', 'integer', (col) => col.references('users.id').onDelete('cascade'))
+      .addColumn('device_id', c.name)
+      .addColumn('model', c.name, (col) => col.notNull())
+      .addColumn('input', c.text, (col) => col.notNull())
+      .addColumn('output', c.text, (col) => col.notNull())
+      .addColumn('images', c.text, (col) => col.notNull())
+      .addColumn('tools', c.text, (col) => col.notNull())
+      .addColumn('input_tokens', 'integer', (col) => col.notNull().defaultTo(0))
+      .addColumn('output_tokens', 'integer', (col) => col.notNull().defaultTo(0))
+      .addColumn('created_at', c.bigint, (col) => col.notNull())
+      .execute();
+    await db.schema.createIndex('logs_session_time').on('logs').columns(['session', 'time']).unique().execute();
+    await db.schema.createIndex('logs_user').on('logs').columns(['user_id', 'time']).execute();
+    await db.schema
+      .createTable('usage')
+      .addColumn('id', c.id, serial)
+      .addColumn('user_id', 'integer', (col) => col.references('users.id').onDelete('cascade'))
+      .addColumn('device_id', c.name)
+      .addColumn('log_id', 'integer')
+      .addColumn('kind', c.name, (col) => col.notNull())
+      .addColumn('model', c.name, (col) => col.notNull())
+      .addColumn('input_tokens', 'integer', (col) => col.notNull())
+      .addColumn('output_tokens', 'integer', (col) => col.notNull())
+      .addColumn('cost', c.double, (col) => col.notNull())
+      .addColumn('created_at', c.bigint, (col) => col.notNull())
+      .execute();
+    await db.schema.createIndex('usage_user').on('usage').columns(['user_id', 'created_at']).execute();
+    await db.schema
+      .createTable('models')
+      .addColumn('id', c.id, serial)
+      .addColumn('name', c.name, (col) => col.notNull())
+      .addColumn('scope', c.name, (col) => col.notNull())
+      .addColumn('owner_id', 'integer', (col) => col.notNull())
+      .addColumn('provider', c.name, (col) => col.notNull())
+      .addColumn('model', c.name, (col) => col.notNull())
+      .addColumn('base_url', c.name, (col) => col.notNull())
+      .addColumn('api_key', c.text, (col) => col.notNull())
+      .addColumn('price_input', c.double, (col) => col.notNull().defaultTo(0))
+      .addColumn('price_output', c.double, (col) => col.notNull().defaultTo(0))
+      .addColumn('capabilities', c.text, (col) => col.notNull())
+      .addColumn('created_at', c.bigint, (col) => col.notNull())
+      .addColumn('updated_at', c.bigint, (col) => col.notNull())
+      .execute();
+    await db.schema.createIndex('models_owner').on('models').columns(['scope', 'owner_id', 'name']).unique().execute();
+  },
+  async down(db: Kysely<unknown>) {
+    for (const table of ['models', 'usage', 'logs', 'sessions']) await db.schema.dropTable(table).ifExists().execute();
+  },
+});
+
 export async function migrate(db: Kysely<unknown>, engine: Engine, extra: Record<string, MigrationFactory> = {}): Promise<void> {
-  const all: Record<string, MigrationFactory> = { '0001_accounts': accountsMigration, ...extra };
+  const all: Record<string, MigrationFactory> = { '0001_accounts': accountsMigration, '0002_chat': chatMigration, ...extra };
   const migrations: Record<string, Migration> = Object.fromEntries(
     Object.entries(all).map(([name, factory]) => [name, factory(engine, columns(engine))]),
   );

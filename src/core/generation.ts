@@ -1,0 +1,88 @@
+// The generation protocol shared by the server and every client (spec parts 4 and 7): the
+// request fields, and the stream's message kinds, each sent as one SSE event with JSON data.
+
+export interface Stats {
+  temperature: number;
+  top_p: number;
+  token_ct: number;
+  func: string;
+  /** `used/memLength`: how many past logs went into the context. */
+  mem: string;
+  role: string;
+  stores: string;
+  node: string;
+  eval: string;
+}
+
+export interface ToolCall {
+  id: string;
+  name: string;
+  /** The arguments as JSON text. */
+  args: string;
+}
+
+export interface ToolResult extends ToolCall {
+  /** The tool's output as text (JSON or plain). */
+  result: string;
+}
+
+export interface RedirectEvent {
+  name: 'redirect';
+  parameters: { url: string; blank: boolean };
+}
+
+/** One message of the stream. `text` carries answer deltas; the others are spec part 4's kinds. */
+export type GenerationEvent =
+  | { type: 'text'; delta: string }
+  | { type: 'model'; model: string }
+  | { type: 'status'; text: string }
+  | { type: 'stats'; stats: Stats }
+  | { type: 'image'; url: string }
+  | { type: 'call'; calls: ToolCall[] }
+  | { type: 'event'; event: RedirectEvent }
+  | { type: 'eval'; score: number | null; reason: string }
+  | { type: 'error'; error: string }
+  | { type: 'clear' }
+  | { type: 'done'; session: number; time: number; tool_calls?: ToolCall[] };
+
+export const GENERATION_EVENT_TYPES = ['text', 'model', 'status', 'stats', 'image', 'call', 'event', 'eval', 'error', 'clear', 'done'] as const;
+
+/** The request of /api/generate_sse, /api/generate and /api/generate_msg (spec part 7). */
+export interface GenerateRequest {
+  user_input: string;
+  images?: string[];
+  files?: string[];
+  /** The log the user is looking at (its time), or the latest; sending from an older log branches. */
+  time?: number;
+  session: number;
+  model?: string;
+  mem_length?: number;
+  functions?: string;
+  /** Tools the browser runs through the local MCP helper (name, description, JSON schema). */
+  mcp_tools?: { name: string; description?: string; parameters?: unknown }[];
+  role?: string;
+  stores?: string;
+  node?: string;
+  use_stats?: boolean;
+  use_eval?: boolean;
+  use_location?: boolean;
+  location?: string;
+  lang?: string;
+  use_system_role?: boolean;
+  /** A tool-call round trip: the calls the model asked for and the client's results. */
+  tool_results?: ToolResult[];
+}
+
+/** What /api/generate answers (spec part 7). */
+export interface GenerateResult {
+  events: RedirectEvent[];
+  tool_calls: ToolCall[];
+  images: string[];
+  text: string;
+  stats: Stats;
+  info: { model: string; session: number; time: number };
+  eval?: { score: number | null; reason: string };
+}
+
+/** Spec part 8: an empty model reply shows this. */
+export const SILENT = 'Silent...';

@@ -1,0 +1,32 @@
+// Self-evaluation (spec parts 4 and 9): a second, non-streaming call asks a model to score the
+// answer from 0 to 10 with a one-sentence reason. Its tokens are counted in usage.
+import { generateText, type LanguageModel } from 'ai';
+
+export interface Judgement {
+  score: number | null;
+  reason: string;
+  usage: { inputTokens: number; outputTokens: number };
+}
+
+const PROMPT = `You check answers for mistakes. Score how correct and credible the ANSWER to the QUESTION is, from 0 (wrong or made up) to 10 (correct and well supported). An honest "I don't know" scores higher than a confident guess. Reply with one line: the score, a space, a hyphen, a space, and a one-sentence reason. Example: 8 - The facts are right but the date is not given.`;
+
+export function parseJudgement(text: string): { score: number | null; reason: string } {
+  const m = /^\s*(\d{1,2})(?:\s*\/\s*10)?\s*[-:–—]?\s*([\s\S]*)$/.exec(text.trim());
+  if (!m) return { score: null, reason: text.trim() };
+  const score = Number(m[1]);
+  return { score: score >= 0 && score <= 10 ? score : null, reason: m[2]!.trim() };
+}
+
+export async function evaluate(model: LanguageModel, question: string, answer: string, signal: AbortSignal): Promise<Judgement> {
+  const result = await generateText({
+    model,
+    system: PROMPT,
+    prompt: `QUESTION:\n${question}\n\nANSWER:\n${answer}`,
+    abortSignal: signal,
+    maxRetries: 2,
+  });
+  return {
+    ...parseJudgement(result.text),
+    usage: { inputTokens: result.usage.inputTokens ?? 0, outputTokens: result.usage.outputTokens ?? 0 },
+  };
+}

@@ -1,0 +1,102 @@
+// The generation API (spec part 7): GET and POST /api/generate_sse (one SSE event per message
+// kind, JSON data), POST /api/generate (the whole result), POST /api/generate_msg (the
+// messages only, for local and direct model calls) and POST /api/log/add.
+import type { Context, Hono } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import type { AppEnv, GenerateRequest, GenerationEvent } from '../../core/index.ts';
+import { DEFAULT_MEM_LENGTH } from '../../core/index.ts';
+import { generateBody, generateQueryToBody, logAddBody } from '../../core/api/generate.ts';
+import { fail, ok } from '../http/respond.ts';
+import { validate } from '../http/validate.ts';
+import { buildMessages } from './messages.ts';
+import { ownerOf, type Owner } from './owner.ts';
+import { saveTurn } from './persist.ts';
+import { runGeneration, type GenerationDeps } from './run.ts';
+import { getSession, memory, owns, SessionError, sessionForTurn, validSessionId } from './sessions.ts';
+import { fetchFileTexts } from './files.ts';
+
+export function registerGenerationRoutes(app: Hono<AppEnv>, deps: GenerationDeps, secureCookies: (c: Context<AppEnv>) => boolean): void {
+  const owner = (c: Context<AppEnv>): Owner => ownerOf(c, secureCookies(c));
+
+  const sse = (c: Context<AppEnv>, request: GenerateRequest) => {
+    const who = owner(c);
+    c.header('X-Accel-Buffering', 'no');
+    c.header('Cache-Control', 'no-cache, no-transform');
+    return streamSSE(c, async (stream) => {
+      const abort = new AbortController();
+      // A closed tab or a stop aborts the upstream provider request.
+      stream.onAbort(() => abort.abort());
+      const queue: Promise<void>[] = [];
+      const emit = (event: GenerationEvent) => {
+        const { type, ...data } = event;
+        queue.push(stream.writeSSE({ event: type, data: JSON.stringify(data) }).catch(() => abort.abort()));
+      };
+      await runGeneration(deps, request, who, emit, abort.signal);
+      await Promise.all(queue);
+    });
+  };
+
+  app.post('/api/generate_sse', validate('json', generateBody), (c) => sse(c, c.req.valid('json' as never) as GenerateRequest));
+  app.get('/api/generate_sse', (c) => {
+    const parsed = generateBody.safeParse(generateQueryToBody(c.req.query()));
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      return fail(c, 400, `Invalid ${issue.path.join('.') || 'request'}: ${issue.message}`);
+    }
+    return sse(c, parsed.data as GenerateRequest);
+  });
+
+  app.post('/api/generate', validate('json', generateBody), async (c) => {
+    const request = c.req.valid('json' as never) as GenerateRequest;
+    let error = '';
+    const abort = new AbortController();
+    c.req.raw.signal.addEventListener('abort', () => abort.abort());
+    const result = await runGeneration(deps, request, owner(c), (e) => {
+      if (e.type === 'error') error = e.error;
+    }, abort.signal);
+    return result ? ok(c, result) : fail(c, 400, error || 'Error occurred.');
+  });
+
+  app.post('/api/generate_msg', validate('json', generateBody), async (c) => {
+    const request = c.req.valid('json' as never) as GenerateRequest;
+    const who = owner(c);
+    try {
+      const session = await sessionForTurn(deps.db, request.session, request.time, who);
+      const memLength = request.mem_length ?? DEFAULT_MEM_LENGTH;
+      const past = memLength > 0 ? await memory(deps.db, session, memLength) : [];
+      const abort = new AbortController();
+      const providerSystem: string[] = [];
+      for (const provider of deps.providers) {
+        const added = await provider({ request, user: who.user, signal: abort.signal, status: () => {} });
+        providerSystem.push(...(added?.system ?? []));
+      }
+      const fileTexts = await fetchFileTexts(request.files ?? [], deps.egressFetch, abort.signal);
+      const messages = buildMessages(request, { systemPrompt: deps.settings.roleContentSystem, providerSystem, memory: past, fileTexts, vision: true });
+      return ok(c, { msg: { messages, mem: past.length, session } });
+    } catch (err) {
+      if (err instanceof SessionError) return fail(c, err.status, err.message);
+      throw err;
+    }
+  });
+
+  // A turn answered by a local or direct model call, saved into the caller's own session only.
+  app.post('/api/log/add', validate('json', logAddBody), async (c) => {
+    const body = c.req.valid('json' as never) as { input: string; output: string; model: string; session: number; images?: string[] };
+    const who = owner(c);
+    if (!validSessionId(body.session)) return fail(c, 400, 'Time traveler detected.');
+    const session = await getSession(deps.db, body.session);
+    if (session && !owns(session, who)) return fail(c, 403, 'You can only add logs to your own sessions.');
+    const id = session ? session.id : await sessionForTurn(deps.db, body.session, undefined, who);
+    const { time } = await saveTurn(deps.db, {
+      session: id,
+      owner: who,
+      model: body.model,
+      input: body.input,
+      output: body.output,
+      images: body.images ?? [],
+      tools: [],
+      usage: { inputTokens: 0, outputTokens: 0, cost: 0 },
+    });
+    return ok(c, { session: id, time });
+  });
+}

@@ -1,0 +1,238 @@
+// One generation: model, context, the tool loop, streaming, self-evaluation, and the turn's
+// log and usage. Events go to `emit` as they happen; the SSE route relays them, the JSON
+// route collects them.
+import { jsonSchema, stepCountIs, streamText, tool, type ToolSet } from 'ai';
+import type { Kysely } from 'kysely';
+import type {
+  ContextProvider,
+  Database,
+  GenerateRequest,
+  GenerateResult,
+  GenerationEvent,
+  RedirectEvent,
+  ServerTool,
+  Stats,
+  ToolCall,
+  ToolResult,
+} from '../../core/index.ts';
+import { DEFAULT_MEM_LENGTH } from '../../core/index.ts';
+import type { ModelRegistry } from '../models/registry.ts';
+import { languageModel } from '../models/providers.ts';
+import type { ModelEntry } from '../models/systemModels.ts';
+import { evaluate } from './evaluate.ts';
+import { fetchFileTexts } from './files.ts';
+import { buildMessages } from './messages.ts';
+import type { Owner } from './owner.ts';
+import { saveTurn } from './persist.ts';
+import { memory, SessionError, sessionForTurn } from './sessions.ts';
+
+/** Rounds of server tool calls within one turn before we give up (and say so). */
+export const MAX_TOOL_ROUNDS = 5;
+
+export interface GenerationDeps {
+  db: Kysely<Database>;
+  models: ModelRegistry;
+  providers: ContextProvider[];
+  tools: Map<string, ServerTool>;
+  /** fetch for user-supplied URLs (files, user models). */
+  egressFetch: typeof fetch;
+  settings: { roleContentSystem: string; temperature: number; topP: number; querying: string };
+  log: { error(obj: object, msg?: string): void };
+}
+
+export class GenerationError extends Error {}
+
+function modelFetch(entry: ModelEntry, deps: GenerationDeps): typeof fetch | undefined {
+  // Operator-configured system models are trusted; user and group base URLs are not.
+  return entry.scope === 'system' ? undefined : deps.egressFetch;
+}
+
+function errorMessage(err: unknown): string {
+  const e = err as { statusCode?: number; message?: string; responseBody?: string };
+  if (typeof e?.statusCode === 'number') {
+    let detail = '';
+    try {
+      detail = JSON.parse(e.responseBody ?? '{}')?.error?.message ?? '';
+    } catch {
+      detail = '';
+    }
+    return `The model provider answered ${e.statusCode}${detail ? `: ${detail}` : ''}.`;
+  }
+  return e?.message || 'An error occurred during your request.';
+}
+
+export async function runGeneration(
+  deps: GenerationDeps,
+  request: GenerateRequest,
+  owner: Owner,
+  emit: (event: GenerationEvent) => void,
+  signal: AbortSignal,
+): Promise<GenerateResult | undefined> {
+  const { db } = deps;
+  const user = owner.user;
+  try {
+    const session = await sessionForTurn(db, request.session, request.time, owner);
+    const entry = request.model ? await deps.models.resolve(request.model, user) : deps.models.defaultModel();
+    if (!entry) throw new GenerationError(request.model ? 'Model not found.' : 'No available model found.');
+    const images = request.images ?? [];
+    if (images.length && !entry.capabilities.vision) throw new GenerationError(`The model ${entry.name} does not read images.`);
+
+    emit({ type: 'status', text: deps.settings.querying });
+    const providerSystem: string[] = [];
+    for (const provider of deps.providers) {
+      const added = await provider({ request, user, signal, status: (text) => emit({ type: 'status', text }) });
+      providerSystem.push(...(added?.system ?? []));
+    }
+    const memLength = request.mem_length ?? DEFAULT_MEM_LENGTH;
+    const past = memLength > 0 ? await memory(db, session, memLength) : [];
+    const fileTexts = await fetchFileTexts(request.files ?? [], deps.egressFetch, signal);
+    const messages = buildMessages(request, {
+      systemPrompt: deps.settings.roleContentSystem,
+      providerSystem,
+      memory: past,
+      fileTexts,
+      vision: entry.capabilities.vision,
+    });
+
+    // Tools: the server's enabled functions run here; the browser's MCP tools have no
+    // execute, so the model's call ends the turn and the browser runs them (spec part 4).
+    const enabled = new Set((request.functions ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+    const events: RedirectEvent[] = [];
+    const tools: ToolSet = {};
+    if (entry.capabilities.tools) {
+      for (const [name, serverTool] of deps.tools) {
+        if (!enabled.has(name)) continue;
+        tools[name] = tool({
+          description: serverTool.description,
+          inputSchema: jsonSchema(serverTool.parameters as never),
+          execute: async (args: unknown) => {
+            const out = await serverTool.execute(args, { user, signal });
+            if (out.event) {
+              events.push(out.event);
+              emit({ type: 'event', event: out.event });
+            }
+            return out.result;
+          },
+        });
+      }
+      for (const mcp of request.mcp_tools ?? []) {
+        tools[mcp.name] = tool({ description: mcp.description ?? mcp.name, inputSchema: jsonSchema((mcp.parameters ?? { type: 'object' }) as never) });
+      }
+    }
+
+    const stats: Stats = {
+      temperature: deps.settings.temperature,
+      top_p: deps.settings.topP,
+      token_ct: 0,
+      func: '',
+      mem: `${past.length}/${memLength}`,
+      role: request.role ?? '',
+      stores: request.stores ?? '',
+      node: request.node ?? '',
+      eval: '',
+    };
+    if (request.use_stats) emit({ type: 'stats', stats });
+    for (const url of images) emit({ type: 'image', url });
+
+    const result = streamText({
+      model: languageModel(entry, modelFetch(entry, deps)),
+      messages,
+      tools: Object.keys(tools).length ? tools : undefined,
+      stopWhen: stepCountIs(MAX_TOOL_ROUNDS),
+      temperature: deps.settings.temperature,
+      topP: deps.settings.topP,
+      abortSignal: signal,
+      // Retries (with backoff, honouring Retry-After) happen before the first token only.
+      maxRetries: 3,
+      // Errors arrive as 'error' parts below; the SDK's default handler would also print them.
+      onError: () => {},
+    });
+
+    let text = '';
+    let modelSent = false;
+    const calls = new Map<string, ToolCall>();
+    const results = new Map<string, string>();
+    let usage = { inputTokens: 0, outputTokens: 0 };
+    let finishReason = '';
+    for await (const part of result.fullStream) {
+      if (!modelSent && (part.type === 'text-delta' || part.type === 'tool-call')) {
+        emit({ type: 'model', model: entry.name });
+        modelSent = true;
+      }
+      switch (part.type) {
+        case 'text-delta':
+          text += part.text;
+          emit({ type: 'text', delta: part.text });
+          break;
+        case 'tool-call':
+          calls.set(part.toolCallId, { id: part.toolCallId, name: part.toolName, args: JSON.stringify(part.input ?? {}) });
+          break;
+        case 'tool-result':
+          results.set(part.toolCallId, typeof part.output === 'string' ? part.output : JSON.stringify(part.output));
+          break;
+        case 'tool-error':
+          results.set(part.toolCallId, `Error: ${errorMessage(part.error)}`);
+          break;
+        case 'finish':
+          usage = { inputTokens: part.totalUsage.inputTokens ?? 0, outputTokens: part.totalUsage.outputTokens ?? 0 };
+          finishReason = part.finishReason;
+          break;
+        case 'error':
+          throw part.error;
+      }
+    }
+    if (signal.aborted) return undefined;
+
+    const serverResults: ToolResult[] = [...calls.values()].filter((c) => results.has(c.id)).map((c) => ({ ...c, result: results.get(c.id)! }));
+    const pending = [...calls.values()].filter((c) => !results.has(c.id));
+    stats.func = [...calls.values()].map((c) => c.name).join('|');
+    stats.token_ct = usage.inputTokens + usage.outputTokens;
+    if (pending.length) {
+      if (pending.some((c) => !request.mcp_tools?.some((t) => t.name === c.name))) {
+        throw new GenerationError(`The model kept calling tools; stopped after ${MAX_TOOL_ROUNDS} rounds.`);
+      }
+      // The browser runs these and sends the turn again with their results.
+      emit({ type: 'call', calls: pending });
+      emit({ type: 'done', session, time: 0, tool_calls: pending });
+      return { events, tool_calls: pending, images, text, stats, info: { model: entry.name, session, time: 0 } };
+    }
+    if (finishReason === 'tool-calls') throw new GenerationError(`The model kept calling tools; stopped after ${MAX_TOOL_ROUNDS} rounds.`);
+
+    const cost = usage.inputTokens * entry.priceInput + usage.outputTokens * entry.priceOutput;
+    let evaluation: GenerateResult['eval'];
+    let evalUsage;
+    if (request.use_eval && text) {
+      const evaluator = deps.models.defaultModel() ?? entry;
+      const judged = await evaluate(languageModel(evaluator, modelFetch(evaluator, deps)), request.user_input, text, signal);
+      evaluation = { score: judged.score, reason: judged.reason };
+      stats.eval = judged.score === null ? '?' : String(judged.score);
+      evalUsage = {
+        model: evaluator.name,
+        ...judged.usage,
+        cost: judged.usage.inputTokens * evaluator.priceInput + judged.usage.outputTokens * evaluator.priceOutput,
+      };
+      emit({ type: 'eval', score: judged.score, reason: judged.reason });
+    }
+    const { time } = await saveTurn(db, {
+      session,
+      owner,
+      model: entry.name,
+      input: request.user_input,
+      output: text,
+      images,
+      tools: [...(request.tool_results ?? []), ...serverResults],
+      usage: { ...usage, cost },
+      evalUsage,
+    });
+    if (request.use_stats) emit({ type: 'stats', stats });
+    emit({ type: 'done', session, time });
+    return { events, tool_calls: [], images, text, stats, info: { model: entry.name, session, time }, eval: evaluation };
+  } catch (err) {
+    if (signal.aborted) return undefined;
+    if (!(err instanceof GenerationError) && !(err instanceof SessionError)) deps.log.error({ err: { message: String((err as Error)?.message) } }, 'generation failed');
+    emit({ type: 'error', error: errorMessage(err) });
+    return undefined;
+  }
+}
+
+

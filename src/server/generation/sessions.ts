@@ -1,0 +1,108 @@
+// Sessions and their branches, and memory (spec part 4): a session is readable by its owner
+// and root, or by anyone once shared; sending from an older log, or into someone else's
+// session, starts a sub-session whose memory follows the parent chain.
+import type { Kysely, Selectable } from 'kysely';
+import { SESSION_ID_MAX, SESSION_ID_MIN, type Database, type LogsTable, type SessionsTable } from '../../core/index.ts';
+import type { Owner } from './owner.ts';
+
+export type SessionRow = Selectable<SessionsTable>;
+export type LogRow = Selectable<LogsTable>;
+
+export class SessionError extends Error {
+  readonly status: 400 | 403 | 404;
+  constructor(message: string, status: 400 | 403 | 404) {
+    super(message);
+    this.status = status;
+  }
+}
+
+export function validSessionId(id: number): boolean {
+  return Number.isInteger(id) && id > SESSION_ID_MIN && id < SESSION_ID_MAX;
+}
+
+export function owns(session: SessionRow, owner: Owner): boolean {
+  return owner.user ? session.user_id === owner.user.id : session.user_id === null && session.device_id === owner.deviceId;
+}
+
+export function canRead(session: SessionRow, owner: Owner): boolean {
+  return owns(session, owner) || owner.root || session.shared === 1;
+}
+
+let lastIssued = 0;
+/** A new session id: now, or just after the last one issued, and never one that exists. */
+async function newSessionId(db: Kysely<Database>): Promise<number> {
+  let id = Math.max(Date.now(), lastIssued + 1);
+  while (await db.selectFrom('sessions').select('id').where('id', '=', id).executeTakeFirst()) id++;
+  lastIssued = id;
+  return id;
+}
+
+export async function getSession(db: Kysely<Database>, id: number): Promise<SessionRow | undefined> {
+  return db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+async function latestTime(db: Kysely<Database>, session: number): Promise<number | undefined> {
+  const row = await db.selectFrom('logs').select((eb) => eb.fn.max('time').as('time')).where('session', '=', session).executeTakeFirst();
+  return row?.time === null || row?.time === undefined ? undefined : Number(row.time);
+}
+
+async function create(db: Kysely<Database>, id: number, owner: Owner, parent?: { id: number; at: number }): Promise<number> {
+  const now = Date.now();
+  await db
+    .insertInto('sessions')
+    .values({
+      id,
+      parent_id: parent?.id ?? null,
+      branch_time: parent?.at ?? null,
+      user_id: owner.user?.id ?? null,
+      device_id: owner.user ? null : owner.deviceId,
+      shared: 0,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  return id;
+}
+
+/**
+ * The session a new turn goes into. `viewing` is the time of the log the user is looking at:
+ * older than the session's latest log means a branch from there.
+ */
+export async function sessionForTurn(db: Kysely<Database>, requested: number, viewing: number | undefined, owner: Owner): Promise<number> {
+  if (!validSessionId(requested)) throw new SessionError('Time traveler detected.', 400);
+  const session = await getSession(db, requested);
+  if (!session) return create(db, requested, owner);
+  const latest = await latestTime(db, requested);
+  if (!owns(session, owner)) {
+    if (!canRead(session, owner)) throw new SessionError('Session not found.', 404);
+    return create(db, await newSessionId(db), owner, { id: session.id, at: Math.min(viewing ?? latest ?? session.id, latest ?? session.id) });
+  }
+  if (viewing !== undefined && latest !== undefined && viewing < latest) {
+    return create(db, await newSessionId(db), owner, { id: session.id, at: viewing });
+  }
+  return requested;
+}
+
+/** The last `limit` logs before the turn, following the parent chain, oldest first. */
+export async function memory(db: Kysely<Database>, sessionId: number, limit: number): Promise<LogRow[]> {
+  const collected: LogRow[] = [];
+  let current: number | null = sessionId;
+  let upTo = Number.MAX_SAFE_INTEGER;
+  const seen = new Set<number>();
+  while (current !== null && collected.length < limit && !seen.has(current)) {
+    seen.add(current);
+    const rows: LogRow[] = await db
+      .selectFrom('logs')
+      .selectAll()
+      .where('session', '=', current)
+      .where('time', '<=', upTo)
+      .orderBy('time', 'desc')
+      .limit(limit - collected.length)
+      .execute();
+    collected.push(...rows);
+    const session: SessionRow | undefined = await getSession(db, current);
+    current = session?.parent_id ?? null;
+    upTo = session?.branch_time ?? upTo;
+  }
+  return collected.reverse();
+}

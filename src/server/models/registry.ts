@@ -1,0 +1,125 @@
+// Every model a user can reach: their own, their groups', and the system's. A user model
+// wins over a group model of the same name, which wins over a system model.
+import type { Kysely } from 'kysely';
+import type { Database, UserRow } from '../../core/index.ts';
+import { mask } from '../crypto/secretBox.ts';
+import { capabilitiesSchema, PROVIDERS, type ModelEntry, type ProviderKind } from './systemModels.ts';
+
+export interface SecretBox {
+  seal(plain: string): string;
+  open(sealed: string): string;
+}
+
+/** What a browser may see of a model: never a key, and a user's own key only masked. */
+export interface PublicModel {
+  name: string;
+  scope: ModelEntry['scope'];
+  provider: string;
+  model: string;
+  base_url: string;
+  api_key?: string;
+  price_input: number;
+  price_output: number;
+  capabilities: ModelEntry['capabilities'];
+}
+
+export class ModelRegistry {
+  private readonly db: Kysely<Database>;
+  private readonly systemModels: ModelEntry[];
+  private readonly box: SecretBox;
+
+  constructor(db: Kysely<Database>, systemModels: ModelEntry[], box: SecretBox) {
+    this.db = db;
+    this.systemModels = systemModels;
+    this.box = box;
+  }
+
+  system(): ModelEntry[] {
+    return this.systemModels;
+  }
+
+  /** The default model: the first system model. */
+  defaultModel(): ModelEntry | undefined {
+    return this.systemModels[0];
+  }
+
+  private fromRow(row: Awaited<ReturnType<ModelRegistry['rows']>>[number]): ModelEntry {
+    let apiKey = '';
+    try {
+      apiKey = row.api_key ? this.box.open(row.api_key) : '';
+    } catch {
+      // A key sealed with another secret cannot be used; the call will fail with the provider's 401.
+      apiKey = '';
+    }
+    return {
+      id: row.id,
+      ownerId: row.owner_id,
+      name: row.name,
+      scope: row.scope as 'user' | 'group',
+      provider: (PROVIDERS as readonly string[]).includes(row.provider) ? (row.provider as ProviderKind) : 'openai-compatible',
+      model: row.model,
+      baseUrl: row.base_url,
+      apiKey,
+      priceInput: row.price_input,
+      priceOutput: row.price_output,
+      capabilities: capabilitiesSchema.parse(safeJson(row.capabilities)),
+    };
+  }
+
+  private async rows(user: UserRow) {
+    const groups = await this.db.selectFrom('group_members').select('group_id').where('user_id', '=', user.id).execute();
+    const groupIds = groups.map((g) => g.group_id);
+    return this.db
+      .selectFrom('models')
+      .selectAll()
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('scope', '=', 'user'), eb('owner_id', '=', user.id)]),
+          ...(groupIds.length ? [eb.and([eb('scope', '=', 'group'), eb('owner_id', 'in', groupIds)])] : []),
+        ]),
+      )
+      .orderBy('name')
+      .execute();
+  }
+
+  async list(user: UserRow | null): Promise<{ user_models: ModelEntry[]; group_models: ModelEntry[]; system_models: ModelEntry[] }> {
+    const rows = user ? (await this.rows(user)).map((r) => this.fromRow(r)) : [];
+    return {
+      user_models: rows.filter((m) => m.scope === 'user'),
+      group_models: rows.filter((m) => m.scope === 'group'),
+      system_models: this.systemModels,
+    };
+  }
+
+  async resolve(name: string, user: UserRow | null): Promise<ModelEntry | undefined> {
+    const { user_models, group_models, system_models } = await this.list(user);
+    return [...user_models, ...group_models, ...system_models].find((m) => m.name === name);
+  }
+
+  toPublic(entry: ModelEntry, viewer: UserRow | null): PublicModel {
+    const own = entry.scope === 'user' && viewer && entry.ownerId === viewer.id;
+    return {
+      name: entry.name,
+      scope: entry.scope,
+      provider: entry.provider,
+      model: entry.model,
+      base_url: entry.baseUrl,
+      ...(own ? { api_key: mask(entry.apiKey) } : {}),
+      price_input: entry.priceInput,
+      price_output: entry.priceOutput,
+      capabilities: entry.capabilities,
+    };
+  }
+
+  sealKey(key: string): string {
+    return key ? this.box.seal(key) : '';
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return {};
+  }
+}

@@ -1,0 +1,106 @@
+// System models: the default model from MODEL / OPENAI_BASE_URL / OPENAI_API_KEY, and the
+// operator's models file (MODELS_FILE, or models.json in DATA_DIR) or MODELS (JSON text).
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+export const PROVIDERS = ['openai-compatible', 'openai', 'anthropic', 'google', 'ollama'] as const;
+export type ProviderKind = (typeof PROVIDERS)[number];
+
+export interface Capabilities {
+  vision: boolean;
+  tools: boolean;
+  image: boolean;
+  reasoning: boolean;
+  context_window: number | null;
+}
+
+export interface ModelEntry {
+  name: string;
+  scope: 'system' | 'group' | 'user';
+  provider: ProviderKind;
+  /** The provider's own model id. */
+  model: string;
+  baseUrl: string;
+  apiKey: string;
+  /** Dollars per token. */
+  priceInput: number;
+  priceOutput: number;
+  capabilities: Capabilities;
+  /** DB models: the row id and owner (user or group id). */
+  id?: number;
+  ownerId?: number;
+}
+
+export const capabilitiesSchema = z.object({
+  vision: z.boolean().default(false),
+  tools: z.boolean().default(true),
+  image: z.boolean().default(false),
+  reasoning: z.boolean().default(false),
+  context_window: z.number().int().positive().nullable().default(null),
+});
+
+const modelFileEntry = z.object({
+  name: z.string().min(1).max(64),
+  provider: z.enum(PROVIDERS).default('openai-compatible'),
+  model: z.string().min(1).optional(),
+  base_url: z.string().url().optional(),
+  api_key: z.string().optional(),
+  /** Read the key from this environment variable instead of writing it in the file. */
+  api_key_env: z.string().optional(),
+  price_input: z.number().min(0).default(0),
+  price_output: z.number().min(0).default(0),
+  capabilities: capabilitiesSchema.default(capabilitiesSchema.parse({})),
+});
+
+const DEFAULT_BASE_URLS: Record<ProviderKind, string> = {
+  'openai-compatible': 'https://api.openai.com/v1',
+  openai: 'https://api.openai.com/v1',
+  anthropic: 'https://api.anthropic.com/v1',
+  google: 'https://generativelanguage.googleapis.com/v1beta',
+  ollama: 'http://127.0.0.1:11434/api',
+};
+
+export function loadSystemModels(env: NodeJS.ProcessEnv, dataDir: string): ModelEntry[] {
+  const models: ModelEntry[] = [];
+  if (env.MODEL) {
+    models.push({
+      name: env.MODEL,
+      scope: 'system',
+      provider: 'openai-compatible',
+      model: env.MODEL,
+      baseUrl: (env.OPENAI_BASE_URL || DEFAULT_BASE_URLS['openai-compatible']).replace(/\/+$/, ''),
+      apiKey: env.OPENAI_API_KEY ?? '',
+      priceInput: Number(env.MODEL_PRICE_INPUT ?? 0),
+      priceOutput: Number(env.MODEL_PRICE_OUTPUT ?? 0),
+      capabilities: capabilitiesSchema.parse({ vision: /^(1|true)$/i.test(env.MODEL_VISION ?? '') }),
+    });
+  }
+  const file = env.MODELS_FILE ? path.resolve(env.MODELS_FILE) : path.join(dataDir, 'models.json');
+  const raw = env.MODELS ?? (existsSync(file) ? readFileSync(file, 'utf8') : '');
+  if (raw.trim()) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      throw new Error(`${env.MODELS ? 'MODELS' : file} is not valid JSON`);
+    }
+    const list = z.array(modelFileEntry).safeParse(parsed);
+    if (!list.success) throw new Error(`${env.MODELS ? 'MODELS' : file}: ${list.error.issues[0]!.path.join('.')}: ${list.error.issues[0]!.message}`);
+    for (const m of list.data) {
+      if (models.some((existing) => existing.name === m.name)) throw new Error(`Model ${m.name} is defined twice`);
+      models.push({
+        name: m.name,
+        scope: 'system',
+        provider: m.provider,
+        model: m.model ?? m.name,
+        baseUrl: (m.base_url ?? DEFAULT_BASE_URLS[m.provider]).replace(/\/+$/, ''),
+        apiKey: m.api_key ?? (m.api_key_env ? (env[m.api_key_env] ?? '') : ''),
+        priceInput: m.price_input,
+        priceOutput: m.price_output,
+        capabilities: m.capabilities,
+      });
+    }
+  }
+  return models;
+}

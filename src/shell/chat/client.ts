@@ -1,0 +1,64 @@
+// The generation client: POST /api/generate_sse and read its events, or POST /api/generate
+// when streaming is off. Runs in the browser and in Node (tests, the CLI).
+import { ApiError, type GenerateRequest, type GenerateResult, type GenerationEvent, GENERATION_EVENT_TYPES } from '../../core/index.ts';
+import { readSse } from './sse.ts';
+
+const KNOWN = new Set<string>(GENERATION_EVENT_TYPES);
+
+export async function streamGeneration(
+  request: GenerateRequest,
+  onEvent: (event: GenerationEvent) => void,
+  options: { signal: AbortSignal; baseUrl?: string; fetch?: typeof fetch },
+): Promise<void> {
+  const doFetch = options.fetch ?? fetch;
+  let response: Response;
+  try {
+    response = await doFetch(`${options.baseUrl ?? ''}/api/generate_sse`, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify(request),
+      signal: options.signal,
+    });
+  } catch (err) {
+    if (options.signal.aborted) return;
+    throw new ApiError('You are offline.', 0);
+  }
+  if (response.status !== 200 || !response.body) {
+    let message = `Request failed with status ${response.status}`;
+    try {
+      message = ((await response.json()) as { error?: string }).error || message;
+    } catch {
+      // not JSON
+    }
+    throw new ApiError(message, response.status);
+  }
+  for await (const message of readSse(response.body, options.signal)) {
+    if (!KNOWN.has(message.event)) continue;
+    let data: object = {};
+    try {
+      data = JSON.parse(message.data) as object;
+    } catch {
+      continue;
+    }
+    onEvent({ type: message.event, ...data } as GenerationEvent);
+  }
+}
+
+export async function generateOnce(
+  request: GenerateRequest,
+  options: { signal: AbortSignal; baseUrl?: string; fetch?: typeof fetch },
+): Promise<GenerateResult> {
+  const response = await (options.fetch ?? fetch)(`${options.baseUrl ?? ''}/api/generate`, {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(request),
+    signal: options.signal,
+  });
+  const body = (await response.json().catch(() => ({}))) as { success?: boolean; error?: string; result?: GenerateResult };
+  if (response.status !== 200 || !body.success || !body.result) {
+    throw new ApiError(body.error || (response.status === 200 ? 'Error occurred.' : `Request failed with status ${response.status}`), response.status);
+  }
+  return body.result;
+}

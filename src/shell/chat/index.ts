@@ -1,0 +1,133 @@
+// Chat in the browser: sends free text to the server, streams the answer into the output
+// (at most one update per animation frame), and keeps session, time and head in step.
+// Loaded on the first chat message, not with the first paint.
+import {
+  ApiError,
+  SILENT,
+  type GenerationEvent,
+  type Output,
+  type ParsedLine,
+  type SettingsStore,
+  type ShellEvents,
+  type Translate,
+} from '../../core/index.ts';
+import type { Emitter } from 'mitt';
+import type { ShellController } from '../controller.ts';
+import { generateOnce, streamGeneration } from './client.ts';
+import { buildRequest } from './request.ts';
+
+export interface ChatDeps {
+  controller: ShellController;
+  settings: SettingsStore;
+  events: Emitter<ShellEvents>;
+  t: Translate;
+}
+
+/** Batches output updates to one per animation frame (or a timer outside a browser). */
+function frameBatcher(apply: () => void): { schedule(): void; flush(): void } {
+  let pending = false;
+  const raf = globalThis.requestAnimationFrame ?? ((fn: () => void) => setTimeout(fn, 16));
+  return {
+    schedule() {
+      if (pending) return;
+      pending = true;
+      raf(() => {
+        pending = false;
+        apply();
+      });
+    },
+    flush() {
+      pending = false;
+      apply();
+    },
+  };
+}
+
+export async function runChat(parsed: Extract<ParsedLine, { kind: 'chat' }>, deps: ChatDeps, signal: AbortSignal): Promise<Output[]> {
+  const { controller, settings, events } = deps;
+  const request = buildRequest(settings, {
+    text: parsed.text,
+    images: parsed.attachments.filter((a) => a.kind === 'image').map((a) => a.url),
+    files: parsed.attachments.filter((a) => a.kind === 'file').map((a) => a.url),
+  });
+  let text = '';
+  let failed: string | undefined;
+  let model = '';
+  const state = controller.state;
+  state.set({ generating: true, outputs: [], previews: request.images ?? [], stats: null, evaluation: null, modelInfo: null });
+  const batch = frameBatcher(() => {
+    if (text) state.set({ outputs: [{ kind: 'markdown', text, streaming: true }], notice: '' });
+  });
+  const onEvent = (event: GenerationEvent) => {
+    switch (event.type) {
+      case 'text':
+        text += event.delta;
+        events.emit('speak:text', event.delta);
+        batch.schedule();
+        break;
+      case 'status':
+        if (!text) controller.notice(event.text);
+        break;
+      case 'model':
+        model = event.model;
+        break;
+      case 'stats':
+        state.set({ stats: Object.fromEntries(Object.entries(event.stats).map(([k, v]) => [k, String(v)])) });
+        break;
+      case 'eval':
+        state.set({ evaluation: { score: event.score ?? Number.NaN, reason: event.reason } });
+        break;
+      case 'image':
+        state.set((s) => ({ previews: s.previews.includes(event.url) ? s.previews : [...s.previews, event.url] }));
+        break;
+      case 'event':
+        if (event.event.name === 'redirect') controller.show([{ kind: 'effect', effect: { type: 'open', url: event.event.parameters.url, blank: event.event.parameters.blank } }]);
+        break;
+      case 'clear':
+        text = '';
+        batch.flush();
+        break;
+      case 'error':
+        failed = event.error;
+        break;
+      case 'done':
+        if (event.time) {
+          settings.set('session', event.session);
+          settings.set('time', event.time);
+          settings.set('head', event.time);
+        }
+        break;
+      case 'call':
+        // MCP tool calls are run by the functions plugin; without it, the turn ends here.
+        break;
+    }
+  };
+  try {
+    if (settings.get<boolean>('useStream')) {
+      await streamGeneration(request, onEvent, { signal });
+    } else {
+      const result = await generateOnce(request, { signal });
+      text = result.text;
+      model = result.info.model;
+      onEvent({ type: 'done', session: result.info.session, time: result.info.time });
+      if (request.use_stats) onEvent({ type: 'stats', stats: result.stats });
+      if (result.eval) onEvent({ type: 'eval', ...result.eval });
+      for (const e of result.events) onEvent({ type: 'event', event: e });
+      events.emit('speak:text', text);
+    }
+  } catch (err) {
+    if (!signal.aborted) failed = err instanceof ApiError ? err.message : deps.t('msg.errorOccurred');
+  } finally {
+    state.set({ generating: false });
+  }
+  if (failed) {
+    events.emit('speak:cancel', undefined);
+    const partial: Output[] = text ? [{ kind: 'markdown', text }] : [];
+    return [...partial, { kind: 'error', text: failed }];
+  }
+  events.emit('speak:end', undefined);
+  if (!text && signal.aborted) return [];
+  const session = settings.get<number>('session');
+  state.set({ modelInfo: model ? { model, raw: text, session } : null });
+  return [text ? { kind: 'markdown', text } : { kind: 'text', text: SILENT }];
+}

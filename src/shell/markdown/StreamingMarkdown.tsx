@@ -1,0 +1,132 @@
+// The markdown renderer for model answers (streamed) and logs (finished).
+//
+// - The text is split into top-level blocks by an incremental splitter (blocks.ts): finished
+//   blocks are never re-scanned nor re-parsed; each is a React.memo component keyed by its
+//   position whose props are its text, so React skips it. Finished blocks are grouped by 16
+//   so that one update compares a few dozen props, not one per block.
+// - Only the tail (the unfinished last block) is re-parsed on an update.
+// - Text changes are applied at most once per animation frame (requestAnimationFrame), unless
+//   `done` (the final text renders at once) or `sync` (benchmarks and tests).
+// - While a code fence or a `$$` math block is open at the end of the text, that block is not
+//   rendered as markdown: its raw text is shown in a `<pre class="md-pending">` (for a fence,
+//   the code without the fence line), so code appears as it streams, un-highlighted. It is
+//   rendered (highlighted, typeset) once it closes, or when `done`.
+// - Link reference definitions are appended to the blocks that contain a `[`. A finished text
+//   with footnote definitions is rendered as one document (footnotes need document scope);
+//   while streaming, its footnote references stay literal until `done`.
+// - A small cache of rendered blocks (by text) makes re-mounting a rendered answer cheap
+//   (navigating between logs, or the switch from a streaming to a finished output).
+import { memo, useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
+import { BlockSplitter, type OpenKind } from './blocks.ts';
+import { renderMarkdown } from './pipeline.ts';
+
+const CACHE_LIMIT = 1000;
+const cache = new Map<string, ReactElement>();
+
+/** A block's React elements, from the cache when this exact text was rendered before. */
+function renderCached(markdown: string): ReactElement {
+  const hit = cache.get(markdown);
+  if (hit) {
+    cache.delete(markdown);
+    cache.set(markdown, hit);
+    return hit;
+  }
+  const element = renderMarkdown(markdown);
+  cache.set(markdown, element);
+  if (cache.size > CACHE_LIMIT) cache.delete(cache.keys().next().value!);
+  return element;
+}
+
+/** Empties the block cache (benchmarks: every run starts cold). */
+export function clearMarkdownCache(): void {
+  cache.clear();
+}
+
+const withDefinitions = (text: string, definitions: string) =>
+  definitions && text.includes('[') ? `${text}\n\n${definitions}` : text;
+
+const Block = memo(function Block({ text, definitions }: { text: string; definitions: string }) {
+  return renderCached(withDefinitions(text, definitions));
+});
+
+const Group = memo(function Group({ blocks, definitions }: { blocks: readonly string[]; definitions: string }) {
+  return blocks.map((text, i) => <Block key={i} text={text} definitions={definitions} />);
+});
+
+/** The raw text of an open fence or math block. */
+function Pending({ text, open }: { text: string; open: OpenKind }) {
+  const newline = text.indexOf('\n');
+  const first = newline === -1 ? text : text.slice(0, newline);
+  // A block that starts with the opener shows only its body; anything else (a list or quote
+  // around the fence) shows as written.
+  const opensHere = open === 'fence' ? /^ {0,3}(`{3,}|~{3,})/.test(first) : /^ {0,3}\$\$/.test(first);
+  const body = opensHere ? (newline === -1 ? '' : text.slice(newline + 1)) : text;
+  return (
+    <pre className="md-pending" data-pending={open}>
+      <code>{body}</code>
+    </pre>
+  );
+}
+
+/** The text to show: the latest text at most once per animation frame, or at once. */
+function useFrameText(text: string, immediate: boolean): string {
+  const [shown, setShown] = useState(text);
+  const latest = useRef(text);
+  const frame = useRef(0);
+  useEffect(() => {
+    latest.current = text;
+    if (immediate || frame.current || shown === text) return;
+    frame.current = requestAnimationFrame(() => {
+      frame.current = 0;
+      setShown(latest.current);
+    });
+  });
+  useEffect(() => () => cancelAnimationFrame(frame.current), []);
+  return immediate ? text : shown;
+}
+
+export interface StreamingMarkdownProps {
+  /** The markdown so far. */
+  text: string;
+  /** The stream has ended: render everything now, open fences included. */
+  done: boolean;
+  /** Render every text change synchronously (no animation-frame batching). For benchmarks
+   *  and tests that time or inspect each update. */
+  sync?: boolean;
+  className?: string;
+}
+
+export function StreamingMarkdown({ text, done, sync = false, className }: StreamingMarkdownProps) {
+  const shown = useFrameText(text, done || sync);
+  const splitter = useRef<BlockSplitter>(null);
+  splitter.current ??= new BlockSplitter();
+  const split = useMemo(() => splitter.current!.update(shown), [shown]);
+  const classes = className ? `markdown ${className}` : 'markdown';
+  if (done && split.footnotes) {
+    return (
+      <div className={classes}>
+        <Block text={shown} definitions="" />
+      </div>
+    );
+  }
+  const { groups, tail, open, definitions } = split;
+  const tailKey = `b${split.blocks.length}`;
+  return (
+    <div className={classes} data-streaming={done ? undefined : 'true'}>
+      {groups.map((blocks, i) => (
+        <Group key={i} blocks={blocks} definitions={definitions} />
+      ))}
+      {tail &&
+        (open && !done ? (
+          <Pending key={tailKey} text={tail} open={open} />
+        ) : (
+          <Block key={tailKey} text={tail} definitions={open ? '' : definitions} />
+        ))}
+    </div>
+  );
+}
+
+/** A finished text (a log): the same renderer, everything rendered at once. */
+export function Markdown({ text, className }: { text: string; className?: string }) {
+  return <StreamingMarkdown text={text} done className={className} />;
+}

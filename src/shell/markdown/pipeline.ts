@@ -1,0 +1,242 @@
+// The markdown pipeline for untrusted text (model answers, logs). One pipeline for every
+// surface, streamed or not:
+//
+//   remark-parse + remark-gfm + remark-math            markdown -> mdast
+//   remark-rehype (raw HTML turned into literal text)  mdast -> hast, no `raw` nodes ever
+//   rehype-sanitize (GitHub schema, narrowed)           the security boundary
+//   rehype-katex (trust: false, limits)                 math, typeset from sanitized TeX
+//   rehype-prism-plus/common (small blocks only)        code highlighting
+//   harden                                              defence in depth on the final tree
+//   hast-util-to-jsx-runtime                            hast -> React elements (no HTML strings)
+//
+// Sanitizing runs before KaTeX and Prism so that their own markup (style attributes, MathML,
+// SVG) survives; `harden` then re-checks the final tree for event handlers, script-capable
+// elements and URLs, so a bug in a later plugin cannot reintroduce a sink.
+// This module (and KaTeX's CSS) is loaded lazily: it must stay out of the first paint.
+import 'katex/dist/katex.min.css';
+import './markdown.css';
+import type { Element, ElementContent, Properties, Root as HastRoot } from 'hast';
+import { toJsxRuntime, type Options as JsxOptions } from 'hast-util-to-jsx-runtime';
+import type { ReactElement } from 'react';
+import { Fragment, jsx, jsxs } from 'react/jsx-runtime';
+import rehypeKatex from 'rehype-katex';
+import rehypePrism from 'rehype-prism-plus/common';
+import rehypeSanitize, { defaultSchema, type Options as SanitizeSchema } from 'rehype-sanitize';
+import remarkGfm from 'remark-gfm';
+import remarkMath from 'remark-math';
+import remarkParse from 'remark-parse';
+import remarkRehype, { type Options as RemarkRehypeOptions } from 'remark-rehype';
+import { unified, type Processor } from 'unified';
+
+/** Schemes a link may use. Anything else (javascript:, data:, vbscript:, relative paths,
+ *  protocol-relative `//host`) loses its href; in-page `#fragment` links (footnotes) stay. */
+export const LINK_PROTOCOLS = ['http', 'https', 'mailto'] as const;
+/** Schemes an image may load from. No data:, blob: or relative URLs. */
+export const IMAGE_PROTOCOLS = ['http', 'https'] as const;
+
+/** KaTeX limits. `trust: false` refuses \href, \url, \includegraphics, \htmlClass, \htmlId,
+ *  \htmlStyle and \htmlData; `maxExpand` bounds macro expansion (\def loops); `maxSize` caps
+ *  user sizes (\rule{1e6em}...). rehype-katex itself tries once with `throwOnError: true`
+ *  and falls back to `throwOnError: false, strict: 'ignore'` (it does not accept the option
+ *  from us); a formula that still fails becomes escaped text in a `.katex-error` span. */
+export const KATEX_OPTIONS = {
+  trust: false,
+  strict: 'ignore',
+  maxExpand: 1000,
+  maxSize: 20,
+  output: 'htmlAndMathml',
+} as const;
+
+/** rehype-prism-plus splits highlighted code into lines with one tree filter per line, which
+ *  is quadratic (400 lines: ~180 ms in Node). Longer blocks are shown without highlighting. */
+export const MAX_HIGHLIGHT_LINES = 300;
+
+const schema: SanitizeSchema = {
+  ...defaultSchema,
+  // Raw HTML never reaches hast, so the only ids are footnote ids, which remark-rehype already
+  // prefixes with `user-content-`; a second prefix here would break the footnote links.
+  // `harden` still forces the prefix on every id (DOM clobbering of globals such as `window.x`).
+  clobberPrefix: '',
+  protocols: {
+    ...defaultSchema.protocols,
+    href: [...LINK_PROTOCOLS],
+    src: [...IMAGE_PROTOCOLS],
+    cite: ['http', 'https'],
+    longDesc: ['http', 'https'],
+  },
+  attributes: {
+    ...defaultSchema.attributes,
+    // remark-math marks math as `code.language-math.math-inline` / `pre > code.language-math.math-display`.
+    code: [['className', /^language-./, 'math-inline', 'math-display']],
+  },
+};
+
+// Raw HTML in markdown is shown as the literal text the model wrote: never parsed, never
+// dropped silently. Block HTML becomes a paragraph (line breaks kept), inline HTML a text node.
+const FLOW_PARENTS = new Set(['root', 'blockquote', 'listItem', 'footnoteDefinition']);
+const handlers: RemarkRehypeOptions['handlers'] = {
+  html(_state, node: { value: string }, parent) {
+    if (!parent || !FLOW_PARENTS.has(parent.type)) return { type: 'text', value: node.value };
+    const children: ElementContent[] = [];
+    node.value.split('\n').forEach((line, i) => {
+      if (i) children.push({ type: 'element', tagName: 'br', properties: {}, children: [] });
+      children.push({ type: 'text', value: line });
+    });
+    return { type: 'element', tagName: 'p', properties: {}, children };
+  },
+};
+
+type Transform = (tree: HastRoot, file: unknown) => void;
+
+function walk(parent: HastRoot | Element, fn: (node: Element, parent: HastRoot | Element, index: number) => void): void {
+  // Index loop: `fn` may replace the current node in place.
+  for (let i = 0; i < parent.children.length; i++) {
+    const node = parent.children[i]!;
+    if (node.type !== 'element') continue;
+    fn(node, parent, i);
+    const current = parent.children[i];
+    if (current && current.type === 'element') walk(current, fn);
+  }
+}
+
+const lineCount = (node: Element): number => {
+  let n = 1;
+  const count = (el: Element | ElementContent) => {
+    if (el.type === 'text') n += el.value.split('\n').length - 1;
+    else if (el.type === 'element') el.children.forEach(count);
+  };
+  count(node);
+  return n;
+};
+
+/** rehype-prism-plus (common grammars, unknown languages left plain) on blocks of at most
+ *  MAX_HIGHLIGHT_LINES lines. Longer blocks are hidden from it by a temporary tag rename. */
+function rehypeHighlight(this: Processor) {
+  const inner = (rehypePrism as unknown as (this: Processor, o: object) => Transform).call(this, { ignoreMissing: true });
+  return (tree: HastRoot, file: unknown) => {
+    const hidden: Element[] = [];
+    walk(tree, (node, parent) => {
+      if (node.tagName === 'code' && parent.type === 'element' && parent.tagName === 'pre' && lineCount(node) > MAX_HIGHLIGHT_LINES) {
+        node.tagName = 'x-long-code';
+        hidden.push(node);
+      }
+    });
+    inner(tree, file);
+    for (const node of hidden) node.tagName = 'code';
+  };
+}
+
+const FORBIDDEN_TAGS = new Set([
+  'script', 'style', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'base', 'meta', 'link', 'form',
+  'input', 'button', 'textarea', 'select', 'option', 'template', 'noscript', 'foreignobject', 'use', 'image',
+  'animate', 'set', 'animatemotion', 'animatetransform', 'handler', 'listener', 'portal', 'xmp', 'noembed',
+]);
+const URL_PROPS = new Set(['href', 'src', 'xLinkHref', 'action', 'formAction', 'srcSet', 'poster', 'data', 'cite', 'background', 'longDesc', 'ping', 'codeBase', 'manifest', 'lowsrc', 'dynsrc']);
+const ID_PREFIX = 'user-content-';
+const DANGEROUS_STYLE = /url\s*\(|expression\s*\(|javascript:|vbscript:|@import|behavior\s*:|-moz-binding/i;
+
+/** `javascript:` and friends hidden by entities, control characters or whitespace are already
+ *  decoded in hast; this only has to ignore leading whitespace and control characters. */
+const schemeOf = (url: string): string | null => {
+  const m = /^[\u0000-\u0020]*([a-z][a-z0-9+.-]*):/i.exec(url);
+  return m ? m[1]!.toLowerCase() : null;
+};
+const isLink = (url: string) => (LINK_PROTOCOLS as readonly string[]).includes(schemeOf(url) ?? '');
+const isImage = (url: string) => (IMAGE_PROTOCOLS as readonly string[]).includes(schemeOf(url) ?? '');
+
+/** Last pass over the final tree: the rules the renderer promises, whatever the plugins did. */
+function rehypeHarden() {
+  return (tree: HastRoot) => {
+    walk(tree, (node, parent, index) => {
+      if (FORBIDDEN_TAGS.has(node.tagName.toLowerCase())) {
+        // Task-list checkboxes are the one allowed input: disabled, type checkbox, no name.
+        const p = node.properties;
+        if (node.tagName === 'input' && p.type === 'checkbox' && p.disabled === true) {
+          node.properties = { type: 'checkbox', disabled: true, checked: Boolean(p.checked) };
+          return;
+        }
+        parent.children.splice(index, 1, { type: 'text', value: '' });
+        return;
+      }
+      const props: Properties = node.properties;
+      for (const key of Object.keys(props)) {
+        if (/^on/i.test(key)) delete props[key];
+        else if (key === 'style' && DANGEROUS_STYLE.test(String(props[key]))) delete props[key];
+        else if (URL_PROPS.has(key) && !(node.tagName === 'a' && key === 'href') && !(node.tagName === 'img' && key === 'src')) {
+          delete props[key];
+        }
+      }
+      if (props.id !== undefined && !String(props.id).startsWith(ID_PREFIX)) props.id = ID_PREFIX + String(props.id);
+      if (props.name !== undefined) delete props.name;
+      if (node.tagName === 'a' && props.href !== undefined) {
+        const href = String(props.href);
+        if (isLink(href)) {
+          props.target = '_blank';
+          props.rel = ['noopener', 'noreferrer', 'nofollow'];
+        } else if (!href.startsWith('#')) {
+          delete props.href;
+        }
+      }
+      if (node.tagName === 'img') {
+        const src = props.src === undefined ? '' : String(props.src);
+        if (!isImage(src)) {
+          // No loadable source: show the alt text instead of a broken image.
+          parent.children.splice(index, 1, { type: 'text', value: String(props.alt ?? '') });
+          return;
+        }
+        props.referrerPolicy = 'no-referrer';
+        props.loading = 'lazy';
+        props.decoding = 'async';
+      }
+    });
+  };
+}
+
+function createProcessor() {
+  return unified()
+    .use(remarkParse)
+    .use(remarkGfm)
+    .use(remarkMath)
+    .use(remarkRehype, { allowDangerousHtml: false, handlers })
+    .use(rehypeSanitize, schema)
+    .use(rehypeKatex, KATEX_OPTIONS)
+    .use(rehypeHighlight)
+    .use(rehypeHarden)
+    .freeze();
+}
+
+let processor: ReturnType<typeof createProcessor> | undefined;
+
+/** Markdown to a sanitized, typeset and highlighted hast tree. */
+export function markdownToHast(markdown: string): HastRoot {
+  processor ??= createProcessor();
+  return processor.runSync(processor.parse(markdown), markdown) as HastRoot;
+}
+
+const jsxOptions: JsxOptions = {
+  Fragment,
+  development: false,
+  jsx: jsx as JsxOptions['jsx'],
+  jsxs: jsxs as JsxOptions['jsxs'],
+  passKeys: true,
+  ignoreInvalidStyle: true,
+  elementAttributeNameCase: 'react',
+  stylePropertyNameCase: 'dom',
+};
+
+/** A hast tree to React elements (a fragment). */
+export function hastToReact(tree: HastRoot): ReactElement {
+  return toJsxRuntime(tree, jsxOptions) as ReactElement;
+}
+
+/**
+ * Markdown to React elements through the whole pipeline. Never throws: if a plugin fails on
+ * some input, the text is shown as plain text in a `<pre>` (React escapes it).
+ */
+export function renderMarkdown(markdown: string): ReactElement {
+  try {
+    return hastToReact(markdownToHast(markdown));
+  } catch {
+    return jsx('pre', { className: 'md-fallback', children: markdown }) as ReactElement;
+  }
+}

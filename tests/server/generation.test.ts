@@ -1,0 +1,116 @@
+// Generation over real HTTP against the fake OpenAI-compatible provider: streaming events,
+// the JSON answer, memory across turns, branching, the usage ledger, stops and errors.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { GenerationEvent } from '../../src/core/index.ts';
+import { streamGeneration } from '../../src/shell/chat/client.ts';
+import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fakeOpenAI.ts';
+import { startTestServer, type TestServer } from './support.ts';
+
+const SESSION = 1_800_000_000_000;
+
+describe('generation', () => {
+  let fake: FakeOpenAI;
+  let t: TestServer;
+  beforeAll(async () => {
+    fake = await startFakeOpenAI();
+    t = await startTestServer('sqlite', { MODEL: 'gpt-4o-mini', OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'sk-system-key' });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await fake?.close();
+  });
+
+  async function ask(body: Record<string, unknown>, client = t.client()) {
+    const events: GenerationEvent[] = [];
+    await streamGeneration({ session: SESSION, user_input: 'hi', ...body } as never, (e) => events.push(e), {
+      signal: new AbortController().signal,
+      baseUrl: t.url,
+      fetch: client.raw,
+    });
+    return events;
+  }
+
+  it('streams text events, then done, and saves the log', async () => {
+    fake.reply({ chunks: ['Hel', 'lo ', 'there'] });
+    const events = await ask({ user_input: 'Say hello', session: SESSION + 1, use_stats: true });
+    const types = events.map((e) => e.type);
+    expect(types[0]).toBe('status');
+    expect(types).toContain('model');
+    expect(events.filter((e) => e.type === 'text').map((e) => (e as { delta: string }).delta).join('')).toBe('Hello there');
+    const done = events.at(-1)!;
+    expect(done).toMatchObject({ type: 'done', session: SESSION + 1 });
+    const log = await t.server.db.db.selectFrom('logs').selectAll().where('session', '=', SESSION + 1).executeTakeFirstOrThrow();
+    expect(log).toMatchObject({ input: 'Say hello', output: 'Hello there', model: 'gpt-4o-mini' });
+    const usage = await t.server.db.db.selectFrom('usage').selectAll().where('log_id', '=', log.id).execute();
+    expect(usage).toHaveLength(1);
+    // The system key reached the provider, never the browser.
+    expect(fake.requests.at(-1)!.headers.authorization).toBe('Bearer sk-system-key');
+  });
+
+  it('sends memory: the last mem_length logs, oldest first', async () => {
+    const session = SESSION + 2;
+    const client = t.client();
+    for (const q of ['one', 'two', 'three']) await ask({ user_input: q, session }, client);
+    await ask({ user_input: 'four', session, mem_length: 2 }, client);
+    const messages = fake.requests.at(-1)!.body.messages as { role: string; content: unknown }[];
+    const texts = messages.filter((m) => m.role === 'user').map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)));
+    expect(texts).toEqual(['two', 'three', 'four']);
+  });
+
+  it("refuses another browser's session unless shared, and branches when sending from an older log", async () => {
+    const session = SESSION + 3;
+    const owner = t.client();
+    await ask({ user_input: 'first', session }, owner);
+    const second = await ask({ user_input: 'second', session }, owner);
+    const firstTime = Number((await t.server.db.db.selectFrom('logs').select('time').where('session', '=', session).orderBy('time').executeTakeFirstOrThrow()).time);
+    const branched = await ask({ user_input: 'again', session, time: firstTime }, owner);
+    const branchDone = branched.at(-1) as { session: number };
+    expect(branchDone.session).not.toBe(session);
+    const messages = fake.requests.at(-1)!.body.messages as { role: string; content: unknown }[];
+    expect(messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['first', 'again']);
+    expect(second.at(-1)).toMatchObject({ type: 'done', session });
+    const stranger = await ask({ user_input: 'peek', session }, t.client());
+    expect(stranger.at(-1)).toEqual({ type: 'error', error: 'Session not found.' });
+  });
+
+  it('reports provider errors clearly and saves nothing', async () => {
+    fake.reply({ status: 401, text: 'Invalid API key' });
+    const events = await ask({ user_input: 'x', session: SESSION + 4 });
+    expect(events.at(-1)).toEqual({ type: 'error', error: 'The model provider answered 401: Invalid API key.' });
+    expect(await t.server.db.db.selectFrom('logs').select('id').where('session', '=', SESSION + 4).execute()).toEqual([]);
+  });
+
+  it("answers 'Model not found.' for an unknown model and 'Time traveler detected.' for a bad session", async () => {
+    expect((await ask({ model: 'nope', session: SESSION + 5 })).at(-1)).toEqual({ type: 'error', error: 'Model not found.' });
+    expect((await ask({ session: 42 })).at(-1)).toEqual({ type: 'error', error: 'Time traveler detected.' });
+  });
+
+  it('retries a 429 before the first token, honouring Retry-After', async () => {
+    fake.reply({ status: 429, text: 'Slow down', retryAfter: 0 });
+    fake.reply({ text: 'Second try.' });
+    const before = fake.requests.length;
+    const events = await ask({ user_input: 'x', session: SESSION + 7 });
+    expect(events.filter((e) => e.type === 'text').map((e) => (e as { delta: string }).delta).join('')).toBe('Second try.');
+    expect(fake.requests.length - before).toBe(2);
+  });
+
+  it('a closed connection aborts the upstream request, and nothing is saved', async () => {
+    fake.reply({ text: 'a b c d e f g h i j k l m n o p', chunks: Array.from({ length: 50 }, (_, i) => `t${i} `), delayMs: 40 });
+    const abort = new AbortController();
+    const abortedBefore = fake.aborted();
+    let seen = 0;
+    await streamGeneration({ session: SESSION + 8, user_input: 'long' } as never, (e) => {
+      if (e.type === 'text' && ++seen === 3) abort.abort();
+    }, { signal: abort.signal, baseUrl: t.url, fetch: t.client().raw });
+    await expect.poll(() => fake.aborted(), { timeout: 1000 }).toBe(abortedBefore + 1);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await t.server.db.db.selectFrom('logs').select('id').where('session', '=', SESSION + 8).execute()).toEqual([]);
+  });
+
+  it('POST /api/generate answers the whole result', async () => {
+    fake.reply({ text: 'Complete answer.' });
+    const client = t.client();
+    const answer = await client.post<{ text: string; info: { model: string } }>('/api/generate', { session: SESSION + 6, user_input: 'q' });
+    expect(answer.result).toMatchObject({ text: 'Complete answer.', info: { model: 'gpt-4o-mini' }, tool_calls: [], events: [] });
+  });
+});

@@ -103,6 +103,8 @@ export interface ServerPluginContext {
   clearLoginCookie(c: Context<AppEnv>): void;
   /** The address a request comes from (the socket's, or X-Forwarded-For behind TRUST_PROXY). */
   clientAddress(c: Context<AppEnv>): string;
+  sessions: SessionsApi;
+  models: ModelsApi;
   /** Context providers and server tools for the generation pipeline. */
   generation: GenerationRegistry;
   /** Login throttles: failures per username and per address. */
@@ -127,6 +129,50 @@ export interface ServerTool {
   /** JSON Schema of the arguments object. */
   parameters: Record<string, unknown>;
   execute(args: unknown, context: { user: UserRow | null; signal: AbortSignal }): Promise<{ result: string; event?: RedirectEvent }>;
+}
+
+/** The owner of what a request creates or reads: a user, or an anonymous browser's device. */
+export interface SessionOwner {
+  user: UserRow | null;
+  deviceId: string;
+  root: boolean;
+}
+
+export type SessionRow = Selectable<Database['sessions']>;
+export type LogRow = Selectable<Database['logs']>;
+
+/** Sessions and logs (src/server/generation/sessions.ts): ownership and privacy rules in one place. */
+export interface SessionsApi {
+  /** The request's owner (sets the device cookie on a first visit). */
+  owner(c: Context<AppEnv>): SessionOwner;
+  get(id: number): Promise<SessionRow | undefined>;
+  owns(session: SessionRow, owner: SessionOwner): boolean;
+  /** The owner, root, or anyone once the owner shared it. */
+  canRead(session: SessionRow, owner: SessionOwner): boolean;
+  /** The last `limit` logs before now, following the parent chain, oldest first. */
+  memory(sessionId: number, limit: number): Promise<LogRow[]>;
+}
+
+/** A model as the API shows it: never a key, and the owner's own key only masked. */
+export interface PublicModel {
+  name: string;
+  scope: 'system' | 'group' | 'user';
+  provider: string;
+  model: string;
+  base_url: string;
+  api_key?: string;
+  price_input: number;
+  price_output: number;
+  capabilities: { vision: boolean; tools: boolean; image: boolean; reasoning: boolean; context_window: number | null };
+}
+
+export interface ModelsApi {
+  list(user: UserRow | null): Promise<{ user_models: PublicModel[]; group_models: PublicModel[]; system_models: PublicModel[] }>;
+  get(name: string, user: UserRow | null): Promise<PublicModel | undefined>;
+  /** Seals an API key for storage in the models table. */
+  sealKey(key: string): string;
+  /** Checks a user-supplied base URL against the egress policy (throws with a clear message). */
+  checkBaseUrl(url: string): Promise<void>;
 }
 
 export interface GenerationRegistry {

@@ -29,6 +29,9 @@ import { createSecretBox } from './crypto/secretBox.ts';
 import { createEgressFetch } from './net/egress.ts';
 import { ModelRegistry } from './models/registry.ts';
 import { registerGenerationRoutes } from './generation/routes.ts';
+import { ownerOf } from './generation/owner.ts';
+import { canRead, getSession, memory, owns } from './generation/sessions.ts';
+import { checkUrlAllowed } from './net/checkUrl.ts';
 import type { ContextProvider, ServerTool } from '../core/index.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -147,6 +150,26 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
     ...cookieHelpers(config.trustProxy),
     clientAddress,
     throttles,
+    sessions: {
+      owner: (c) => ownerOf(c, isHttps(c, config.trustProxy)),
+      get: (id) => getSession(db.db, id),
+      owns,
+      canRead,
+      memory: (id, limit) => memory(db.db, id, limit),
+    },
+    models: {
+      list: async (user) => {
+        const all = await models.list(user);
+        const view = (list: typeof all.system_models) => list.map((m) => models.toPublic(m, user));
+        return { user_models: view(all.user_models), group_models: view(all.group_models), system_models: view(all.system_models) };
+      },
+      get: async (name, user) => {
+        const entry = await models.resolve(name, user);
+        return entry ? models.toPublic(entry, user) : undefined;
+      },
+      sealKey: (key) => models.sealKey(key),
+      checkBaseUrl: (url) => checkUrlAllowed(url, config.egressAllowHosts),
+    },
     generation: {
       addContextProvider: (provider) => contextProviders.push(provider),
       addTool: (name, serverTool) => {

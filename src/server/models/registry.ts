@@ -1,26 +1,13 @@
 // Every model a user can reach: their own, their groups', and the system's. A user model
 // wins over a group model of the same name, which wins over a system model.
 import type { Kysely } from 'kysely';
-import type { Database, UserRow } from '../../core/index.ts';
+import type { Database, PublicModel, UserRow } from '../../core/index.ts';
 import { mask } from '../crypto/secretBox.ts';
 import { capabilitiesSchema, PROVIDERS, type ModelEntry, type ProviderKind } from './systemModels.ts';
 
 export interface SecretBox {
   seal(plain: string): string;
   open(sealed: string): string;
-}
-
-/** What a browser may see of a model: never a key, and a user's own key only masked. */
-export interface PublicModel {
-  name: string;
-  scope: ModelEntry['scope'];
-  provider: string;
-  model: string;
-  base_url: string;
-  api_key?: string;
-  price_input: number;
-  price_output: number;
-  capabilities: ModelEntry['capabilities'];
 }
 
 export class ModelRegistry {

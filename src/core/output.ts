@@ -16,6 +16,8 @@ export interface ListItem {
 
 export type Output =
   | { kind: 'text'; text: string }
+  /** A model answer or log, rendered as sanitized markdown; `streaming` while it grows. */
+  | { kind: 'markdown'; text: string; streaming?: boolean }
   /** Markdown from a model or a log; `streaming` while the answer is still arriving. */
   | { kind: 'markdown'; text: string; streaming?: boolean }
   | { kind: 'list'; title?: string; items: ListItem[]; empty?: string }

@@ -1,11 +1,24 @@
 // Renders the Output model of src/core. Text is rendered as text (never as HTML), so nothing a
-// command prints can inject markup; the chat issue adds sanitized markdown.
+// command prints can inject markup. Markdown goes through the one sanitizing renderer in
+// ../markdown, loaded lazily (KaTeX and Prism stay out of the first paint); until it has loaded,
+// the markdown shows as plain text.
+import { lazy, Suspense } from 'react';
 import type { Output } from '../../core/index.ts';
+
+// One component type for streaming and finished answers (`done` = not streaming, which is what
+// `Markdown` is), so the end of a stream keeps the rendered blocks instead of re-mounting them.
+const StreamingMarkdown = lazy(() => import('../markdown/index.ts').then((m) => ({ default: m.StreamingMarkdown })));
 
 export function OutputView({ output }: { output: Output }) {
   switch (output.kind) {
     case 'text':
       return <div className="out-text">{output.text}</div>;
+    case 'markdown':
+      return (
+        <Suspense fallback={<div className="out-text">{output.text}</div>}>
+          <StreamingMarkdown text={output.text} done={!output.streaming} />
+        </Suspense>
+      );
     case 'error':
       return (
         <div className="out-error" role="alert">

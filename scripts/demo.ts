@@ -1,0 +1,59 @@
+// `npm run demo`: the app wired to the fake OpenAI-compatible server from tests/fixtures, so a
+// newcomer can try the interface without a key. The UI labels it as a demo double.
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startFakeOpenAI } from '../tests/fixtures/fakeOpenAI.ts';
+import type { RecordedRequest } from '../tests/fixtures/fakeOpenAI.ts';
+import { lastUserText } from '../tests/fixtures/fakeOpenAI.ts';
+
+const root = path.resolve(import.meta.dirname, '..');
+
+/** A reply that shows what the renderer can do: markdown, a table, code and math. */
+function demoReply(req: RecordedRequest) {
+  const question = lastUserText(req.body) || '(nothing)';
+  return {
+    delayMs: 12,
+    text: [
+      `This is the **demo double**: no real model is answering. You asked:`,
+      '',
+      `> ${question.replace(/\n/g, '\n> ')}`,
+      '',
+      '| Try | What it does |',
+      '| --- | --- |',
+      '| `:help` | every command |',
+      '| `:theme terminal` | the terminal theme |',
+      '| `:stats on` | stats under each answer |',
+      '',
+      '```ts',
+      "const greet = (name: string) => `Hello, ${name}!`;",
+      '```',
+      '',
+      'And some math: $e^{i\\pi} + 1 = 0$.',
+    ].join('\n'),
+  };
+}
+
+const fake = await startFakeOpenAI({ models: ['demo-model'] });
+fake.always(demoReply);
+const env = {
+  ...process.env,
+  MODEL: 'demo-model',
+  OPENAI_BASE_URL: fake.url,
+  OPENAI_API_KEY: 'demo',
+  SHELLCHAT_DEMO: 'true',
+  DATA_DIR: process.env.DATA_DIR || mkdtempSync(path.join(tmpdir(), 'shellchat-demo-')),
+  ROOT_PASSWORD: process.env.ROOT_PASSWORD || 'demo-root-password',
+};
+console.log(`Demo model server (fake, OpenAI wire format) at ${fake.url}`);
+const child = spawn(process.execPath, [path.join(root, 'scripts', 'start.ts')], { cwd: root, env, stdio: 'inherit' });
+const stop = () => {
+  child.kill('SIGTERM');
+  void fake.close();
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);
+child.on('exit', (code) => {
+  void fake.close().finally(() => process.exit(code ?? 0));
+});

@@ -1,0 +1,53 @@
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { generateMarkdown } from '../../../bench/render/generate.ts';
+import { renderMarkdown } from './pipeline.ts';
+import { Markdown, StreamingMarkdown } from './StreamingMarkdown.tsx';
+
+const flat = (s: string) => s.replace(/>\n+</g, '><').trim();
+const streaming = (text: string, done = false) => flat(renderToStaticMarkup(createElement(StreamingMarkdown, { text, done })));
+const markdown = (text: string) => flat(renderToStaticMarkup(createElement(Markdown, { text })));
+const whole = (text: string) => `<div class="markdown">${flat(renderToStaticMarkup(renderMarkdown(text)))}</div>`;
+
+describe('StreamingMarkdown and Markdown', () => {
+  it('render a finished text exactly as the whole pipeline does', () => {
+    const text = generateMarkdown(12 * 1024, 3);
+    expect(markdown(text)).toBe(whole(text));
+  });
+
+  it('show an open code fence as raw text (no fence line, no highlighting) until it closes', () => {
+    const open = streaming('Intro.\n\n```ts\nconst a = 1;\n\nconst b');
+    expect(open).toContain('<p>Intro.</p><pre class="md-pending" data-pending="fence"><code>const a = 1;\n\nconst b</code></pre>');
+    expect(open).not.toContain('token');
+    const closed = streaming('Intro.\n\n```ts\nconst a = 1;\n```\n');
+    expect(closed).toContain('<span class="token keyword">const</span>');
+    expect(closed).not.toContain('md-pending');
+  });
+
+  it('show an open math block as raw TeX, then typeset it; render everything when done', () => {
+    expect(streaming('$$\n\\frac{1}{2')).toContain('<pre class="md-pending" data-pending="math"><code>\\frac{1}{2</code></pre>');
+    expect(streaming('$$\n\\frac{1}{2}\n$$\n')).toContain('katex-display');
+    // done: the unclosed fence is rendered (as CommonMark does: it runs to the end).
+    const done = streaming('```ts\nconst a = 1;', true);
+    expect(done).toContain('<span class="token keyword">const</span>');
+    expect(done).not.toContain('data-streaming');
+  });
+
+  it('never renders raw HTML of a pending block as markup', () => {
+    const out = streaming('```\n<img src=x onerror=alert(1)>\n');
+    expect(out).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    expect(out).not.toContain('<img');
+  });
+
+  it('resolve link reference definitions across blocks', () => {
+    const out = streaming('See [the docs][d].\n\nMore text.\n\n[d]: https://docs.test\n\nEnd.\n');
+    expect(out).toContain('<a href="https://docs.test" target="_blank" rel="noopener noreferrer nofollow">the docs</a>');
+  });
+
+  it('render a finished text with footnotes as one document', () => {
+    const text = 'A claim[^1].\n\nMore.\n\n[^1]: The source.\n';
+    expect(markdown(text)).toBe(whole(text));
+    expect(markdown(text)).toContain('href="#user-content-fn-1"');
+  });
+});

@@ -1,0 +1,98 @@
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { markdownToHast, renderMarkdown } from './pipeline.ts';
+
+const html = (markdown: string) => renderToStaticMarkup(renderMarkdown(markdown));
+
+/** Every URL-valued attribute in the output. */
+const urls = (out: string) => [...out.matchAll(/\s(?:href|src|action|formaction|xlink:href|poster|srcset)="([^"]*)"/gi)].map((m) => m[1]!);
+
+describe('markdown pipeline', () => {
+  it('renders GFM: tables, task lists, strikethrough, autolinks', () => {
+    const out = html('| a | b |\n| --- | ---: |\n| 1 | **2** |\n\n- [x] done\n- [ ] todo\n\n~~old~~ www.example.com');
+    expect(out).toContain('<table><thead><tr><th>a</th><th style="text-align:right">b</th></tr></thead>');
+    expect(out).toContain('<td style="text-align:right"><strong>2</strong></td>');
+    expect(out).toContain('<li class="task-list-item"><input type="checkbox" disabled="" checked=""/> done</li>');
+    expect(out).toContain('<del>old</del>');
+    expect(out).toContain('<a href="http://www.example.com" target="_blank" rel="noopener noreferrer nofollow">www.example.com</a>');
+  });
+
+  it('highlights fenced code with Prism classes, and leaves unknown languages plain', () => {
+    const out = html('```ts\nconst answer: number = 42; // yes\n```');
+    expect(out).toContain('<pre class="language-ts"><code class="language-ts code-highlight">');
+    expect(out).toContain('<span class="token keyword">const</span>');
+    expect(out).toContain('<span class="token number">42</span>');
+    expect(out).toContain('<span class="token comment">// yes</span>');
+    const plain = html('```nosuchlang\n<b>x</b>\n```');
+    expect(plain).toContain('<code class="language-nosuchlang code-highlight">');
+    expect(plain).toContain('&lt;b&gt;x&lt;/b&gt;');
+  });
+
+  it('does not highlight very long code blocks (rehype-prism-plus is quadratic in lines)', () => {
+    const out = html(['```ts', ...Array.from({ length: 400 }, (_, i) => `const v${i} = ${i};`), '```'].join('\n'));
+    expect(out).toContain('<code class="language-ts">const v0 = 0;');
+    expect(out).not.toContain('token');
+  });
+
+  it('typesets inline and display math with KaTeX', () => {
+    const out = html('Inline $x_1^2$ here.\n\n$$\n\\int_0^1 f(x)\\,dx\n$$');
+    expect(out).toMatch(/<p>Inline <span class="katex"><span class="katex-mathml"><math[^>]*><semantics><mrow><msubsup><mi>x<\/mi>/);
+    expect(out).toContain('<span class="katex-display"><span class="katex">');
+    expect(out).toContain('<annotation encoding="application/x-tex">\\int_0^1 f(x)\\,dx</annotation>');
+    // A ```math fence is display math too.
+    expect(html('```math\na^2+b^2\n```')).toContain('katex-display');
+  });
+
+  it('shows invalid LaTeX as escaped text, and refuses KaTeX commands that need trust', () => {
+    const bad = html('$\\frac{<img src=x onerror=alert(1)>$');
+    expect(bad).not.toMatch(/<img/i);
+    for (const tex of ['\\href{javascript:alert(1)}{x}', '\\url{javascript:alert(1)}', '\\htmlData{onclick=alert(1)}{x}', '\\includegraphics{javascript:alert(1)}', '\\htmlStyle{background:url(x)}{x}']) {
+      const out = html(`$${tex}$`);
+      // The TeX source shows as text (in the annotation and the error); no element or attribute comes from it.
+      expect(out, tex).not.toMatch(/<a[\s>]|\shref=|\son\w+=|<img|style="[^"]*url\(/i);
+    }
+    const loop = html('$\\def\\a{\\a\\a}\\a$');
+    expect(loop).toContain('katex-error');
+  });
+
+  it('shows raw HTML as literal text (block and inline), never as elements', () => {
+    const out = html('<div onclick="x()">\n<script>alert(1)</script>\n</div>\n\nText <img src=x onerror=alert(1)> and <b>bold</b>.');
+    expect(out).toContain('<p>&lt;div onclick=&quot;x()&quot;&gt;<br/>&lt;script&gt;alert(1)&lt;/script&gt;<br/>&lt;/div&gt;</p>');
+    expect(out).toContain('<p>Text &lt;img src=x onerror=alert(1)&gt; and &lt;b&gt;bold&lt;/b&gt;.</p>');
+    expect(html('<!-- comment -->')).toBe('<p>&lt;!-- comment --&gt;</p>');
+    expect(out).not.toMatch(/<(div|script|img|b)[\s>]/);
+  });
+
+  it('keeps only http, https and mailto links, with target=_blank and rel=noopener noreferrer nofollow', () => {
+    const out = html(
+      '[a](https://ok.test/a) [b](http://ok.test/b) [m](mailto:me@ok.test) [j](javascript:alert(1)) [J](JaVaScRiPt:alert(1)) ' +
+        '[e](&#106;avascript:alert(1)) [d](data:text/html,<script>alert(1)</script>) [v](vbscript:msgbox(1)) ' +
+        '[r](/api/logout) [p](//evil.test/x) [f](file:///etc/passwd) <javascript:alert(1)> [ref][x]\n\n[x]: javascript:alert(1)',
+    );
+    expect(urls(out)).toEqual(['https://ok.test/a', 'http://ok.test/b', 'mailto:me@ok.test']);
+    expect((out.match(/target="_blank" rel="noopener noreferrer nofollow"/g) ?? []).length).toBe(3);
+  });
+
+  it('keeps only http(s) images, without referrer, and shows the alt text of the others', () => {
+    const out = html('![ok](https://img.test/a.png) ![js](javascript:alert(1)) ![data](data:image/svg+xml,<svg onload=alert(1)>) ![rel](/x.png)');
+    expect(out).toContain('<img src="https://img.test/a.png" alt="ok" referrerPolicy="no-referrer" loading="lazy" decoding="async"/>');
+    expect(urls(out)).toEqual(['https://img.test/a.png']);
+    expect(out).toContain(' js ');
+    expect(out).toContain(' rel');
+    expect(html('![" onerror="__xss()](x)')).not.toMatch(/<img|onerror="/);
+  });
+
+  it('prefixes ids against DOM clobbering, and keeps footnote links working', () => {
+    const out = html('Note[^__xss].\n\n[^__xss]: The note.');
+    const ids = [...out.matchAll(/\sid="([^"]*)"/g)].map((m) => m[1]!);
+    expect(ids.length).toBeGreaterThan(0);
+    for (const id of ids) expect(id.startsWith('user-content-')).toBe(true);
+    for (const href of urls(out)) expect(ids).toContain(href.slice(1));
+  });
+
+  it('returns hast without raw nodes or event handlers', () => {
+    const tree = JSON.stringify(markdownToHast('<b onmouseover="x">x</b> $\\frac12$ ```js\nx\n```'));
+    expect(tree).not.toContain('"type":"raw"');
+    expect(tree).not.toMatch(/"on[a-z]+":/i);
+  });
+});

@@ -16,4 +16,11 @@ check(ratio <= 1.6, `<= 1.6x the bare page (${ratio.toFixed(2)}x)`);
 const forbidden = forbiddenInInitial(app);
 check(forbidden.length === 0, `no KaTeX, Prism or plugin browser code in the initial load${forbidden.length ? `: ${forbidden.join(', ')}` : ''}`);
 
+console.log('\nB5 SSE relay: server CPU per relayed token, beside a bare node:http pass-through relay');
+const { runSseRelay } = await import('./sseRelay.ts');
+const relay = await runSseRelay();
+console.log(`  shellchat ${relay.appUs.toFixed(1)} µs per token vs bare relay ${relay.bareUs.toFixed(1)} µs: ${relay.ratio.toFixed(2)}x`);
+check(relay.ratio <= 1.2, `<= 1.2x the bare relay (${relay.ratio.toFixed(2)}x; the AI SDK parses every provider chunk)`);
+check(relay.abort.aborted === relay.abort.streams && relay.abort.maxMs <= 100, `${relay.abort.aborted}/${relay.abort.streams} upstream requests cancelled within 100 ms of the disconnects (all within ${relay.abort.maxMs.toFixed(0)} ms)`);
+
 process.exit(failed ? 1 : 0);

@@ -5,7 +5,9 @@ export type Effect =
   | { type: 'clear' }
   | { type: 'stop' }
   | { type: 'view'; view: 'front' | 'back'; page?: BackPage }
-  | { type: 'open'; url: string; blank: boolean };
+  | { type: 'open'; url: string; blank: boolean }
+  /** Shows what surrounds a saved answer: its image previews and its model-info line. */
+  | { type: 'result'; previews: string[]; info: { model: string; raw: string; session: number } | null };
 
 export type BackPage = 'documentation' | 'usage' | 'subscriptions' | 'settings' | 'privacy';
 

@@ -151,6 +151,9 @@ export class ShellController {
         if (effect.blank) globalThis.open?.(effect.url, '_blank', 'noopener,noreferrer');
         else globalThis.location?.assign(effect.url);
         break;
+      case 'result':
+        this.state.set({ previews: effect.previews, modelInfo: effect.info, stats: null, evaluation: null });
+        break;
     }
   }
 

@@ -27,11 +27,33 @@ export function registerGenerationRoutes(app: Hono<AppEnv>, deps: GenerationDeps
       // A closed tab or a stop aborts the upstream provider request.
       stream.onAbort(() => abort.abort());
       const queue: Promise<void>[] = [];
-      const emit = (event: GenerationEvent) => {
-        const { type, ...data } = event;
+      const write = (type: string, data: object) => {
         queue.push(stream.writeSSE({ event: type, data: JSON.stringify(data) }).catch(() => abort.abort()));
       };
+      // Text deltas that arrive in one burst go out as one event: fewer writes and frames,
+      // and no added latency (the flush runs as soon as the burst has been read).
+      let pendingText = '';
+      let flushScheduled = false;
+      const flushText = () => {
+        flushScheduled = false;
+        if (pendingText) write('text', { delta: pendingText });
+        pendingText = '';
+      };
+      const emit = (event: GenerationEvent) => {
+        if (event.type === 'text') {
+          pendingText += event.delta;
+          if (!flushScheduled) {
+            flushScheduled = true;
+            setImmediate(flushText);
+          }
+          return;
+        }
+        flushText();
+        const { type, ...data } = event;
+        write(type, data);
+      };
       await runGeneration(deps, request, who, emit, abort.signal);
+      flushText();
       await Promise.all(queue);
     });
   };

@@ -1,0 +1,40 @@
+// Sessions & Logs (spec parts 2, 3, 4, 5, 6, 7, 8): the current session, the session list,
+// attaching and sharing a session, its logs, searching one's own logs, and the keyboard and
+// swipe navigation between logs and sessions. Pure data; the handlers live in common/.
+import { definePlugin, PLUGIN_API } from '../../src/core/index.ts';
+
+export default definePlugin({
+  api: PLUGIN_API,
+  id: 'session',
+  version: '1.0.0',
+  // Listens to the shell's 'navigate' event (arrow keys, h/j/k/l and swipes) from the start.
+  activation: 'startup',
+  commands: [
+    { id: 'session', words: ['session'], aliases: [['s']], group: 'sessions', needs: ['server'] },
+    { id: 'session.ls', words: ['session', 'ls'], aliases: [['session', 'list'], ['ls']], group: 'sessions', needs: ['server', 'login'] },
+    {
+      id: 'session.attach',
+      words: ['session', 'attach'],
+      aliases: [['attach'], ['sa']],
+      group: 'sessions',
+      needs: ['server'],
+      // Optional in the grammar so that a missing id answers 'Session is required.' (spec part 5).
+      args: [{ name: 'id', optional: true, display: '<session_id>' }],
+    },
+    { id: 'session.share', words: ['session', 'share'], group: 'sessions', needs: ['server'] },
+    { id: 'log', words: ['log'], aliases: [['l']], group: 'sessions', needs: ['server'] },
+    { id: 'search', words: ['search'], aliases: [['sr']], group: 'sessions', needs: ['server', 'login'], args: [{ name: 'text', quoted: 'searchText' }] },
+  ],
+  docs: {
+    api: [
+      { method: 'GET', path: '/api/session/{id}', key: 'docs.api.session' },
+      { method: 'GET', path: '/api/session/list', key: 'docs.api.list' },
+      { method: 'GET', path: '/api/session/list/{user}', key: 'docs.api.listUser' },
+      { method: 'GET', path: '/api/session/{prev|next}?session=', key: 'docs.api.adjacent' },
+      { method: 'POST', path: '/api/session/share', key: 'docs.api.share' },
+      { method: 'GET', path: '/api/log/{prev|next}?session=&time=', key: 'docs.api.logAdjacent' },
+      { method: 'GET', path: '/api/log/list?session=', key: 'docs.api.logList' },
+      { method: 'GET', path: '/api/log/search?text=', key: 'docs.api.search' },
+    ],
+  },
+});

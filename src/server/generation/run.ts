@@ -42,6 +42,49 @@ export interface GenerationDeps {
 
 export class GenerationError extends Error {}
 
+/** Attempts after the first when the provider answers 429 or 5xx before the first token. */
+export const MAX_RETRIES = 3;
+
+function retryDelay(err: unknown, attempt: number): number | undefined {
+  const e = err as { statusCode?: number; responseHeaders?: Record<string, string> };
+  if (typeof e?.statusCode !== 'number' || (e.statusCode !== 429 && e.statusCode < 500)) return undefined;
+  const after = Number(e.responseHeaders?.['retry-after']);
+  // Honour Retry-After up to 30 s; otherwise back off 0.5 s, 1 s, 2 s.
+  return Number.isFinite(after) && after >= 0 ? Math.min(after * 1000, 30_000) : 500 * 2 ** attempt;
+}
+
+/**
+ * The stream's parts, starting again after a 429 or 5xx that came before the first token.
+ * Once a token has gone to the user, an error is reported, not retried.
+ */
+async function* withRetries(
+  start: () => ReturnType<typeof streamText>,
+  started: () => boolean,
+  signal: AbortSignal,
+): AsyncGenerator<Awaited<ReturnType<typeof streamText>>['fullStream'] extends AsyncIterable<infer P> ? P : never> {
+  for (let attempt = 0; ; attempt++) {
+    let failure: unknown;
+    for await (const part of start().fullStream) {
+      if (part.type === 'error' && !started() && attempt < MAX_RETRIES) {
+        failure = part.error;
+        break;
+      }
+      yield part;
+    }
+    if (failure === undefined) return;
+    const delay = retryDelay(failure, attempt);
+    if (delay === undefined) throw failure;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, delay);
+      signal.addEventListener('abort', () => {
+        clearTimeout(timer);
+        resolve();
+      }, { once: true });
+    });
+    if (signal.aborted) return;
+  }
+}
+
 function modelFetch(entry: ModelEntry, deps: GenerationDeps): typeof fetch | undefined {
   // Operator-configured system models are trusted; user and group base URLs are not.
   return entry.scope === 'system' ? undefined : deps.egressFetch;
@@ -134,19 +177,20 @@ export async function runGeneration(
     if (request.use_stats) emit({ type: 'stats', stats });
     for (const url of images) emit({ type: 'image', url });
 
-    const result = streamText({
-      model: languageModel(entry, modelFetch(entry, deps)),
-      messages,
-      tools: Object.keys(tools).length ? tools : undefined,
-      stopWhen: stepCountIs(MAX_TOOL_ROUNDS),
-      temperature: deps.settings.temperature,
-      topP: deps.settings.topP,
-      abortSignal: signal,
-      // Retries (with backoff, honouring Retry-After) happen before the first token only.
-      maxRetries: 3,
-      // Errors arrive as 'error' parts below; the SDK's default handler would also print them.
-      onError: () => {},
-    });
+    const start = () =>
+      streamText({
+        model: languageModel(entry, modelFetch(entry, deps)),
+        messages,
+        tools: Object.keys(tools).length ? tools : undefined,
+        stopWhen: stepCountIs(MAX_TOOL_ROUNDS),
+        temperature: deps.settings.temperature,
+        topP: deps.settings.topP,
+        abortSignal: signal,
+        // We retry ourselves (below), so that the waits are short and follow Retry-After.
+        maxRetries: 0,
+        // Errors arrive as 'error' parts below; the SDK's default handler would also print them.
+        onError: () => {},
+      });
 
     let text = '';
     let modelSent = false;
@@ -154,7 +198,7 @@ export async function runGeneration(
     const results = new Map<string, string>();
     let usage = { inputTokens: 0, outputTokens: 0 };
     let finishReason = '';
-    for await (const part of result.fullStream) {
+    for await (const part of withRetries(start, () => modelSent, signal)) {
       if (!modelSent && (part.type === 'text-delta' || part.type === 'tool-call')) {
         emit({ type: 'model', model: entry.name });
         modelSent = true;

@@ -1,0 +1,139 @@
+// Chat in the browser against the real server and the fake OpenAI-compatible provider:
+// streamed markdown with code, math and tables, stop, stats and self-evaluation, errors,
+// 'Silent...', the model-info line, and speech.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fakeOpenAI.ts';
+import { HAS_CHROME, launchBrowser, openApp, run, startServer, type RunningServer } from './support.ts';
+
+const ANSWER = [
+  '# Result',
+  '',
+  'Here is **bold** text and a table:',
+  '',
+  '| a | b |',
+  '| - | - |',
+  '| 1 | 2 |',
+  '',
+  '```ts',
+  'const x: number = 42;',
+  '```',
+  '',
+  'Math: $a^2 + b^2 = c^2$',
+].join('\n');
+
+const output = (page: Page) => page.getByTestId('output');
+
+describe.skipIf(!HAS_CHROME)('chat', () => {
+  let fake: FakeOpenAI;
+  let server: RunningServer;
+  let browser: Browser;
+  beforeAll(async () => {
+    fake = await startFakeOpenAI({ models: ['gpt-demo'] });
+    [server, browser] = await Promise.all([
+      startServer({ MODEL: 'gpt-demo', OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'sk-test' }),
+      launchBrowser(),
+    ]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await fake?.close();
+  });
+
+  it('streams a markdown answer with a table, highlighted code and rendered math', async () => {
+    const { page, context, errors } = await openApp(browser, server.url);
+    fake.reply({ text: ANSWER, delayMs: 5 });
+    await run(page, 'Show me everything');
+    await page.locator('[data-testid=output] .katex').first().waitFor({ timeout: 10_000 });
+    expect(await output(page).locator('table td').allTextContents()).toEqual(['1', '2']);
+    expect(await output(page).locator('pre code').count()).toBeGreaterThan(0);
+    expect(await output(page).locator('pre .token').count()).toBeGreaterThan(0);
+    expect(await output(page).locator('strong').textContent()).toBe('bold');
+    expect(await page.getByTestId('model-info').textContent()).toBe('gpt-demo');
+    expect(fake.requests.at(-1)!.body.messages.at(-1)).toMatchObject({ role: 'user', content: 'Show me everything' });
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('marks generating, ignores input meanwhile, and Ctrl+C stops and aborts upstream', async () => {
+    const { page, context } = await openApp(browser, server.url);
+    const abortedBefore = fake.aborted();
+    fake.reply({ chunks: Array.from({ length: 200 }, (_, i) => `word${i} `), delayMs: 30 });
+    await page.getByTestId('input').fill('Tell me a long story');
+    await page.getByTestId('input').press('Enter');
+    const root = page.locator('.shell');
+    await expect.poll(() => root.getAttribute('data-generating')).toBe('true');
+    await expect.poll(async () => (await output(page).textContent())?.includes('word3')).toBe(true);
+    const requests = fake.requests.length;
+    await page.getByTestId('input').fill('second question');
+    await page.getByTestId('input').press('Enter');
+    expect(fake.requests.length).toBe(requests);
+    await page.locator('body').click();
+    await page.keyboard.press('Control+c');
+    await expect.poll(() => root.getAttribute('data-generating')).toBe('false');
+    await expect.poll(() => fake.aborted(), { timeout: 2000 }).toBe(abortedBefore + 1);
+    expect(await output(page).textContent()).not.toContain('word199');
+    await context.close();
+  });
+
+  it("shows 'Silent...' for an empty reply and the provider's error text for a failure", async () => {
+    const { page, context } = await openApp(browser, server.url);
+    fake.reply({ chunks: [''] });
+    expect(await run(page, 'say nothing')).toBe('Silent...');
+    fake.reply({ status: 500, text: 'The upstream exploded' });
+    fake.reply({ status: 500, text: 'The upstream exploded' });
+    fake.reply({ status: 500, text: 'The upstream exploded' });
+    fake.reply({ status: 500, text: 'The upstream exploded' });
+    expect(await run(page, 'fail please')).toContain('The model provider answered 500: The upstream exploded.');
+    await context.close();
+  });
+
+  it('shows stats and a coloured self-evaluation score', async () => {
+    const { page, context } = await openApp(browser, server.url);
+    await run(page, ':stats on');
+    await run(page, ':eval on');
+    fake.reply({ text: 'Paris is the capital of France.' });
+    fake.reply({ text: '9 - Correct and well known.' });
+    await run(page, 'What is the capital of France?');
+    const stats = page.getByTestId('stats');
+    await expect.poll(async () => (await stats.textContent()) ?? '').toContain('token_ct');
+    expect(await stats.textContent()).toMatch(/mem: 0\/7/);
+    const evaluation = page.getByTestId('eval');
+    await expect.poll(() => evaluation.getAttribute('data-colour')).toBe('green');
+    expect(await evaluation.textContent()).toContain('Correct and well known.');
+    await context.close();
+  });
+
+  it('copies the raw answer from the model-info line, and Ctrl-click copies the attach command', async () => {
+    const { page, context } = await openApp(browser, server.url, { permissions: ['clipboard-read', 'clipboard-write'] });
+    fake.reply({ text: 'Copy **me**.' });
+    await run(page, 'something to copy');
+    await page.getByTestId('model-info').click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('Copy **me**.');
+    await page.getByTestId('model-info').click({ modifiers: ['Control'] });
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(/^:session attach \d{13}$/);
+    await context.close();
+  });
+
+  it('speaks the answer sentence by sentence when speak is on', async () => {
+    const { page, context } = await openApp(browser, server.url);
+    await page.evaluate(() => {
+      const spoken: { text: string; volume: number; rate: number; pitch: number }[] = [];
+      (window as unknown as { spoken: typeof spoken }).spoken = spoken;
+      Object.defineProperty(speechSynthesis, 'speak', {
+        value: (u: SpeechSynthesisUtterance) => spoken.push({ text: u.text, volume: u.volume, rate: u.rate, pitch: u.pitch }),
+      });
+    });
+    await run(page, ':speak on');
+    fake.reply({ text: 'First sentence. Second one! 😀 Third?' });
+    await run(page, 'speak to me');
+    await expect.poll(() => page.evaluate(() => (window as unknown as { spoken: unknown[] }).spoken.length)).toBe(3);
+    const spoken = await page.evaluate(() => (window as unknown as { spoken: { text: string; volume: number; pitch: number }[] }).spoken);
+    expect(spoken.map((s) => s.text)).toEqual(['First sentence.', 'Second one!', 'Third?']);
+    // The Web Speech API keeps these as 32-bit floats.
+    expect(spoken[0]!.volume).toBeCloseTo(0.7, 5);
+    expect(spoken[0]!.pitch).toBeCloseTo(1.1, 5);
+    await context.close();
+  });
+});

@@ -3,7 +3,7 @@
 import type { Decorator, Loader, Preview } from '@storybook/react-vite';
 import mitt from 'mitt';
 import { Suspense, useEffect, type ReactNode } from 'react';
-import { loadLocale, plugins } from 'virtual:shellchat/plugins';
+import { loadLocale, loadPlugins, settings as pluginSettings } from 'virtual:shellchat/plugins';
 import enShell from '../locales/en-US/shell.json';
 import {
   createI18n,
@@ -30,7 +30,7 @@ export interface ShellParameters {
 }
 
 async function createShell(params: ShellParameters, theme: string): Promise<ShellServices> {
-  const specs = [...SHELL_SETTINGS, ...plugins.flatMap((p) => p.manifest.settings ?? [])];
+  const specs = [...SHELL_SETTINGS, ...pluginSettings];
   const settings = createMemorySettings(specs, { ...params.settings, theme });
   // Same loader as boot.ts: en-US/shell is bundled, everything else comes from the virtual module.
   const i18n = await createI18n({
@@ -43,7 +43,7 @@ async function createShell(params: ShellParameters, theme: string): Promise<Shel
     settings,
     events,
     t: i18n.t,
-    loadHost: async (c) => createHost({ plugins, settings, i18n, events, controller: c }),
+    loadHost: async (c) => createHost({ plugins: await loadPlugins(), settings, i18n, events, controller: c }),
   });
   if (params.state) controller.state.set(params.state);
   // Load the host up front so host-backed pages (documentation, settings) render without a fallback.

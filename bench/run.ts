@@ -1,4 +1,5 @@
 // `npm run bench`: every benchmark, each reported beside a baseline measured in the same run.
+import { existsSync } from 'node:fs';
 import { forbiddenInInitial, runInitialLoad } from './initialLoad.ts';
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
@@ -15,6 +16,17 @@ check(app.jsGzip <= 150 * 1024, `<= 150 KB (${kb(app.jsGzip)})`);
 check(ratio <= 1.6, `<= 1.6x the bare page (${ratio.toFixed(2)}x)`);
 const forbidden = forbiddenInInitial(app);
 check(forbidden.length === 0, `no KaTeX, Prism or plugin browser code in the initial load${forbidden.length ? `: ${forbidden.join(', ')}` : ''}`);
+
+console.log('\nB1 streaming render: main-thread time per update in Chromium, StreamingMarkdown vs whole-text re-render');
+const { CHROME_PATH, renderReport, runRenderBench } = await import('./render/run.ts');
+if (existsSync(CHROME_PATH)) {
+  const render = renderReport(await runRenderBench());
+  for (const line of render.lines) console.log(line);
+  for (const c of render.checks) check(c.ok, c.text);
+} else {
+  console.log(`  skipped: no Chromium at ${CHROME_PATH} (set CHROME_PATH)`);
+  failed ||= process.env.CI === 'true';
+}
 
 console.log('\nB5 SSE relay: server CPU per relayed token, beside a bare node:http pass-through relay');
 const { runSseRelay } = await import('./sseRelay.ts');

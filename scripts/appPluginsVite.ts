@@ -1,21 +1,68 @@
-// Vite plugin: turns the operator's app config into `virtual:shellchat/plugins`, which holds
-// the enabled built-in plugins (eager manifests, lazy browser entries) and lazy loaders for
-// their locale files. A plugin left out of the config is never imported, so it is absent
-// from the bundle, locale files included.
+// Vite plugin: turns the operator's app config into two virtual modules.
+// - `virtual:shellchat/plugins` (in the first paint): the plugins' setting specs, serialized at
+//   build time, a lazy loader for the plugin entries, and lazy loaders for locale files.
+// - `virtual:shellchat/entries` (loaded with the command runtime): the enabled plugins (eager
+//   manifests, lazy browser code and docs).
+// A plugin left out of the config is never imported, so it is absent from the bundle.
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Plugin } from 'vite';
 import type { AppConfig } from '../app.config.ts';
+import type { PluginManifest } from '../src/core/contract.ts';
 
-const VIRTUAL_ID = 'virtual:shellchat/plugins';
-const RESOLVED_ID = '\0' + VIRTUAL_ID;
+const PLUGINS_ID = 'virtual:shellchat/plugins';
+const ENTRIES_ID = 'virtual:shellchat/entries';
 
 export async function readAppConfig(root: string): Promise<AppConfig> {
   const file = process.env.SHELLCHAT_APP_CONFIG
     ? path.resolve(root, process.env.SHELLCHAT_APP_CONFIG)
     : path.join(root, 'app.config.ts');
   return (await import(pathToFileURL(file).href)).default as AppConfig;
+}
+
+async function pluginsModule(root: string, ids: string[]): Promise<string> {
+  const abs = (...parts: string[]) => JSON.stringify(path.join(root, ...parts));
+  const settings = [];
+  for (const id of ids) {
+    const manifest = (await import(pathToFileURL(path.join(root, 'plugins', id, 'manifest.ts')).href)).default as PluginManifest;
+    settings.push(...(manifest.settings ?? []));
+  }
+  const lines = [
+    `export const settings = ${JSON.stringify(settings)};`,
+    `export const loadPlugins = () => import(${JSON.stringify(ENTRIES_ID)}).then((m) => m.plugins);`,
+    'const locales = {',
+  ];
+  const namespaces = ['shell', ...ids];
+  for (const lang of readdirSync(path.join(root, 'locales'))) {
+    for (const ns of namespaces) {
+      if (lang === 'en-US' && ns === 'shell') continue; // bundled with the entry for the first paint
+      if (existsSync(path.join(root, 'locales', lang, `${ns}.json`))) {
+        lines.push(`  ${JSON.stringify(`${lang}/${ns}`)}: () => import(${abs('locales', lang, `${ns}.json`)}),`);
+      }
+    }
+  }
+  lines.push('};');
+  lines.push('export function loadLocale(lang, ns) {');
+  lines.push('  const load = locales[lang + "/" + ns];');
+  lines.push('  return load ? load().then((m) => m.default) : Promise.resolve(undefined);');
+  lines.push('}');
+  return lines.join('\n');
+}
+
+function entriesModule(root: string, ids: string[]): string {
+  const abs = (...parts: string[]) => JSON.stringify(path.join(root, ...parts));
+  const lines: string[] = [];
+  ids.forEach((id, i) => lines.push(`import m${i} from ${abs('plugins', id, 'manifest.ts')};`));
+  lines.push('export const plugins = [');
+  ids.forEach((id, i) => {
+    const docs = existsSync(path.join(root, 'plugins', id, 'docs.ts'))
+      ? `, docs: () => import(${abs('plugins', id, 'docs.ts')}).then((m) => m.default)`
+      : '';
+    lines.push(`  { manifest: m${i}, load: () => import(${abs('plugins', id, 'browser', 'index.ts')}).then((m) => m.default)${docs} },`);
+  });
+  lines.push('];');
+  return lines.join('\n');
 }
 
 export function appPlugins(root: string): Plugin {
@@ -31,36 +78,12 @@ export function appPlugins(root: string): Plugin {
       }
     },
     resolveId(id) {
-      return id === VIRTUAL_ID ? RESOLVED_ID : undefined;
+      return id === PLUGINS_ID || id === ENTRIES_ID ? '\0' + id : undefined;
     },
     async load(id) {
-      if (id !== RESOLVED_ID) return undefined;
+      if (id !== '\0' + PLUGINS_ID && id !== '\0' + ENTRIES_ID) return undefined;
       config ??= await readAppConfig(root);
-      const ids = config.plugins;
-      const abs = (...parts: string[]) => JSON.stringify(path.join(root, ...parts));
-      const lines: string[] = [];
-      ids.forEach((pluginId, i) => lines.push(`import m${i} from ${abs('plugins', pluginId, 'manifest.ts')};`));
-      lines.push('export const plugins = [');
-      ids.forEach((pluginId, i) =>
-        lines.push(`  { manifest: m${i}, load: () => import(${abs('plugins', pluginId, 'browser', 'index.ts')}).then((m) => m.default) },`),
-      );
-      lines.push('];');
-      lines.push('const locales = {');
-      const namespaces = ['shell', ...ids];
-      for (const lang of readdirSync(path.join(root, 'locales'))) {
-        for (const ns of namespaces) {
-          if (lang === 'en-US' && ns === 'shell') continue; // bundled with the entry for the first paint
-          if (existsSync(path.join(root, 'locales', lang, `${ns}.json`))) {
-            lines.push(`  ${JSON.stringify(`${lang}/${ns}`)}: () => import(${abs('locales', lang, `${ns}.json`)}),`);
-          }
-        }
-      }
-      lines.push('};');
-      lines.push('export function loadLocale(lang, ns) {');
-      lines.push('  const load = locales[lang + "/" + ns];');
-      lines.push('  return load ? load().then((m) => m.default) : Promise.resolve(undefined);');
-      lines.push('}');
-      return lines.join('\n');
+      return id === '\0' + PLUGINS_ID ? pluginsModule(root, config.plugins) : entriesModule(root, config.plugins);
     },
   };
 }

@@ -38,7 +38,7 @@ function element(strategy: Strategy, text: string) {
 
 const docs = new Map<string, string>();
 
-async function run(options: RunOptions): Promise<{ times: number[]; ends: number[]; docBytes: number }> {
+async function run(options: RunOptions): Promise<{ times: number[]; layout: number[]; ends: number[]; docBytes: number }> {
   const key = `${options.bytes}:${options.seed}`;
   if (!docs.has(key)) docs.set(key, generateMarkdown(options.bytes, options.seed));
   const doc = docs.get(key)!;
@@ -48,21 +48,25 @@ async function run(options: RunOptions): Promise<{ times: number[]; ends: number
   document.getElementById('stage')!.append(host);
   const root = createRoot(host);
   const times: number[] = [];
+  const layout: number[] = [];
   const ends: number[] = [];
   const step = options.chunk * options.stride;
   for (let end = step; ; end += step) {
     const text = doc.slice(0, Math.min(end, doc.length));
     const start = performance.now();
     flushSync(() => root.render(element(options.strategy, text)));
+    const rendered = performance.now();
     void host.offsetHeight;
-    times.push(performance.now() - start);
+    const laidOut = performance.now();
+    times.push(laidOut - start);
+    layout.push(laidOut - rendered);
     ends.push(text.length);
     if (text.length === doc.length) break;
     if (times.length % 25 === 0) await new Promise((resolve) => setTimeout(resolve, 0));
   }
   root.unmount();
   host.remove();
-  return { times, ends, docBytes: doc.length };
+  return { times, layout, ends, docBytes: doc.length };
 }
 
 declare global {

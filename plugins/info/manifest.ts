@@ -6,10 +6,4 @@ export default definePlugin({
   id: 'info',
   version: '1.0.0',
   commands: [{ id: 'info', words: ['info'], aliases: [['i']], group: 'information' }],
-  docs: {
-    api: [
-      { method: 'GET', path: '/api/system/info', key: 'docs.api.systemInfo' },
-      { method: 'GET', path: '/api/ping', key: 'docs.api.ping' },
-    ],
-  },
 });

@@ -25,16 +25,4 @@ export default definePlugin({
     { id: 'log', words: ['log'], aliases: [['l']], group: 'sessions', needs: ['server'] },
     { id: 'search', words: ['search'], aliases: [['sr']], group: 'sessions', needs: ['server', 'login'], args: [{ name: 'text', quoted: 'searchText' }] },
   ],
-  docs: {
-    api: [
-      { method: 'GET', path: '/api/session/{id}', key: 'docs.api.session' },
-      { method: 'GET', path: '/api/session/list', key: 'docs.api.list' },
-      { method: 'GET', path: '/api/session/list/{user}', key: 'docs.api.listUser' },
-      { method: 'GET', path: '/api/session/{prev|next}?session=', key: 'docs.api.adjacent' },
-      { method: 'POST', path: '/api/session/share', key: 'docs.api.share' },
-      { method: 'GET', path: '/api/log/{prev|next}?session=&time=', key: 'docs.api.logAdjacent' },
-      { method: 'GET', path: '/api/log/list?session=', key: 'docs.api.logList' },
-      { method: 'GET', path: '/api/log/search?text=', key: 'docs.api.search' },
-    ],
-  },
 });

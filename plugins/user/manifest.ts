@@ -45,20 +45,4 @@ export default definePlugin({
     { id: 'user.leave', words: ['user', 'leave'], group: 'user', needs: ['server', 'login'], args: [{ name: 'group' }] },
     { id: 'invite', words: ['invite'], group: 'user', needs: ['server', 'login'], args: [{ name: 'email' }] },
   ],
-  docs: {
-    api: [
-      { method: 'GET', path: '/api/user/info', key: 'docs.api.info' },
-      { method: 'POST', path: '/api/user/login', key: 'docs.api.login' },
-      { method: 'POST', path: '/api/user/logout', key: 'docs.api.logout' },
-      { method: 'POST', path: '/api/user/add', key: 'docs.api.add' },
-      { method: 'POST', path: '/api/user/update/setting', key: 'docs.api.updateSetting' },
-      { method: 'POST', path: '/api/user/update/password', key: 'docs.api.updatePassword' },
-      { method: 'POST', path: '/api/user/update/email', key: 'docs.api.updateEmail' },
-      { method: 'POST', path: '/api/user/reset-password', key: 'docs.api.resetPassword' },
-      { method: 'POST', path: '/api/user/delete', key: 'docs.api.delete' },
-      { method: 'POST', path: '/api/user/group/join', key: 'docs.api.groupJoin' },
-      { method: 'POST', path: '/api/user/group/leave', key: 'docs.api.groupLeave' },
-      { method: 'GET', path: '/api/invite/{email}', key: 'docs.api.invite' },
-    ],
-  },
 });

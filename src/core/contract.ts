@@ -87,6 +87,7 @@ export interface PluginManifest {
   version: string;
   commands?: readonly CommandSpec[];
   settings?: readonly SettingSpec[];
+  /** Documentation inline (third-party plugins); built-ins keep theirs in a lazy docs.ts. */
   docs?: DocsContribution;
   provides?: readonly ServiceRef<unknown>[];
   requires?: readonly ServiceRef<unknown>[];
@@ -156,6 +157,8 @@ export interface PluginModule {
 export interface PluginEntry {
   manifest: PluginManifest;
   load: () => Promise<PluginModule>;
+  /** The documentation contributions, loaded with the Documentation page (built-ins: docs.ts). */
+  docs?: () => Promise<DocsContribution>;
   /**
    * Strings of the plugin's namespace by language code, for plugins that carry their own
    * (third-party remotes). Built-in plugins keep theirs in `locales/<lang>/<id>.json`.

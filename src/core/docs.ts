@@ -1,6 +1,6 @@
 // The documentation page's content, assembled from every manifest's contributions (and the
 // command reference from the commands themselves), in the spec's section order.
-import type { DocsContribution, PluginManifest } from './contract.ts';
+import type { DocsContribution } from './contract.ts';
 
 export const DOC_SECTIONS = [
   'introduction',
@@ -18,8 +18,14 @@ export type DocSection = (typeof DOC_SECTIONS)[number];
 /** Each contributed item keeps the namespace its i18n keys live in. */
 export type Contributed<K extends keyof DocsContribution> = NonNullable<DocsContribution[K]>[number] & { ns: string };
 
+/** Each plugin's documentation: a manifest with inline docs, or what its docs loader returned. */
+export interface DocsSource {
+  id: string;
+  docs?: DocsContribution;
+}
+
 export function collectDocs<K extends keyof DocsContribution>(
-  manifests: readonly PluginManifest[],
+  manifests: readonly DocsSource[],
   kind: K,
 ): Contributed<K>[] {
   const items = manifests.flatMap((m) =>

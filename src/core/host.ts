@@ -5,6 +5,7 @@ import mitt, { type Emitter } from 'mitt';
 import type {
   CommandHandler,
   CompletionProvider,
+  DocsContribution,
   Env,
   Identity,
   PluginEntry,
@@ -109,6 +110,13 @@ export class PluginHost {
 
   async loadNamespaces(ns: readonly string[]): Promise<void> {
     await Promise.all(ns.map((n) => this.options.loadNamespace?.(n)));
+  }
+
+  /** Every plugin's documentation contributions, loading the lazy ones. */
+  async docsSources(): Promise<{ id: string; docs?: DocsContribution }[]> {
+    return Promise.all(
+      this.entries.map(async (e) => ({ id: e.manifest.id, docs: e.docs ? await e.docs().catch(() => e.manifest.docs) : e.manifest.docs })),
+    );
   }
 
   isActive(pluginId: string): boolean {

@@ -31,6 +31,8 @@ export interface SystemInfo {
   demo?: boolean;
   /** Where the privacy policy's contact link points. */
   contact_email?: string;
+  /** The local model server the browser calls directly (OLLAMA_BASE_URL); default http://localhost:11434. */
+  ollama_url?: string;
 }
 
 export interface RemotePluginConfig {

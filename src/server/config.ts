@@ -21,6 +21,8 @@ export interface ServerConfig {
   distDir: string;
   model: string;
   openaiBaseUrl: string;
+  /** The local model server the browser calls directly (OLLAMA_BASE_URL); '' for the default. */
+  ollamaBaseUrl: string;
   welcomeMessage: string;
   initPlaceholder: string;
   /** The global system prompt (ROLE_CONTENT_SYSTEM), sent before every conversation. */
@@ -68,6 +70,13 @@ function parseRemotes(raw: string | undefined): RemotePluginConfig[] {
   });
 }
 
+function ollamaBaseUrl(raw: string | undefined): string {
+  if (!raw?.trim()) return '';
+  const url = URL.parse(raw.trim());
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new Error(`OLLAMA_BASE_URL must be an http(s) URL, got ${raw}`);
+  return url.href.replace(/\/+$/, '');
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.cwd()): ServerConfig {
   const port = Number(env.PORT ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${env.PORT}`);
@@ -88,6 +97,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     distDir: path.resolve(root, env.SHELLCHAT_DIST || './dist'),
     model: env.MODEL ?? '',
     openaiBaseUrl: env.OPENAI_BASE_URL ?? '',
+    ollamaBaseUrl: ollamaBaseUrl(env.OLLAMA_BASE_URL),
     welcomeMessage: env.WELCOME_MESSAGE ?? '',
     initPlaceholder: env.INIT_PLACEHOLDER ?? '',
     roleContentSystem: env.ROLE_CONTENT_SYSTEM ?? '',

@@ -11,6 +11,7 @@ import {
   LANGUAGE_CODES,
   type I18n,
   type PluginEntry,
+  type SettingSpec,
   type SettingsStore,
   type ShellEvents,
   type SystemInfo,
@@ -38,10 +39,11 @@ function applyDocumentLanguage(code: string): void {
 }
 
 export async function boot(
-  plugins: PluginEntry[],
+  pluginSettings: readonly SettingSpec[],
+  loadPlugins: () => Promise<PluginEntry[]>,
   loadLocale: (lang: string, ns: string) => Promise<Record<string, unknown> | undefined>,
 ): Promise<Booted> {
-  const specs = [...SHELL_SETTINGS, ...plugins.flatMap((p) => p.manifest.settings ?? [])];
+  const specs = [...SHELL_SETTINGS, ...pluginSettings];
   const settings = await createBrowserSettings(specs);
   const now = Date.now();
   if (!settings.get<number>('_up')) settings.set('_up', now);
@@ -68,7 +70,10 @@ export async function boot(
     settings,
     events,
     t: i18n.t,
-    loadHost: async (c) => (await import('./runtime.ts')).createHost({ plugins, settings, i18n, events, controller: c }),
+    loadHost: async (c) => {
+      const [{ createHost }, plugins] = await Promise.all([import('./runtime.ts'), loadPlugins()]);
+      return createHost({ plugins, settings, i18n, events, controller: c });
+    },
   });
   return { controller, i18n, settings };
 }

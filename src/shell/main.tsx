@@ -1,12 +1,12 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { plugins, loadLocale } from 'virtual:shellchat/plugins';
+import { loadLocale, loadPlugins, settings } from 'virtual:shellchat/plugins';
 import { afterPaint, boot } from './boot.ts';
 import { ShellContext } from './context.tsx';
 import { App } from './components/App.tsx';
 import './styles.css';
 
-const booted = await boot(plugins, loadLocale);
+const booted = await boot(settings, loadPlugins, loadLocale);
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <ShellContext.Provider value={booted}>

@@ -3,7 +3,6 @@
 // Every value read back is checked against its spec, so corrupt or hand-edited storage falls
 // back to the defaults instead of throwing.
 import { createStore, type Store } from 'tinybase/store';
-import { createLocalPersister, createSessionPersister } from 'tinybase/persisters/persister-browser';
 import {
   coerceStored,
   SettingListeners,
@@ -30,17 +29,47 @@ function decode(spec: SettingSpec, raw: unknown): SettingValue {
   return coerceStored(spec, raw);
 }
 
-/** Drops a storage entry that is not the JSON TinyBase wrote, so the persister starts clean. */
-function dropIfCorrupt(storage: Storage, key: string): void {
+type Scalar = string | number | boolean;
+
+/** Reads the saved values; anything that is not the shape we write counts as nothing saved. */
+function readSaved(storage: Storage, key: string): Record<string, Scalar> {
   try {
-    const raw = storage.getItem(key);
-    if (raw !== null) {
-      const parsed: unknown = JSON.parse(raw);
-      if (!Array.isArray(parsed)) storage.removeItem(key);
-    }
+    const parsed: unknown = JSON.parse(storage.getItem(key) ?? '{}');
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
+    return Object.fromEntries(
+      Object.entries(parsed as Record<string, unknown>).filter(
+        (entry): entry is [string, Scalar] => ['string', 'number', 'boolean'].includes(typeof entry[1]),
+      ),
+    );
   } catch {
     storage.removeItem(key);
+    return {};
   }
+}
+
+/**
+ * Keeps a TinyBase store's values in a Web Storage entry: loads them now, saves every change,
+ * and (for localStorage) follows changes made in other tabs. Small on purpose: TinyBase's own
+ * browser persister would add 2.4 KB gzip to the first paint.
+ */
+function persist(store: Store, storage: Storage, key: string): void {
+  store.setValues(readSaved(storage, key));
+  let saving = false;
+  store.addValuesListener(() => {
+    if (saving) return;
+    saving = true;
+    queueMicrotask(() => {
+      saving = false;
+      try {
+        storage.setItem(key, JSON.stringify(store.getValues()));
+      } catch {
+        // Storage full or disabled: settings still work for this page.
+      }
+    });
+  });
+  globalThis.addEventListener?.('storage', (event: StorageEvent) => {
+    if (event.key === key && event.storageArea === storage) store.setValues(readSaved(storage, key));
+  });
 }
 
 export async function createBrowserSettings(specs: readonly SettingSpec[]): Promise<SettingsStore> {
@@ -57,17 +86,7 @@ export async function createBrowserSettings(specs: readonly SettingSpec[]): Prom
     ['device', globalThis.localStorage],
     ['tab', globalThis.sessionStorage],
   ] as const) {
-    if (!storage) continue;
-    dropIfCorrupt(storage, STORAGE_KEYS[scope]);
-    const create = scope === 'device' ? createLocalPersister : createSessionPersister;
-    const persister = create(stores[scope], STORAGE_KEYS[scope], () => {});
-    try {
-      // Auto-load also follows changes made in other tabs (device scope).
-      await persister.startAutoLoad();
-      await persister.startAutoSave();
-    } catch {
-      stores[scope].delValues();
-    }
+    if (storage) persist(stores[scope], storage, STORAGE_KEYS[scope]);
   }
 
   for (const scope of ['device', 'tab'] as const) {

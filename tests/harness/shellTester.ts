@@ -1,5 +1,6 @@
 // createShellTester: runs commands through the real plugin host, with the real manifests and
 // en-US (or another) locale files, an in-memory settings store and fake platform pieces.
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
@@ -10,6 +11,7 @@ import {
   PlatformRef,
   PluginHost,
   SHELL_SETTINGS,
+  type DocsContribution,
   type Env,
   type Identity,
   type Output,
@@ -40,7 +42,9 @@ export async function builtinPlugin(id: string, module?: PluginModule): Promise<
   const load = module
     ? async () => module
     : async () => (await import(path.join(ROOT, 'plugins', id, 'browser', 'index.ts'))).default as PluginModule;
-  return { manifest, load };
+  const docsFile = path.join(ROOT, 'plugins', id, 'docs.ts');
+  const docs = existsSync(docsFile) ? async () => (await import(docsFile)).default as DocsContribution : undefined;
+  return { manifest, load, ...(docs ? { docs } : {}) };
 }
 
 export interface ShellTesterOptions {

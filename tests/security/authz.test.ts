@@ -46,6 +46,30 @@ const MATRIX: Record<string, Row> = {
   'POST /api/user/update/role':                ['owner',  401,      403,  403,  403,   200],
   'GET /api/user/update/email-subscription':   ['owner',  403,      200,  403,  403,   403],
   'GET /api/invite/:email':                    ['self',   401,      200,  200,  200,   200],
+  // Sessions and logs: the owner's unshared session (anonymous visitors own only their device's).
+  'GET /api/session/:id':                      ['owner',  404,      200,  404,  404,   200],
+  'GET /api/session/list':                     ['owner',  401,      403,  403,  403,   200],
+  'GET /api/session/list/:user':               ['owner',  401,      200,  403,  403,   200],
+  'GET /api/session/prev':                     ['self',   401,      200,  404,  404,   200],
+  'GET /api/session/next':                     ['self',   401,      200,  404,  404,   200],
+  'POST /api/session/share':                   ['owner',  404,      200,  404,  404,   403],
+  'GET /api/log/prev':                         ['owner',  404,      200,  404,  404,   200],
+  'GET /api/log/next':                         ['owner',  404,      200,  404,  404,   200],
+  'GET /api/log/list':                         ['owner',  404,      200,  404,  404,   200],
+  'GET /api/log/search':                       ['self',   401,      200,  200,  200,   200],
+  // Generation: no model is configured here, so a turn ends in 'No available model found.';
+  // what matters is whose session a request may read or write (the owner's unshared one).
+  'GET /api/generate_sse':                     ['owner',  200,      200,  200,  200,   200],
+  'POST /api/generate_sse':                    ['owner',  200,      200,  200,  200,   200],
+  'POST /api/generate':                        ['owner',  400,      400,  400,  400,   400],
+  'POST /api/generate_msg':                    ['owner',  404,      200,  404,  404,   200],
+  'POST /api/log/add':                         ['owner',  403,      200,  403,  403,   403],
+  // Models (plugins/model): the owner has a model with a key, the owner's group a model.
+  'GET /api/model/list':                       ['public', 200,      200,  200,  200,   200],
+  'GET /api/model/:name':                      ['owner',  404,      200,  404,  404,   404],
+  'POST /api/model/add':                       ['self',   401,      200,  200,  200,   200],
+  'POST /api/model/update':                    ['owner',  401,      200,  404,  404,   404],
+  'POST /api/model/delete':                    ['owner',  401,      200,  404,  404,   404],
 };
 
 const ROOT_PASSWORD = 'root-password-1';
@@ -157,6 +181,57 @@ const settingsOf = async (username: string) => normalizeUserSettings((await row(
 const groupsOf = async (p: Person) => (await t.server.accounts.groupsOf(p.id)).map((g) => g.name);
 const canLogin = async (username: string, password: string) => !!(await t.server.accounts.authenticate(username, password));
 const tokenWorks = async (token: string) => !!(await t.server.accounts.userForToken(token));
+
+/** An unshared session of the owner with two logs, written straight to the database. */
+let lastSession = Date.now() - 50_000_000;
+async function ownerSession(w: World): Promise<Record<string, string>> {
+  const id = (lastSession += 1_000);
+  const now = Date.now();
+  const db = t.server.db.db;
+  await db.insertInto('sessions').values({ id, parent_id: null, branch_time: null, user_id: w.owner.id, device_id: null, shared: 0, created_at: now, updated_at: now }).execute();
+  for (const i of [0, 1]) {
+    await db
+      .insertInto('logs')
+      .values({ session: id, time: id + 10 + i, user_id: w.owner.id, device_id: null, model: 'm', input: `needle-${w.owner.username}-end ${i}`, output: 'answer', images: '[]', tools: '[]', input_tokens: 0, output_tokens: 0, created_at: now })
+      .execute();
+  }
+  return { session: String(id), first: String(id + 10), second: String(id + 11) };
+}
+const sessionRow = (w: World) => t.server.db.db.selectFrom('sessions').selectAll().where('id', '=', Number(w.prepared.session)).executeTakeFirstOrThrow();
+type Listed = { sessions: { id: number; user: string }[] };
+const resultOf = <T,>(res: Result) => res.json?.result as T;
+
+/** Generation rows: the owner's turns stay in the owner's session, whoever asks (ownerSession has two). */
+const turnsIn = async (w: World) => (await t.server.db.db.selectFrom('logs').select('id').where('session', '=', Number(w.prepared.session)).execute()).length;
+const ownerTurn = (w: World) => `needle-${w.owner.username}-end`;
+const generationCase = (extra: Partial<Case> = {}): Case => ({
+  prepare: (w) => ownerSession(w),
+  body: (w) => ({ session: Number(w.prepared.session), user_input: 'hello' }),
+  effect: async ({ w, actor, res }) => {
+    // The owner and root (who reads every session, into a branch of their own) reach the model step.
+    expect(res.text).toContain(actor === 'owner' || actor === 'root' ? 'No available model found.' : 'Session not found.');
+    expect(res.text).not.toContain(ownerTurn(w));
+    expect(await turnsIn(w)).toBe(2);
+  },
+  ...extra,
+});
+
+/** Model rows: the owner's model (with a sealed key) and the owner's group's model. */
+const MODEL_KEY = 'sk-owner-model-key-0123456789';
+async function seedModels(w: World): Promise<Record<string, string>> {
+  const group = await t.server.db.db.selectFrom('groups').select('id').where('name', '=', w.owner.username).executeTakeFirstOrThrow();
+  const now = Date.now();
+  const model = { provider: 'openai-compatible', model: 'owner-model', base_url: 'https://8.8.8.8/v1', api_key: t.server.models.sealKey(MODEL_KEY), price_input: 0, price_output: 0, capabilities: '{}', created_at: now, updated_at: now };
+  await t.server.db.db
+    .insertInto('models')
+    .values([
+      { ...model, name: 'owner-model', scope: 'user', owner_id: w.owner.id },
+      { ...model, name: 'group-model', scope: 'group', owner_id: group.id },
+    ])
+    .execute();
+  return { group: String(group.id) };
+}
+const modelsOf = (ownerId: number, scope = 'user') => t.server.db.db.selectFrom('models').selectAll().where('scope', '=', scope).where('owner_id', '=', ownerId).execute();
 
 const CASES: Record<string, Case> = {
   'GET /api/ping': {},
@@ -321,6 +396,143 @@ const CASES: Record<string, Case> = {
       const sent = mailsTo(`invited-${w.owner.username}@example.org`);
       expect(sent.length).toBe(allowed ? 1 : 0);
       if (allowed) expect(sent[0]!.text).toContain(`${me!.username} invites you`);
+    },
+  },
+  'GET /api/session/:id': {
+    prepare: (w) => ownerSession(w),
+    path: (w) => `/api/session/${w.prepared.session}`,
+    effect: async ({ w, res, allowed }) => {
+      if (allowed) expect(resultOf<{ id: number; logs: unknown[] }>(res)).toMatchObject({ id: Number(w.prepared.session), logs: [{}, {}] });
+      expect(res.text).not.toMatch(/user_id|device_id/);
+    },
+  },
+  'GET /api/session/list': {
+    prepare: (w) => ownerSession(w),
+    effect: async ({ w, res, allowed }) => {
+      if (allowed) expect(resultOf<Listed>(res).sessions).toContainEqual(expect.objectContaining({ id: Number(w.prepared.session), user: w.owner.username }));
+    },
+  },
+  'GET /api/session/list/:user': {
+    prepare: (w) => ownerSession(w),
+    path: (w) => `/api/session/list/${w.owner.username}`,
+    effect: async ({ w, res, allowed }) => {
+      if (allowed) expect(resultOf<Listed>(res).sessions.map((s) => s.id)).toEqual([Number(w.prepared.session)]);
+    },
+  },
+  'GET /api/session/prev': {
+    // Other users and group members own no session below: they never reach the owner's.
+    prepare: (w) => ownerSession(w),
+    query: (w) => ({ session: String(Number(w.prepared.session) + 1) }),
+    effect: async ({ w, res, allowed }) => {
+      if (allowed) expect(resultOf<{ id: number }>(res).id).toBe(Number(w.prepared.session));
+    },
+  },
+  'GET /api/session/next': {
+    prepare: (w) => ownerSession(w),
+    query: (w) => ({ session: String(Number(w.prepared.session) - 1) }),
+    effect: async ({ w, res, allowed }) => {
+      if (allowed) expect(resultOf<{ id: number }>(res).id).toBe(Number(w.prepared.session));
+    },
+  },
+  'POST /api/session/share': {
+    // Only the owner shares; root reads every session but shares none of others.
+    prepare: (w) => ownerSession(w),
+    body: (w) => ({ session: Number(w.prepared.session) }),
+    effect: async ({ w, allowed }) => expect(Number((await sessionRow(w)).shared)).toBe(allowed ? 1 : 0),
+  },
+  'GET /api/log/prev': {
+    prepare: (w) => ownerSession(w),
+    query: (w) => ({ session: w.prepared.session!, time: w.prepared.second! }),
+    effect: async ({ w, res, allowed }) => {
+      if (allowed) expect(resultOf<{ log: { time: number } }>(res).log.time).toBe(Number(w.prepared.first));
+    },
+  },
+  'GET /api/log/next': {
+    prepare: (w) => ownerSession(w),
+    query: (w) => ({ session: w.prepared.session!, time: w.prepared.first! }),
+    effect: async ({ w, res, allowed }) => {
+      if (allowed) expect(resultOf<{ log: { time: number } }>(res).log.time).toBe(Number(w.prepared.second));
+    },
+  },
+  'GET /api/log/list': {
+    prepare: (w) => ownerSession(w),
+    query: (w) => ({ session: w.prepared.session! }),
+    effect: async ({ res, allowed }) => {
+      if (allowed) expect(resultOf<{ logs: unknown[] }>(res).logs).toHaveLength(2);
+    },
+  },
+  'GET /api/log/search': {
+    // Everybody searches their own logs only: the owner's turn up for the owner alone.
+    prepare: (w) => ownerSession(w),
+    query: (w) => ({ text: `needle-${w.owner.username}-end` }),
+    effect: async ({ res, allowed, actor }) => {
+      if (allowed) expect(resultOf<{ logs: unknown[] }>(res).logs).toHaveLength(actor === 'owner' ? 2 : 0);
+    },
+  },
+  'GET /api/generate_sse': generationCase({ query: (w) => ({ session: w.prepared.session!, user_input: 'hello' }) }),
+  'POST /api/generate_sse': generationCase(),
+  'POST /api/generate': generationCase(),
+  'POST /api/generate_msg': {
+    prepare: (w) => ownerSession(w),
+    body: (w) => ({ session: Number(w.prepared.session), user_input: 'hello' }),
+    // The owner continues the session and root reads it into a branch; nobody else sees it.
+    effect: async ({ w, allowed, res }) => {
+      if (allowed) expect(res.text).toContain(ownerTurn(w));
+      else expect(res.text).not.toContain(ownerTurn(w));
+      expect(await turnsIn(w)).toBe(2);
+    },
+  },
+  'POST /api/log/add': {
+    // Anonymous visitors, other users, members and root cannot write into the owner's session.
+    prepare: (w) => ownerSession(w),
+    body: (w) => ({ input: 'injected', output: 'injected', model: 'm', session: Number(w.prepared.session) }),
+    effect: async ({ w, allowed }) => expect(await turnsIn(w)).toBe(allowed ? 3 : 2),
+  },
+  'GET /api/model/list': {
+    prepare: seedModels,
+    effect: async ({ actor, res }) => {
+      const lists = resultOf<Record<string, { name: string; api_key?: string }[]>>(res);
+      expect(res.text).not.toContain(MODEL_KEY);
+      expect(lists.user_models!.map((m) => m.name)).toEqual(actor === 'owner' ? ['owner-model'] : []);
+      if (actor === 'owner') expect(lists.user_models![0]!.api_key).toMatch(/^sk-\*+89$/);
+      expect(lists.group_models!.map((m) => m.name)).toEqual(actor === 'owner' || actor === 'member' ? ['group-model'] : []);
+      for (const m of lists.group_models!) expect(m).not.toHaveProperty('api_key');
+    },
+  },
+  'GET /api/model/:name': {
+    prepare: seedModels,
+    path: () => '/api/model/owner-model',
+    effect: async ({ res, allowed }) => {
+      expect(res.text).not.toContain(MODEL_KEY);
+      if (allowed) expect(resultOf<{ api_key: string }>(res).api_key).toMatch(/^sk-\*+89$/);
+    },
+  },
+  'POST /api/model/add': {
+    prepare: seedModels,
+    body: () => ({ name: `added${++seq}`, base_url: 'https://8.8.8.8/v1', api_key: MODEL_KEY }),
+    effect: async ({ w, me, allowed, actor, body, res }) => {
+      const name = (body as { name: string }).name;
+      expect(res.text).not.toContain(MODEL_KEY);
+      if (me) expect((await modelsOf(me.id)).some((m) => m.name === name)).toBe(allowed);
+      if (actor !== 'owner') expect((await modelsOf(w.owner.id)).map((m) => m.name)).toEqual(['owner-model']);
+    },
+  },
+  'POST /api/model/update': {
+    // Own models only: naming the owner changes nothing for anyone else.
+    prepare: seedModels,
+    body: (w) => ({ name: 'owner-model', key: 'model', value: 'changed', username: w.owner.username }),
+    effect: async ({ w, me, allowed, actor }) => {
+      expect((await modelsOf(w.owner.id))[0]!.model).toBe(allowed && actor === 'owner' ? 'changed' : 'owner-model');
+      // Root is shared by every world (and added models in the add row): look for this name only.
+      if (me && me !== w.owner) expect((await modelsOf(me.id)).filter((m) => m.name === 'owner-model')).toEqual([]);
+    },
+  },
+  'POST /api/model/delete': {
+    prepare: seedModels,
+    body: (w) => ({ name: 'owner-model', username: w.owner.username }),
+    effect: async ({ w, allowed }) => {
+      expect((await modelsOf(w.owner.id)).length).toBe(allowed ? 0 : 1);
+      expect((await modelsOf(Number(w.prepared.group), 'group')).length).toBe(1);
     },
   },
 };

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { serve, type ServerType } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import appConfig from '../../app.config.ts';
 import { createServer, type Server } from '../../src/server/app.ts';
 import { loadConfig } from '../../src/server/config.ts';
 
@@ -64,7 +65,7 @@ describe('server', () => {
       default_stores: '',
       default_node: '',
       role_content_system: '',
-      plugins: { enabled: ['general', 'stats', 'speak', 'info', 'user'], remotes: [{ name: 'hello_plugin', entry: 'http://plugins.example:4174/remoteEntry.js' }] },
+      plugins: { enabled: appConfig.plugins, remotes: [{ name: 'hello_plugin', entry: 'http://plugins.example:4174/remoteEntry.js' }] },
     });
     expect(JSON.stringify(body)).not.toContain('sk-secret');
   });

@@ -102,7 +102,8 @@ export async function memory(db: Kysely<Database>, sessionId: number, limit: num
     collected.push(...rows);
     const session: SessionRow | undefined = await getSession(db, current);
     current = session?.parent_id ?? null;
-    upTo = session?.branch_time ?? upTo;
+    // A branch of a branch sees the grandparent only up to the earlier of the two branch points.
+    upTo = Math.min(upTo, session?.branch_time ?? upTo);
   }
   return collected.reverse();
 }

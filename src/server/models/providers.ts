@@ -9,7 +9,10 @@ import { createOllama } from 'ollama-ai-provider-v2';
 import type { ModelEntry } from './systemModels.ts';
 
 export function languageModel(entry: ModelEntry, fetchImpl?: typeof fetch): LanguageModel {
-  const common = { baseURL: entry.baseUrl, apiKey: entry.apiKey || undefined, ...(fetchImpl ? { fetch: fetchImpl } : {}) };
+  // Without an apiKey the OpenAI, Anthropic and Google providers read OPENAI_API_KEY & co. from
+  // the server's environment: a user or group model must never fall back to a system key.
+  const apiKey = entry.scope === 'system' ? entry.apiKey || undefined : entry.apiKey;
+  const common = { baseURL: entry.baseUrl, apiKey, ...(fetchImpl ? { fetch: fetchImpl } : {}) };
   switch (entry.provider) {
     case 'openai-compatible':
       return createOpenAICompatible({ ...common, name: 'openai-compatible', includeUsage: true }).chatModel(entry.model);

@@ -14,6 +14,7 @@ import {
 import type { Emitter } from 'mitt';
 import type { ShellController } from '../controller.ts';
 import { generateOnce, streamGeneration } from './client.ts';
+import { localGeneration, localModelUrl } from './local.ts';
 import { buildRequest } from './request.ts';
 
 export interface ChatDeps {
@@ -102,8 +103,13 @@ export async function runChat(parsed: Extract<ParsedLine, { kind: 'chat' }>, dep
         break;
     }
   };
+  // A model of the local model server is called from the browser (./local.ts).
+  const info = state.get().systemInfo;
+  const ollama = localModelUrl(settings, info);
   try {
-    if (settings.get<boolean>('useStream')) {
+    if (ollama) {
+      await localGeneration(request, onEvent, { signal, ollamaUrl: ollama, texts: { querying: info.querying, generating: info.generating } });
+    } else if (settings.get<boolean>('useStream')) {
       await streamGeneration(request, onEvent, { signal });
     } else {
       const result = await generateOnce(request, { signal });

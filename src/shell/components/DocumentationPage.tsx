@@ -1,5 +1,16 @@
-import { collectDocs, CommandRegistry, DOC_SECTIONS, helpEntries } from '../../core/index.ts';
+import { use, useMemo } from 'react';
+import { collectDocs, CommandRegistry, DOC_SECTIONS, helpEntries, type PluginHost } from '../../core/index.ts';
 import { useHost, useNamespaces, useT } from '../context.tsx';
+
+const docsCache = new WeakMap<PluginHost, ReturnType<PluginHost['docsSources']>>();
+/** The plugins' documentation, loaded once per host (suspends until it has arrived). */
+function useDocsSources(host: PluginHost) {
+  const promise = useMemo(() => {
+    if (!docsCache.has(host)) docsCache.set(host, host.docsSources());
+    return docsCache.get(host)!;
+  }, [host]);
+  return use(promise);
+}
 
 /** The documentation page, assembled from plugin contributions (DESIGN.md §2). */
 export function DocumentationPage() {
@@ -7,16 +18,17 @@ export function DocumentationPage() {
   const t = useT();
   const ready = useNamespaces(host.manifests.map((m) => m.id));
   const manifests = host.manifests;
+  const sources = useDocsSources(host);
   const tt = (ns: string, key: string) => host.t(ns)(key);
-  const intro = collectDocs(manifests, 'introduction') as unknown as { key: string; ns: string }[];
-  const steps = collectDocs(manifests, 'quickStart');
-  const features = collectDocs(manifests, 'features');
-  const functions = collectDocs(manifests, 'functions');
-  const shortcuts = collectDocs(manifests, 'shortcuts');
-  const gestures = collectDocs(manifests, 'gestures');
-  const api = collectDocs(manifests, 'api');
-  const faqs = collectDocs(manifests, 'faqs');
-  const feedback = collectDocs(manifests, 'feedback');
+  const intro = collectDocs(sources, 'introduction') as unknown as { key: string; ns: string }[];
+  const steps = collectDocs(sources, 'quickStart');
+  const features = collectDocs(sources, 'features');
+  const functions = collectDocs(sources, 'functions');
+  const shortcuts = collectDocs(sources, 'shortcuts');
+  const gestures = collectDocs(sources, 'gestures');
+  const api = collectDocs(sources, 'api');
+  const faqs = collectDocs(sources, 'faqs');
+  const feedback = collectDocs(sources, 'feedback');
   const groups = ready ? helpEntries(new CommandRegistry(manifests, host.env), (ns) => host.t(ns)) : new Map();
 
   return (

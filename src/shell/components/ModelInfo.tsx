@@ -1,9 +1,16 @@
 import { modelInfoCopy } from '../copy.ts';
 import { useShell, useShellState, useT } from '../context.tsx';
 
+/** Shares the session (owner only) so that the copied command works for others; the server's error otherwise. */
+const shareSession = (session: number): Promise<string | undefined> =>
+  fetch('/api/session/share', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ session }) }).then(
+    async (r) => (r.ok ? undefined : ((await r.json().catch(() => ({}))) as { error?: string }).error || `Request failed with status ${r.status}`),
+    () => 'You are offline.',
+  );
+
 /**
  * The model-info line under an answer. A click copies the raw result; with Ctrl or Cmd held
- * it copies a `:session attach <id>` command that shares the session.
+ * it shares the session and copies a `:session attach <id>` command.
  */
 export function ModelInfo() {
   const info = useShellState((s) => s.modelInfo);
@@ -12,9 +19,10 @@ export function ModelInfo() {
   if (!info) return <div className="model-info" data-testid="model-info" hidden />;
   const copy = async (e: React.MouseEvent) => {
     const { text, kind } = modelInfoCopy(info, e.ctrlKey || e.metaKey);
+    const problem = kind === 'attach' ? await shareSession(info.session) : undefined;
     try {
       await navigator.clipboard.writeText(text);
-      controller.notice(t(kind === 'attach' ? 'ui.copiedAttach' : 'ui.copied'));
+      controller.notice(problem ?? t(kind === 'attach' ? 'ui.copiedAttach' : 'ui.copied'));
     } catch {
       controller.notice(text);
     }

@@ -6,11 +6,20 @@ import { renderMarkdown } from './pipeline.ts';
 import { Markdown, StreamingMarkdown } from './StreamingMarkdown.tsx';
 
 const flat = (s: string) => s.replace(/>\n+</g, '><').trim();
-const streaming = (text: string, done = false) => flat(renderToStaticMarkup(createElement(StreamingMarkdown, { text, done })));
-const markdown = (text: string) => flat(renderToStaticMarkup(createElement(Markdown, { text })));
+const streaming = (text: string, done = false) => unwrap(flat(renderToStaticMarkup(createElement(StreamingMarkdown, { text, done }))));
+/** Without the block-group wrappers (plain divs that change nothing in the layout). */
+const unwrap = (s: string) => s.replace(/<div class="md-group">|<\/div>(?=.)/g, '');
+const markdown = (text: string) => unwrap(flat(renderToStaticMarkup(createElement(Markdown, { text }))));
 const whole = (text: string) => `<div class="markdown">${flat(renderToStaticMarkup(renderMarkdown(text)))}</div>`;
 
 describe('StreamingMarkdown and Markdown', () => {
+  it('group finished blocks by 16 in plain wrappers', () => {
+    const text = Array.from({ length: 40 }, (_, i) => `Paragraph ${i}.`).join('\n\n');
+    const out = flat(renderToStaticMarkup(createElement(Markdown, { text })));
+    expect(out.match(/<div class="md-group">/g)).toHaveLength(3);
+    expect(out).toMatch(/^<div class="markdown"><div class="md-group"><p>Paragraph 0.<\/p>/);
+  });
+
   it('render a finished text exactly as the whole pipeline does', () => {
     const text = generateMarkdown(12 * 1024, 3);
     expect(markdown(text)).toBe(whole(text));

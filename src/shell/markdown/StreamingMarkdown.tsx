@@ -3,7 +3,8 @@
 // - The text is split into top-level blocks by an incremental splitter (blocks.ts): finished
 //   blocks are never re-scanned nor re-parsed; each is a React.memo component keyed by its
 //   position whose props are its text, so React skips it. Finished blocks are grouped by 16
-//   so that one update compares a few dozen props, not one per block.
+//   (in a `div.md-group`) so that one update compares a few dozen props, not one per block,
+//   and the browser's layout walks a few dozen boxes, not one per block.
 // - Only the tail (the unfinished last block) is re-parsed on an update.
 // - Text changes are applied at most once per animation frame (requestAnimationFrame), unless
 //   `done` (the final text renders at once) or `sync` (benchmarks and tests).
@@ -14,8 +15,8 @@
 // - Link reference definitions are appended to the blocks that contain a `[`. A finished text
 //   with footnote definitions is rendered as one document (footnotes need document scope);
 //   while streaming, its footnote references stay literal until `done`.
-// - A small cache of rendered blocks (by text) makes re-mounting a rendered answer cheap
-//   (navigating between logs, or the switch from a streaming to a finished output).
+// - A small cache of rendered finished blocks (by text, 1,000 entries, least recently used
+//   first out) makes re-mounting a rendered answer cheap (navigating between logs).
 import { memo, useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
 import { BlockSplitter, type OpenKind } from './blocks.ts';
 import { renderMarkdown } from './pipeline.ts';
@@ -23,7 +24,7 @@ import { renderMarkdown } from './pipeline.ts';
 const CACHE_LIMIT = 1000;
 const cache = new Map<string, ReactElement>();
 
-/** A block's React elements, from the cache when this exact text was rendered before. */
+/** A finished block's React elements, from the cache when this exact text was rendered before. */
 function renderCached(markdown: string): ReactElement {
   const hit = cache.get(markdown);
   if (hit) {
@@ -45,12 +46,24 @@ export function clearMarkdownCache(): void {
 const withDefinitions = (text: string, definitions: string) =>
   definitions && text.includes('[') ? `${text}\n\n${definitions}` : text;
 
-const Block = memo(function Block({ text, definitions }: { text: string; definitions: string }) {
-  return renderCached(withDefinitions(text, definitions));
+/** One block. `final` blocks go through the cache; the growing tail of a stream does not (it
+ *  would only evict finished blocks). */
+const Block = memo(function Block({ text, definitions, final }: { text: string; definitions: string; final: boolean }) {
+  const markdown = withDefinitions(text, definitions);
+  return final ? renderCached(markdown) : renderMarkdown(markdown);
 });
 
+/** A plain block wrapper (no padding, border or formatting context, so margins still collapse
+ *  through it as if the blocks were direct children): it keeps the container's child count low,
+ *  so the browser's layout of an update does not walk every finished block. */
 const Group = memo(function Group({ blocks, definitions }: { blocks: readonly string[]; definitions: string }) {
-  return blocks.map((text, i) => <Block key={i} text={text} definitions={definitions} />);
+  return (
+    <div className="md-group">
+      {blocks.map((text, i) => (
+        <Block key={i} text={text} definitions={definitions} final />
+      ))}
+    </div>
+  );
 });
 
 /** The raw text of an open fence or math block. */
@@ -81,7 +94,13 @@ function useFrameText(text: string, immediate: boolean): string {
       setShown(latest.current);
     });
   });
-  useEffect(() => () => cancelAnimationFrame(frame.current), []);
+  useEffect(
+    () => () => {
+      cancelAnimationFrame(frame.current);
+      frame.current = 0;
+    },
+    [],
+  );
   return immediate ? text : shown;
 }
 
@@ -105,7 +124,7 @@ export function StreamingMarkdown({ text, done, sync = false, className }: Strea
   if (done && split.footnotes) {
     return (
       <div className={classes}>
-        <Block text={shown} definitions="" />
+        <Block text={shown} definitions="" final />
       </div>
     );
   }
@@ -120,7 +139,7 @@ export function StreamingMarkdown({ text, done, sync = false, className }: Strea
         (open && !done ? (
           <Pending key={tailKey} text={tail} open={open} />
         ) : (
-          <Block key={tailKey} text={tail} definitions={open ? '' : definitions} />
+          <Block key={tailKey} text={tail} definitions={open ? '' : definitions} final={done} />
         ))}
     </div>
   );

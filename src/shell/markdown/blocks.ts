@@ -128,7 +128,6 @@ export class BlockSplitter {
       const content = partial.replace(QUOTE_PREFIX, '').replace(LIST_PREFIX, '');
       open = opener(content, this.kind === 'other' && content === partial ? 3 : 10)?.kind ?? null;
     }
-    if (!this.footnotes && FOOTNOTE.test(partial)) this.footnotes = true;
     const tailStart = this.start === -1 ? this.pos : this.start;
     const tail = BLANK.test(text.slice(tailStart)) ? '' : text.slice(tailStart);
     this.last = {
@@ -137,7 +136,8 @@ export class BlockSplitter {
       tail,
       open,
       definitions: this.definitions.join('\n'),
-      footnotes: this.footnotes,
+      // The partial line counts, but is not remembered: it is classified again once complete.
+      footnotes: this.footnotes || (!this.fence && FOOTNOTE.test(partial)),
     };
     return this.last;
   }

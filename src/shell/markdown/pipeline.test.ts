@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { markdownToHast, renderMarkdown } from './pipeline.ts';
@@ -94,5 +95,25 @@ describe('markdown pipeline', () => {
     const tree = JSON.stringify(markdownToHast('<b onmouseover="x">x</b> $\\frac12$ ```js\nx\n```'));
     expect(tree).not.toContain('"type":"raw"');
     expect(tree).not.toMatch(/"on[a-z]+":/i);
+  });
+
+  it('property: any mix of markdown, HTML and TeX fragments renders without handlers, bad URLs or script-capable elements', () => {
+    const fragment = fc.constantFrom(
+      '<', '>', '"', "'", '`', '```', '~~~', '$', '$$', '\n', '\n\n', ' ', '[', ']', '(', ')', '!', '*', '_', '|', '-', '>', '#', '\\',
+      'javascript:', 'JaVaScRiPt:', '&#106;', 'data:text/html,', 'vbscript:', 'https://ok.test/', '//evil.test',
+      '<img src=x onerror=alert(1)>', '<script>', '</script>', '<svg onload=alert(1)>', '<iframe src=javascript:x>', '<a href=',
+      'onerror=', 'onclick="', 'style="background:url(x)"', '\\href{', '\\url{', '\\htmlData{', '\\includegraphics{', '}', '{',
+      '[x]: ', '[^1]', '[^1]: ', '<https://a.test>', '<javascript:x>', '- ', '1. ', '| --- |', '\u0000', '\u202e', '&lt;', '&colon;',
+    );
+    fc.assert(
+      fc.property(fc.array(fragment, { maxLength: 40 }), (parts) => {
+        const out = html(parts.join(''));
+        expect(out).not.toMatch(/<(script|iframe|object|embed|form|style|base|meta|link|foreignObject|textarea|button)[\s>]/i);
+        // Attribute names only (a title may quote the TeX source, escaped).
+        expect(out.replace(/="[^"]*"/g, '=""')).not.toMatch(/<[^>]*\son[a-z]+=/i);
+        for (const url of urls(out)) expect(url).toMatch(/^(https?:|mailto:|#)/);
+      }),
+      { numRuns: 1000, seed: 42 },
+    );
   });
 });

@@ -1,0 +1,221 @@
+// Handlers of the model commands, on top of the API client and a source of local models (the
+// browser passes the local model server; see ../browser/ollama.ts). The server decides who may
+// see or change a model and never sends a key (see ../server/index.ts).
+import {
+  ApiError,
+  OLLAMA_MESSAGES,
+  PlatformRef,
+  resetSession,
+  error,
+  text,
+  type ApiClient,
+  type CommandContext,
+  type HandlerResult,
+  type Output,
+  type PluginContext,
+  type PublicModel,
+  type SettingsStore,
+} from '../../../src/core/index.ts';
+import { checkModelName, checkModelSetting, MESSAGES, MODEL_SETTING_KEYS } from './rules.ts';
+
+export * from './rules.ts';
+
+/** The local model server as the commands see it. */
+export interface LocalModels {
+  /** Its base URL: what `baseUrl` holds while one of its models is active. */
+  baseUrl(): string;
+  /** Whether it answers the health check. */
+  healthy(): Promise<boolean>;
+  /** Its model names, or undefined when it does not answer (nothing is reported then). */
+  list(): Promise<string[] | undefined>;
+  /** Is `baseUrl` the local model server's? */
+  isLocal(baseUrl: string): boolean;
+}
+
+interface ModelLists {
+  user_models: PublicModel[];
+  group_models: PublicModel[];
+  system_models: PublicModel[];
+}
+
+const NO_MODEL = 'No model is set...';
+const NO_AVAILABLE = 'No available model found.';
+
+/** Turns API failures into the error line the user sees. */
+async function call(fn: () => Promise<HandlerResult>): Promise<HandlerResult> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof ApiError) return error(err.message);
+    throw err;
+  }
+}
+
+function clearModel(settings: SettingsStore): void {
+  settings.reset('model');
+  settings.reset('baseUrl');
+}
+
+export function activateModel(ctx: PluginContext, local: LocalModels): void {
+  const platform = ctx.services.get(PlatformRef);
+  const api: ApiClient = platform.api;
+
+  /** The server's lists; a failure (offline, server down) gives empty lists, only logged. */
+  const serverLists = async (): Promise<ModelLists> => {
+    try {
+      return (await api.get<ModelLists>('/api/model/list')).result ?? { user_models: [], group_models: [], system_models: [] };
+    } catch {
+      return { user_models: [], group_models: [], system_models: [] };
+    }
+  };
+
+  /** One model as the server shows it, or undefined for 'Model not found.' (404). */
+  const serverModel = async (name: string): Promise<PublicModel | undefined> => {
+    try {
+      return (await api.get<PublicModel>(`/api/model/${encodeURIComponent(name)}`)).result;
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) return undefined;
+      throw err;
+    }
+  };
+
+  /** The default model: the server's first system model (system info names it too). */
+  const defaultModel = async (lists?: ModelLists): Promise<string> =>
+    (lists ?? (await serverLists())).system_models[0]?.name ?? platform.systemInfo().model ?? '';
+
+  const activeIsLocal = (settings: SettingsStore) => !!settings.get<string>('model') && local.isLocal(settings.get<string>('baseUrl'));
+
+  const localDetails = (name: string): Output => ({
+    kind: 'json',
+    value: { name, scope: 'local', provider: 'ollama', model: name, base_url: local.baseUrl() },
+  });
+
+  /** Details of a model of the local model server, with the two Ollama errors of spec part 8. */
+  const localModel = async (name: string): Promise<HandlerResult> => {
+    const names = await local.list();
+    if (!names) return error(OLLAMA_MESSAGES.cannotConnect);
+    if (!names.includes(name)) return error(OLLAMA_MESSAGES.modelNotFound);
+    return localDetails(name);
+  };
+
+  ctx.completion('model', async () => {
+    const [lists, names] = await Promise.all([serverLists(), local.list()]);
+    return [...new Set([...lists.user_models, ...lists.group_models, ...lists.system_models].map((m) => m.name).concat(names ?? []))];
+  });
+  ctx.completion('userModel', async () => (await serverLists()).user_models.map((m) => m.name));
+  ctx.completion('modelSettingKey', () => [...MODEL_SETTING_KEYS]);
+
+  ctx.handle('model', (c) =>
+    call(async () => {
+      const requested = c.args.name;
+      if (requested !== undefined) {
+        const names = await local.list();
+        if (names?.includes(requested)) return localDetails(requested);
+        const found = await serverModel(requested);
+        return found ? { kind: 'json', value: found } : error(MESSAGES.notFound);
+      }
+      const active = c.settings.get<string>('model');
+      if (active && activeIsLocal(c.settings)) return localModel(active);
+      if (active) {
+        const found = await serverModel(active);
+        return found ? { kind: 'json', value: found } : error(MESSAGES.notFound);
+      }
+      const name = await defaultModel();
+      if (!name) return error(NO_MODEL);
+      const found = await serverModel(name).catch(() => undefined);
+      return [text(c.t('msg.default')), found ? { kind: 'json', value: found } : { kind: 'json', value: { name, scope: 'system' } }];
+    }),
+  );
+
+  ctx.handle('model.ls', async (c) => {
+    const [lists, names] = await Promise.all([serverLists(), local.list()]);
+    const active = c.settings.get<string>('model');
+    const isLocal = activeIsLocal(c.settings);
+    const current = active || (await defaultModel(lists));
+    // The server resolves a name user → group → system: star where it resolves.
+    const starIn = isLocal ? undefined : (['user_models', 'group_models', 'system_models'] as const).find((k) => lists[k].some((m) => m.name === current));
+    const section = (title: string, key: keyof ModelLists): Output => ({
+      kind: 'list',
+      title,
+      items: lists[key].map((m) => ({ text: m.name, active: starIn === key && m.name === current })),
+      empty: c.t('msg.none'),
+    });
+    const localNames = names ?? [];
+    if (![...lists.user_models, ...lists.group_models, ...lists.system_models].length && !localNames.length) return error(NO_AVAILABLE);
+    return [
+      section(c.t('list.user'), 'user_models'),
+      section(c.t('list.group'), 'group_models'),
+      section(c.t('list.system'), 'system_models'),
+      {
+        kind: 'list',
+        title: c.t('list.local'),
+        items: localNames.map((name) => ({ text: name, active: isLocal && name === active })),
+        empty: c.t('msg.none'),
+      },
+    ];
+  });
+
+  ctx.handle('model.use', (c) =>
+    call(async () => {
+      const name = c.args.name ?? '';
+      // The local model server first, then the server's models (user → group → system).
+      const names = await local.list();
+      if (names?.includes(name)) {
+        c.settings.set('model', name);
+        c.settings.set('baseUrl', local.baseUrl());
+        return text(c.t('msg.using', { name }));
+      }
+      const found = await serverModel(name);
+      if (!found) return error(MESSAGES.notFound);
+      c.settings.set('model', found.name);
+      c.settings.set('baseUrl', found.base_url);
+      return text(c.t('msg.using', { name: found.name }));
+    }),
+  );
+
+  ctx.handle('model.unuse', async (c) => {
+    if (!c.settings.get<string>('model')) return error(NO_MODEL);
+    clearModel(c.settings);
+    const name = await defaultModel();
+    return text(name ? c.t('msg.unusedDefault', { name }) : c.t('msg.unused'));
+  });
+
+  ctx.handle('model.reset', (c: CommandContext) => {
+    clearModel(c.settings);
+    resetSession(c.settings);
+    return text(c.t('msg.reset'));
+  });
+
+  ctx.handle('model.add', (c) =>
+    call(async () => {
+      const name = c.args.name ?? '';
+      const problem = checkModelName(name);
+      if (problem) return error(problem);
+      const answer = await api.post<PublicModel>('/api/model/add', { name, base_url: c.args.base_url ?? '', api_key: c.args.api_key ?? '' });
+      return [text(answer.message!), { kind: 'json', value: answer.result }];
+    }),
+  );
+
+  ctx.handle('model.set', (c) =>
+    call(async () => {
+      const name = c.args.name ?? '';
+      const key = (c.args.key ?? '').toLowerCase();
+      const checked = checkModelSetting(key, c.args.value ?? '');
+      if (!checked.ok) return error(checked.error);
+      const answer = await api.post<PublicModel>('/api/model/update', { name, key, value: c.args.value ?? '' });
+      const model = answer.result!;
+      // The active model's base URL follows the change (it is what `:info` shows).
+      if (key === 'base_url' && c.settings.get<string>('model') === name && !activeIsLocal(c.settings)) c.settings.set('baseUrl', model.base_url);
+      return [text(answer.message!), { kind: 'json', value: model }];
+    }),
+  );
+
+  ctx.handle('model.del', (c) =>
+    call(async () => {
+      const name = c.args.name ?? '';
+      const answer = await api.post('/api/model/delete', { name });
+      if (c.settings.get<string>('model') === name && !activeIsLocal(c.settings)) clearModel(c.settings);
+      return text(answer.message!);
+    }),
+  );
+}

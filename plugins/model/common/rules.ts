@@ -1,0 +1,134 @@
+// The rules of user models, shared by the server (which decides) and the commands (which
+// report a mistake before a round trip): names, providers, and every `:model set` key.
+
+export const MODEL_PROVIDERS = ['openai-compatible', 'openai', 'anthropic', 'google', 'ollama'] as const;
+export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
+
+export const MODEL_SETTING_KEYS = [
+  'provider',
+  'model',
+  'base_url',
+  'api_key',
+  'price_input',
+  'price_output',
+  'vision',
+  'tools',
+  'image',
+  'reasoning',
+  'context_window',
+] as const;
+export type ModelSettingKey = (typeof MODEL_SETTING_KEYS)[number];
+
+/** How many models one user may add. */
+export const MAX_USER_MODELS = 50;
+export const MODEL_NAME_MAX = 64;
+export const MODEL_ID_MAX = 128;
+/** The models table keeps base URLs in an indexed-size column. */
+export const BASE_URL_MAX = 255;
+export const API_KEY_MAX = 4096;
+
+export const MESSAGES = {
+  invalidName: `Invalid model name. A model name is 1 to ${MODEL_NAME_MAX} letters, digits and . _ : / @ + - characters, starting with a letter or digit.`,
+  invalidProvider: `Invalid provider. Valid providers are: ${MODEL_PROVIDERS.join(', ')}.`,
+  invalidModelId: `Invalid model id. A model id is 1 to ${MODEL_ID_MAX} characters without spaces.`,
+  invalidUrl: 'The URL is not valid.',
+  urlScheme: 'URL must start with http or https.',
+  urlTooLong: `The URL is too long (at most ${BASE_URL_MAX} characters).`,
+  keyTooLong: `The API key is too long (at most ${API_KEY_MAX} characters).`,
+  unknownKey: `Unknown key. Key must be one of: ${MODEL_SETTING_KEYS.join(', ')}`,
+  notNumber: 'Invalid value. Value must be a number.',
+  negative: 'Invalid value. A price cannot be negative.',
+  notBoolean: 'Invalid value. Value must be true or false.',
+  notWindow: 'Invalid value. The context window is a whole number of tokens above 0, or "" to clear it.',
+  notFound: 'Model not found.',
+  tooMany: `You can have at most ${MAX_USER_MODELS} models. Please delete one first.`,
+  exists: (name: string) => `Model "${name}" already exists.`,
+  added: (name: string) => `Model "${name}" added.`,
+  updated: (name: string) => `Model "${name}" updated.`,
+  deleted: (name: string) => `Model "${name}" deleted.`,
+} as const;
+
+// Names travel percent-encoded in the path of GET /api/model/{name}.
+const NAME = new RegExp(`^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,${MODEL_NAME_MAX - 1}}$`);
+const MODEL_ID = new RegExp(`^[^\\s\\u0000-\\u001f]{1,${MODEL_ID_MAX}}$`);
+
+export function checkModelName(name: string): string | undefined {
+  return NAME.test(name) ? undefined : MESSAGES.invalidName;
+}
+
+/** The syntax of a base URL; the server also checks where it points (egress policy). */
+export function checkBaseUrlSyntax(raw: string): string | undefined {
+  if (raw.length > BASE_URL_MAX) return MESSAGES.urlTooLong;
+  if (!/^https?:\/\//i.test(raw)) return MESSAGES.urlScheme;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return MESSAGES.invalidUrl;
+  }
+  return url.hostname ? undefined : MESSAGES.invalidUrl;
+}
+
+export interface Capabilities {
+  vision: boolean;
+  tools: boolean;
+  image: boolean;
+  reasoning: boolean;
+  context_window: number | null;
+}
+
+export const DEFAULT_CAPABILITIES: Capabilities = { vision: false, tools: true, image: false, reasoning: false, context_window: null };
+
+/** What one `:model set` changes: a column of the models table, or one capability. */
+export type ModelChange =
+  | { ok: true; column: 'provider' | 'model' | 'base_url' | 'api_key'; value: string }
+  | { ok: true; column: 'price_input' | 'price_output'; value: number }
+  | { ok: true; capability: 'vision' | 'tools' | 'image' | 'reasoning'; value: boolean }
+  | { ok: true; capability: 'context_window'; value: number | null }
+  | { ok: false; error: string };
+
+export function isModelSettingKey(key: string): key is ModelSettingKey {
+  return (MODEL_SETTING_KEYS as readonly string[]).includes(key);
+}
+
+/** Checks one `:model set` key and value; errors are the messages the user sees. */
+export function checkModelSetting(key: string, raw: string): ModelChange {
+  const k = key.toLowerCase();
+  if (!isModelSettingKey(k)) return { ok: false, error: MESSAGES.unknownKey };
+  const value = k === 'api_key' ? raw : raw.trim();
+  switch (k) {
+    case 'provider':
+      return (MODEL_PROVIDERS as readonly string[]).includes(value.toLowerCase())
+        ? { ok: true, column: 'provider', value: value.toLowerCase() }
+        : { ok: false, error: MESSAGES.invalidProvider };
+    case 'model':
+      return MODEL_ID.test(value) ? { ok: true, column: 'model', value } : { ok: false, error: MESSAGES.invalidModelId };
+    case 'base_url': {
+      const problem = checkBaseUrlSyntax(value);
+      return problem ? { ok: false, error: problem } : { ok: true, column: 'base_url', value: value.replace(/\/+$/, '') };
+    }
+    case 'api_key':
+      return value.length > API_KEY_MAX ? { ok: false, error: MESSAGES.keyTooLong } : { ok: true, column: 'api_key', value };
+    case 'price_input':
+    case 'price_output': {
+      if (!/^-?\d+(\.\d+)?(e-?\d+)?$/i.test(value)) return { ok: false, error: MESSAGES.notNumber };
+      const n = Number(value);
+      if (!Number.isFinite(n)) return { ok: false, error: MESSAGES.notNumber };
+      if (n < 0) return { ok: false, error: MESSAGES.negative };
+      return { ok: true, column: k, value: n };
+    }
+    case 'vision':
+    case 'tools':
+    case 'image':
+    case 'reasoning': {
+      const lower = value.toLowerCase();
+      if (lower !== 'true' && lower !== 'false') return { ok: false, error: MESSAGES.notBoolean };
+      return { ok: true, capability: k, value: lower === 'true' };
+    }
+    case 'context_window': {
+      if (value === '' || value.toLowerCase() === 'null') return { ok: true, capability: 'context_window', value: null };
+      if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) return { ok: false, error: MESSAGES.notWindow };
+      return { ok: true, capability: 'context_window', value: Number(value) };
+    }
+  }
+}

@@ -1,0 +1,268 @@
+// The renderer test page: no CSP, so the renderer itself is what is tested. It renders
+// payloads through the markdown renderer (whole, streamed synchronously chunk by chunk, and
+// streamed with the real animation-frame batching) and through the shell's plain-text
+// surfaces (OutputView text/error/list/table/json/markdown, Previews, Welcome), counts any
+// executed payload in window.__xss, and scans the DOM for what must never be there.
+import mitt from 'mitt';
+import type { ReactNode } from 'react';
+import { flushSync } from 'react-dom';
+import { createRoot, type Root } from 'react-dom/client';
+import enShell from '../../../locales/en-US/shell.json';
+import { createI18n, createMemorySettings, SHELL_SETTINGS, type I18n, type Output, type ShellEvents } from '../../../src/core/index.ts';
+import { OutputView } from '../../../src/shell/components/OutputView.tsx';
+import { Previews } from '../../../src/shell/components/Previews.tsx';
+import { Welcome } from '../../../src/shell/components/Welcome.tsx';
+import { ShellContext, type ShellServices } from '../../../src/shell/context.tsx';
+import { ShellController, type ShellState } from '../../../src/shell/controller.ts';
+import { Markdown, StreamingMarkdown } from '../../../src/shell/markdown/index.ts';
+import '../../../src/shell/styles.css';
+
+interface Payload {
+  id: number;
+  text: string;
+}
+
+declare global {
+  interface Window {
+    __xss: (id?: unknown) => void;
+    __xssIds: string[];
+    __page: typeof api;
+  }
+}
+
+window.__xssIds = [];
+window.__xss = (id?: unknown) => {
+  window.__xssIds.push(String(id));
+};
+for (const name of ['alert', 'confirm', 'prompt', 'print'] as const) {
+  (window as unknown as Record<string, unknown>)[name] = (id?: unknown) => window.__xss(`${name}:${String(id)}`);
+}
+
+const stage = document.getElementById('stage')!;
+const roots: Root[] = [];
+const scriptsAtLoad = document.scripts.length;
+
+function container(): HTMLElement {
+  const el = document.createElement('div');
+  el.className = 'output';
+  stage.append(el);
+  return el;
+}
+
+function mount(node: ReactNode): Root {
+  const root = createRoot(container());
+  roots.push(root);
+  flushSync(() => root.render(node));
+  return root;
+}
+
+const frame = () => new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
+const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+/** Waits until no Suspense fallback of the lazy markdown renderer is left in the stage. */
+async function settled(expectedMarkdown: number): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    if (stage.querySelectorAll('.markdown').length >= expectedMarkdown) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`the lazy markdown renderer did not load (${stage.querySelectorAll('.markdown').length}/${expectedMarkdown})`);
+}
+
+let i18n: Promise<I18n> | undefined;
+function services(patch: Partial<ShellState>): Promise<ShellServices> {
+  i18n ??= createI18n({ lang: 'en-US', namespaces: [], load: async () => enShell });
+  return i18n.then((i) => {
+    const settings = createMemorySettings(SHELL_SETTINGS, {});
+    const controller = new ShellController({
+      settings,
+      events: mitt<ShellEvents>(),
+      t: i.t,
+      loadHost: () => new Promise(() => {}),
+    });
+    controller.state.set(patch);
+    return { controller, settings, i18n: i };
+  });
+}
+
+const BAD_TAGS = new Set([
+  'script', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'base', 'meta', 'link', 'form', 'style',
+  'template', 'noscript', 'textarea', 'button', 'select', 'foreignobject', 'use', 'image', 'animate', 'set',
+  'isindex', 'marquee', 'video', 'audio', 'source', 'picture', 'title', 'body', 'html', 'head', 'details',
+]);
+const URL_ATTRS = new Set([
+  'href', 'src', 'action', 'formaction', 'xlink:href', 'poster', 'data', 'background', 'srcset', 'ping', 'cite',
+  'longdesc', 'dynsrc', 'lowsrc', 'codebase', 'archive', 'manifest', 'icon', 'profile', 'usemap', 'srcdoc',
+]);
+// Browsers ignore ASCII tab and newline anywhere in a URL and C0 controls and spaces around it.
+const normalizeUrl = (value: string) => value.replace(/[\u0000-\u0020\u007f-\u009f\u00ad\u200b-\u200f\u2028\u2029\ufeff]/g, '').toLowerCase();
+
+/** What must never be in the rendered DOM. */
+function scan(): string[] {
+  const problems: string[] = [];
+  if (document.scripts.length !== scriptsAtLoad) problems.push(`script count ${scriptsAtLoad} -> ${document.scripts.length}`);
+  for (const el of stage.querySelectorAll('*')) {
+    const tag = el.localName.toLowerCase();
+    if (BAD_TAGS.has(tag)) problems.push(`<${tag}>`);
+    if (tag === 'input' && !((el as HTMLInputElement).type === 'checkbox' && (el as HTMLInputElement).disabled)) problems.push('<input> other than a disabled checkbox');
+    for (const attr of el.attributes) {
+      const name = attr.name.toLowerCase();
+      if (name.startsWith('on')) problems.push(`<${tag} ${name}>`);
+      if (URL_ATTRS.has(name) && /^(javascript|data|vbscript):/.test(normalizeUrl(attr.value))) problems.push(`<${tag} ${name}="${attr.value.slice(0, 60)}">`);
+      if (name === 'style' && /url\s*\(|expression\s*\(|javascript:|@import/i.test(attr.value)) problems.push(`<${tag} style="${attr.value.slice(0, 60)}">`);
+      if (name === 'contenteditable' || name === 'autofocus') problems.push(`<${tag} ${name}>`);
+    }
+  }
+  return problems;
+}
+
+const api = {
+  /** <Markdown> for each payload. */
+  whole(payloads: Payload[]): void {
+    mount(payloads.map((p) => <Markdown key={p.id} text={p.text} />));
+  },
+
+  /** <StreamingMarkdown sync> for each payload, fed every prefix of `chunk` characters, then done. */
+  streamed(payloads: Payload[], chunk: number): void {
+    for (const p of payloads) {
+      const root = createRoot(container());
+      roots.push(root);
+      const size = chunk > 0 ? chunk : 1 + (p.id % 7);
+      for (let end = size; end < p.text.length + size; end += size) {
+        flushSync(() => root.render(<StreamingMarkdown text={p.text.slice(0, end)} done={false} sync />));
+      }
+      flushSync(() => root.render(<StreamingMarkdown text={p.text} done />));
+    }
+  },
+
+  /** <StreamingMarkdown> with its animation-frame batching, updated from timers, then done. */
+  async framed(payloads: Payload[], chunk: number): Promise<void> {
+    const feeds = payloads.map((p) => {
+      const root = createRoot(container());
+      roots.push(root);
+      return { p, root, end: 0 };
+    });
+    for (let step = 0; feeds.some((f) => f.end < f.p.text.length); step++) {
+      for (const f of feeds) {
+        if (f.end >= f.p.text.length) continue;
+        f.end += chunk;
+        f.root.render(<StreamingMarkdown text={f.p.text.slice(0, f.end)} done={false} />);
+      }
+      await (step % 2 ? frame() : tick());
+    }
+    for (const f of feeds) f.root.render(<StreamingMarkdown text={f.p.text} done />);
+    await frame();
+    await frame();
+  },
+
+  /** The shell's surfaces: OutputView of every kind, Previews with the URLs, Welcome. */
+  async surfaces(payloads: Payload[], urls: string[]): Promise<void> {
+    const outputs = (text: string): Output[] => [
+      { kind: 'text', text },
+      { kind: 'error', text },
+      { kind: 'list', title: text, items: [{ text }, { text: `${text} `, active: true }], empty: text },
+      { kind: 'list', title: text, items: [], empty: text },
+      { kind: 'table', title: text, columns: [text, 'b'], rows: [[text, text]] },
+      { kind: 'json', value: { text } },
+      { kind: 'markdown', text },
+      { kind: 'markdown', text, streaming: true },
+    ];
+    mount(payloads.flatMap((p) => outputs(p.text).map((output, i) => <OutputView key={`${p.id}-${i}`} output={output} />)));
+    const previews = await services({ previews: urls });
+    mount(
+      <ShellContext value={previews}>
+        <Previews />
+      </ShellContext>,
+    );
+    const welcomes = await Promise.all(payloads.map((p) => services({ systemInfo: { welcome_message: p.text, demo: true } })));
+    mount(
+      welcomes.map((s, i) => (
+        <ShellContext key={i} value={s}>
+          <Welcome />
+        </ShellContext>
+      )),
+    );
+    await settled(payloads.length * 2);
+  },
+
+  /** The detector's control: payloads put into the DOM unsafely (innerHTML), which must execute. */
+  unsafe(payloads: Payload[]): void {
+    for (const p of payloads) container().innerHTML = p.text;
+  },
+
+  scan,
+
+  /** Text content of the stage (for checks that payloads show as text). */
+  text(): string {
+    return stage.textContent ?? '';
+  },
+
+  executed(): string[] {
+    return [...window.__xssIds];
+  },
+
+  clear(): void {
+    for (const root of roots.splice(0)) root.unmount();
+    stage.replaceChildren();
+  },
+
+  // Streaming behaviour checks (renderStreaming.test.ts).
+  /** Ten text updates in one task: nothing changes before the next animation frame, then the
+   *  last text shows at once. */
+  async batching(): Promise<{ before: string; syncMutations: number; afterFrame: string }> {
+    const el = container();
+    const root = createRoot(el);
+    roots.push(root);
+    flushSync(() => root.render(<StreamingMarkdown text={'First paragraph.\n\n'} done={false} />));
+    const observer = new MutationObserver(() => {});
+    observer.observe(el, { subtree: true, childList: true, characterData: true, attributes: true });
+    let text = 'First paragraph.\n\n';
+    for (const word of 'one two three four five six seven eight nine ten'.split(' ')) {
+      text += `${word} `;
+      flushSync(() => root.render(<StreamingMarkdown text={text} done={false} />));
+    }
+    const before = el.textContent ?? '';
+    const syncMutations = observer.takeRecords().length;
+    observer.disconnect();
+    await frame();
+    await frame();
+    return { before, syncMutations, afterFrame: el.textContent ?? '' };
+  },
+
+  async stability(doc: string): Promise<{ sameNode: boolean; mutations: number; pendingSeen: boolean; highlightedWhilePending: boolean; highlightedAfter: boolean }> {
+    const el = container();
+    const root = createRoot(el);
+    roots.push(root);
+    const fence = doc.indexOf('```ts');
+    flushSync(() => root.render(<StreamingMarkdown text={doc.slice(0, fence)} done={false} sync />));
+    const first = el.querySelector('.markdown .md-group > *')!;
+    const observer = new MutationObserver(() => {});
+    observer.observe(first, { subtree: true, childList: true, characterData: true, attributes: true });
+    let pendingSeen = false;
+    let highlightedWhilePending = false;
+    const close = doc.indexOf('```\n', fence + 5) + 4;
+    for (let end = fence; end <= close; end += 8) {
+      flushSync(() => root.render(<StreamingMarkdown text={doc.slice(0, end)} done={false} sync />));
+      const pending = el.querySelector('.md-pending');
+      if (pending && end > fence + 12) {
+        pendingSeen = true;
+        highlightedWhilePending ||= pending.querySelector('.token') !== null;
+      }
+    }
+    for (let end = close; end <= doc.length; end += 64) {
+      flushSync(() => root.render(<StreamingMarkdown text={doc.slice(0, end)} done={false} sync />));
+    }
+    flushSync(() => root.render(<StreamingMarkdown text={doc} done />));
+    const mutations = observer.takeRecords().length;
+    observer.disconnect();
+    return {
+      sameNode: first.isConnected && el.querySelector('.markdown .md-group > *') === first,
+      mutations,
+      pendingSeen,
+      highlightedWhilePending,
+      highlightedAfter: el.querySelector('pre code .token') !== null,
+    };
+  },
+};
+
+window.__page = api;
+document.title = 'ready';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { serve, type ServerType } from '@hono/node-server';
-import { ApiError, createApiClient, type ApiClient } from '../../src/core/index.ts';
+import { ApiError, createApiClient, type ApiClient, type ServerPluginModule } from '../../src/core/index.ts';
 import { createServer, type Server } from '../../src/server/app.ts';
 import { loadConfig } from '../../src/server/config.ts';
 import { cookieFetch } from '../harness/shellTester.ts';
@@ -91,7 +91,11 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(engine: Engine, env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(
+  engine: Engine,
+  env: Record<string, string> = {},
+  plugins: ServerPluginModule[] = [],
+): Promise<TestServer> {
   const database = await freshDatabase(engine);
   let logText = '';
   const destination = new Writable({
@@ -108,7 +112,7 @@ export async function startTestServer(engine: Engine, env: Record<string, string
     LOG_LEVEL: 'info',
     ...env,
   });
-  const server = await createServer(config, { logDestination: destination });
+  const server = await createServer(config, { logDestination: destination, plugins });
   let http: ServerType;
   const url = await new Promise<string>((resolve) => {
     http = serve({ fetch: server.app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => resolve(`http://127.0.0.1:${info.port}`));

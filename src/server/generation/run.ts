@@ -197,7 +197,9 @@ export async function runGeneration(
     const calls = new Map<string, ToolCall>();
     const results = new Map<string, string>();
     let usage = { inputTokens: 0, outputTokens: 0 };
-    let finishReason = '';
+    // Steps of the model (one per round of server tool calls) and whether the last one called tools.
+    let steps = 0;
+    let lastStepCalledTools = false;
     for await (const part of withRetries(start, () => modelSent, signal)) {
       if (!modelSent && (part.type === 'text-delta' || part.type === 'tool-call')) {
         emit({ type: 'model', model: entry.name });
@@ -208,7 +210,12 @@ export async function runGeneration(
           text += part.text;
           emit({ type: 'text', delta: part.text });
           break;
+        case 'start-step':
+          steps++;
+          lastStepCalledTools = false;
+          break;
         case 'tool-call':
+          lastStepCalledTools = true;
           calls.set(part.toolCallId, { id: part.toolCallId, name: part.toolName, args: JSON.stringify(part.input ?? {}) });
           break;
         case 'tool-result':
@@ -219,7 +226,6 @@ export async function runGeneration(
           break;
         case 'finish':
           usage = { inputTokens: part.totalUsage.inputTokens ?? 0, outputTokens: part.totalUsage.outputTokens ?? 0 };
-          finishReason = part.finishReason;
           break;
         case 'error':
           throw part.error;
@@ -240,7 +246,9 @@ export async function runGeneration(
       emit({ type: 'done', session, time: 0, tool_calls: pending });
       return { events, tool_calls: pending, images, text, stats, info: { model: entry.name, session, time: 0 } };
     }
-    if (finishReason === 'tool-calls') throw new GenerationError(`The model kept calling tools; stopped after ${MAX_TOOL_ROUNDS} rounds.`);
+    if (steps >= MAX_TOOL_ROUNDS && lastStepCalledTools) {
+      throw new GenerationError(`The model kept calling tools; stopped after ${MAX_TOOL_ROUNDS} rounds.`);
+    }
 
     const cost = usage.inputTokens * entry.priceInput + usage.outputTokens * entry.priceOutput;
     let evaluation: GenerateResult['eval'];

@@ -101,12 +101,13 @@ describe.skipIf(!HAS_CHROME)('back view', () => {
     expect(await settings.locator('.settings-updated time').getAttribute('datetime')).toMatch(/^\d{4}-\d\d-\d\dT/);
     await settings.locator('button[data-setting=lang][data-value=zh-CN]').click();
     await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
-    expect(await page.getByTestId('nav-settings').textContent()).not.toBe('Settings');
+    // The zh-CN strings load after the switch.
+    await expect.poll(() => page.getByTestId('nav-settings').textContent()).not.toBe('Settings');
     await settings.locator('button[data-setting=lang][data-value=ar-SA]').click();
     await page.waitForFunction(() => document.documentElement.dir === 'rtl');
     await settings.locator('button[data-setting=lang][data-value=en-US]').click();
     await page.waitForFunction(() => document.documentElement.dir === 'ltr');
-    expect(await page.getByTestId('nav-settings').textContent()).toBe('Settings');
+    await expect.poll(() => page.getByTestId('nav-settings').textContent()).toBe('Settings');
     await context.close();
   });
 

@@ -111,8 +111,9 @@ describe.skipIf(!HAS_CHROME)('chat', () => {
     await run(page, 'something to copy');
     await page.getByTestId('model-info').click();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('Copy **me**.');
+    // Ctrl-click shares the session on the server first, then copies.
     await page.getByTestId('model-info').click({ modifiers: ['Control'] });
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(/^:session attach \d{13}$/);
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toMatch(/^:session attach \d{13}$/);
     await context.close();
   });
 

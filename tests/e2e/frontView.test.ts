@@ -120,13 +120,13 @@ describe.skipIf(!HAS_CHROME)('front view', () => {
     const { page, context } = await openApp(app.browser, app.server.url);
     await run(page, ':lang use zh-CN');
     await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
-    expect(await page.getByTestId('submit').textContent()).not.toBe('Send');
+    await expect.poll(() => page.getByTestId('submit').textContent()).not.toBe('Send');
     expect(await run(page, ':nope')).not.toBe('Unknown command.');
     await run(page, ':lang use ar-SA');
     await page.waitForFunction(() => document.documentElement.dir === 'rtl');
     await run(page, ':lang reset');
     await page.waitForFunction(() => document.documentElement.dir === 'ltr');
-    expect(await page.getByTestId('submit').textContent()).toBe('Send');
+    await expect.poll(() => page.getByTestId('submit').textContent()).toBe('Send');
     await context.close();
   });
 

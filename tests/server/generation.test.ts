@@ -114,3 +114,85 @@ describe('generation', () => {
     expect(answer.result).toMatchObject({ text: 'Complete answer.', info: { model: 'gpt-4o-mini' }, tool_calls: [], events: [] });
   });
 });
+
+describe('generation: more providers and forms', () => {
+  let openai: FakeOpenAI;
+  let anthropic: Awaited<ReturnType<typeof import('../fixtures/fakeAnthropic.ts').startFakeAnthropic>>;
+  let t: TestServer;
+  beforeAll(async () => {
+    const { startFakeAnthropic } = await import('../fixtures/fakeAnthropic.ts');
+    openai = await startFakeOpenAI();
+    anthropic = await startFakeAnthropic();
+    t = await startTestServer('sqlite', {
+      MODEL: 'gpt-4o-mini',
+      OPENAI_BASE_URL: openai.url,
+      MODELS: JSON.stringify([
+        { name: 'claude', provider: 'anthropic', model: 'claude-3-5-haiku-latest', base_url: `${anthropic.url}/v1`, api_key: 'sk-ant-test' },
+        { name: 'vision', provider: 'openai-compatible', model: 'gpt-4o', base_url: openai.url, capabilities: { vision: true } },
+      ]),
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await openai?.close();
+    await anthropic?.close();
+  });
+
+  const collect = async (init: RequestInit & { url: string }) => {
+    const response = await fetch(init.url, init);
+    return response.text();
+  };
+
+  it('streams from an Anthropic system model', async () => {
+    anthropic.reply({ text: 'Bonjour from Claude.' });
+    const text = await collect({
+      url: `${t.url}/api/generate_sse`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ session: SESSION + 20, user_input: 'hi', model: 'claude' }),
+    });
+    expect(text).toContain('event: model\ndata: {"model":"claude"}');
+    expect(text.match(/"delta":"([^"]*)"/g)!.join('')).toContain('Claude');
+    expect(anthropic.requests.at(-1)!.headers['x-api-key']).toBe('sk-ant-test');
+  });
+
+  it('GET /api/generate_sse takes the fields in the query string', async () => {
+    openai.reply({ text: 'From a GET.' });
+    const query = new URLSearchParams({ session: String(SESSION + 21), user_input: 'hello there', mem_length: '0', use_stats: 'true' });
+    const text = await collect({ url: `${t.url}/api/generate_sse?${query}` });
+    expect(text).toContain('event: stats');
+    expect(text).toContain('event: done');
+    expect(openai.requests.at(-1)!.body.messages.at(-1)).toMatchObject({ role: 'user', content: 'hello there' });
+  });
+
+  it('sends images to a vision model and refuses them for others', async () => {
+    openai.reply({ text: 'A cat.' });
+    const answer = await t.client().post<{ text: string; images: string[] }>('/api/generate', {
+      session: SESSION + 22,
+      user_input: 'what is this?',
+      model: 'vision',
+      images: ['https://example.org/cat.png'],
+    });
+    expect(answer.result).toMatchObject({ text: 'A cat.', images: ['https://example.org/cat.png'] });
+    const content = openai.requests.at(-1)!.body.messages.at(-1).content as { type: string }[];
+    expect(content.map((p) => p.type)).toEqual(['text', 'image_url']);
+    const refused = await fetch(`${t.url}/api/generate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ session: SESSION + 23, user_input: 'x', images: ['https://example.org/cat.png'] }),
+    });
+    expect(await refused.json()).toEqual({ success: false, error: 'The model gpt-4o-mini does not read images.' });
+  });
+
+  it('builds the messages only with /api/generate_msg', async () => {
+    const answer = await t.client().post<{ msg: { messages: { role: string }[]; mem: number } }>('/api/generate_msg', {
+      session: SESSION + 24,
+      user_input: 'local question',
+      lang: 'fr-FR',
+    });
+    expect(answer.result!.msg.messages).toEqual([
+      { role: 'system', content: 'Must reply with French (France).' },
+      { role: 'user', content: 'local question' },
+    ]);
+  });
+});

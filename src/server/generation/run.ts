@@ -42,6 +42,22 @@ export interface GenerationDeps {
 
 export class GenerationError extends Error {}
 
+/** Providers whose APIs take image URLs themselves (the provider fetches them, not us). */
+const URL_PROVIDERS = new Set(['openai-compatible', 'openai', 'anthropic']);
+
+/** Passes image URLs through where the provider takes them; elsewhere downloads them safely. */
+function imageDownloader(entry: ModelEntry, egressFetch: typeof fetch) {
+  return (requests: { url: URL; isUrlSupportedByModel: boolean; abortSignal?: AbortSignal }[]) =>
+    Promise.all(
+      requests.map(async ({ url, isUrlSupportedByModel, abortSignal }) => {
+        if (isUrlSupportedByModel || URL_PROVIDERS.has(entry.provider)) return null;
+        const response = await egressFetch(url.href, { signal: abortSignal });
+        if (!response.ok) throw new GenerationError(`The image ${url.href} could not be fetched (status ${response.status}).`);
+        return { data: new Uint8Array(await response.arrayBuffer()), mediaType: response.headers.get('content-type') ?? undefined };
+      }),
+    );
+}
+
 /** Attempts after the first when the provider answers 429 or 5xx before the first token. */
 export const MAX_RETRIES = 3;
 
@@ -190,6 +206,8 @@ export async function runGeneration(
         maxRetries: 0,
         // Errors arrive as 'error' parts below; the SDK's default handler would also print them.
         onError: () => {},
+        // Image URLs are the user's: never fetched with the SDK's plain fetch.
+        experimental_download: imageDownloader(entry, deps.egressFetch),
       });
 
     let text = '';

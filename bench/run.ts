@@ -28,6 +28,12 @@ if (existsSync(CHROME_PATH)) {
   failed ||= process.env.CI === 'true';
 }
 
+console.log('\nB3 long session: opening 1,000 logs in Chromium, beside an everything-mounted table in the same page');
+const { runLongSession } = await import('./longSession.ts');
+const long = await runLongSession();
+console.log(`  ${long.rows} logs opened in ${long.oursMs.toFixed(0)} ms; everything mounted (DOM only, no fetch) ${long.baselineMs.toFixed(0)} ms`);
+check(long.oursMs <= 150, `opens within 150 ms (${long.oursMs.toFixed(0)} ms)`);
+
 console.log('\nB5 SSE relay: server CPU per relayed token, beside a bare node:http pass-through relay');
 const { runSseRelay } = await import('./sseRelay.ts');
 const relay = await runSseRelay();

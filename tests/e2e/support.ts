@@ -56,7 +56,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       ...process.env,
       PORT: String(port),
       HOST: '127.0.0.1',
-      SHELLCHAT_DIST: inject('distDir'),
+      // Outside vitest (benchmarks) the caller names the build.
+      SHELLCHAT_DIST: env.SHELLCHAT_DIST ?? inject('distDir'),
       DATA_DIR: mkdtempSync(path.join(tmpdir(), 'shellchat-data-')),
       ...env,
     },

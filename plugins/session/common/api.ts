@@ -44,7 +44,7 @@ export interface SessionSummary {
 export type SearchMatch = PublicLog;
 
 export const SESSION_LIST_MAX = 35;
-export const SESSION_LOGS_MAX = 200;
+export const SESSION_LOGS_MAX = 1000;
 export const LOG_LIST_MAX = 50;
 export const SEARCH_MAX = 100;
 export const SUMMARY_INPUT_LENGTH = 50;

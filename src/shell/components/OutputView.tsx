@@ -4,6 +4,7 @@
 // the markdown shows as plain text.
 import { lazy, Suspense } from 'react';
 import type { Output } from '../../core/index.ts';
+import { WindowedTable, WINDOW_THRESHOLD } from './WindowedTable.tsx';
 
 // One component type for streaming and finished answers (`done` = not streaming, which is what
 // `Markdown` is), so the end of a stream keeps the rendered blocks instead of re-mounting them.
@@ -41,6 +42,14 @@ export function OutputView({ output }: { output: Output }) {
         </div>
       );
     case 'table':
+      if (output.rows.length > WINDOW_THRESHOLD) {
+        return (
+          <>
+            {output.title && <div className="out-title">{output.title}</div>}
+            <WindowedTable columns={output.columns} rows={output.rows} />
+          </>
+        );
+      }
       return (
         <div className="out-table">
           {output.title && <div className="out-title">{output.title}</div>}

@@ -117,6 +117,40 @@ describe.skipIf(!HAS_CHROME)('chat', () => {
     await context.close();
   });
 
+  it('runs no script from a hostile answer, streamed or whole, in the real app', async () => {
+    const { page, context } = await openApp(browser, server.url);
+    await page.evaluate(() => {
+      (window as unknown as { hits: number }).hits = 0;
+      (window as unknown as { __xss: () => void }).__xss = () => (window as unknown as { hits: number }).hits++;
+    });
+    const payloads = [
+      '<script>__xss()</script>',
+      '<img src=x onerror=__xss()>',
+      '[click](javascript:__xss())',
+      '![x](javascript:__xss())',
+      '<svg onload=__xss()>',
+      '<a href="javascript:__xss()">a</a>',
+      '$\\href{javascript:__xss()}{x}$',
+      '<iframe srcdoc="<script>parent.__xss()</script>"></iframe>',
+      '[x](data:text/html,<script>__xss()</script>)',
+      '<details open ontoggle=__xss()>',
+    ].join('\n\n');
+    fake.reply({ text: payloads, delayMs: 2 });
+    await run(page, 'be evil');
+    await run(page, ':stream off');
+    const calls: string[] = [];
+    page.on('request', (r) => calls.push(new URL(r.url()).pathname));
+    fake.reply({ text: payloads });
+    await run(page, 'be evil again');
+    // With stream off the browser uses the non-stream call.
+    expect(calls).toContain('/api/generate');
+    expect(calls).not.toContain('/api/generate_sse');
+    await page.waitForTimeout(300);
+    expect(await page.evaluate(() => (window as unknown as { hits: number }).hits)).toBe(0);
+    expect(await page.locator('[data-testid=output] [href^="javascript:"], [data-testid=output] [src^="javascript:"], [data-testid=output] iframe, [data-testid=output] script').count()).toBe(0);
+    await context.close();
+  });
+
   it('speaks the answer sentence by sentence when speak is on', async () => {
     const { page, context } = await openApp(browser, server.url);
     await page.evaluate(() => {

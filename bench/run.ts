@@ -18,7 +18,8 @@ const forbidden = forbiddenInInitial(app);
 check(forbidden.length === 0, `no KaTeX, Prism or plugin browser code in the initial load${forbidden.length ? `: ${forbidden.join(', ')}` : ''}`);
 
 console.log('\nB1 streaming render: main-thread time per update in Chromium, StreamingMarkdown vs whole-text re-render');
-const { CHROME_PATH, renderReport, runRenderBench } = await import('./render/run.ts');
+const { renderReport, runRenderBench } = await import('./render/run.ts');
+const { CHROME_PATH } = await import('../tests/e2e/support.ts');
 if (existsSync(CHROME_PATH)) {
   const render = renderReport(await runRenderBench());
   for (const line of render.lines) console.log(line);

@@ -18,19 +18,10 @@ import path from 'node:path';
 import react from '@vitejs/plugin-react';
 import { chromium } from 'playwright-core';
 import { build } from 'vite';
+import { CHROME_ARGS, CHROME_PATH } from '../../tests/e2e/support.ts';
 import type { RunOptions } from './main.tsx';
 
 const HERE = import.meta.dirname;
-export const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
-const CHROME_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 export const TARGETS = { ratio: 10, p95: 8, drift: 1.5 } as const;
 

@@ -163,7 +163,16 @@ export interface PublicModel {
   api_key?: string;
   price_input: number;
   price_output: number;
-  capabilities: { vision: boolean; tools: boolean; image: boolean; reasoning: boolean; context_window: number | null };
+  capabilities: ModelCapabilities;
+}
+
+/** What a model can do (operators and users declare it per model). */
+export interface ModelCapabilities {
+  vision: boolean;
+  tools: boolean;
+  image: boolean;
+  reasoning: boolean;
+  context_window: number | null;
 }
 
 export interface ModelsApi {

@@ -15,6 +15,7 @@ import {
   type PluginContext,
   type PublicModel,
   type SettingsStore,
+  withApiErrors,
 } from '../../../src/core/index.ts';
 import { checkModelName, checkModelSetting, MESSAGES, MODEL_SETTING_KEYS } from './rules.ts';
 
@@ -41,15 +42,8 @@ interface ModelLists {
 const NO_MODEL = 'No model is set...';
 const NO_AVAILABLE = 'No available model found.';
 
-/** Turns API failures into the error line the user sees. */
-async function call(fn: () => Promise<HandlerResult>): Promise<HandlerResult> {
-  try {
-    return await fn();
-  } catch (err) {
-    if (err instanceof ApiError) return error(err.message);
-    throw err;
-  }
-}
+/** API failures become the error line the user sees. */
+const call = (fn: () => Promise<HandlerResult>): Promise<HandlerResult> => withApiErrors(fn);
 
 function clearModel(settings: SettingsStore): void {
   settings.reset('model');

@@ -1,5 +1,6 @@
 // The rules of user models, shared by the server (which decides) and the commands (which
 // report a mistake before a round trip): names, providers, and every `:model set` key.
+import type { ModelCapabilities } from '../../../src/core/index.ts';
 
 export const MODEL_PROVIDERS = ['openai-compatible', 'openai', 'anthropic', 'google', 'ollama'] as const;
 export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
@@ -69,13 +70,8 @@ export function checkBaseUrlSyntax(raw: string): string | undefined {
   return url.hostname ? undefined : MESSAGES.invalidUrl;
 }
 
-export interface Capabilities {
-  vision: boolean;
-  tools: boolean;
-  image: boolean;
-  reasoning: boolean;
-  context_window: number | null;
-}
+/** What a model can do (the core's ModelCapabilities). */
+export type Capabilities = ModelCapabilities;
 
 export const DEFAULT_CAPABILITIES: Capabilities = { vision: false, tools: true, image: false, reasoning: false, context_window: null };
 

@@ -15,19 +15,13 @@ import {
   type PluginContext,
   type PublicUser,
   type SettingsStore,
+  withApiErrors,
 } from '../../../src/core/index.ts';
 import { localSync } from './sync.ts';
 import { parseLoginOptions } from './rules.ts';
 
-/** Turns API failures into the error line the user sees. */
-async function call(fn: () => Promise<HandlerResult>): Promise<HandlerResult> {
-  try {
-    return await fn();
-  } catch (err) {
-    if (err instanceof ApiError) return error(err.message);
-    throw err;
-  }
-}
+/** API failures become the error line the user sees. */
+const call = (fn: () => Promise<HandlerResult>): Promise<HandlerResult> => withApiErrors(fn);
 
 export function userTable(c: CommandContext, user: PublicUser): Output {
   const rows: [string, string][] = [

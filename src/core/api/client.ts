@@ -54,3 +54,16 @@ export function createApiClient(options: { baseUrl?: string; fetch?: typeof fetc
     post: (path, body) => call('POST', path, body ?? {}),
   };
 }
+
+/**
+ * Runs a command's API calls and turns an API failure into the error line the user sees
+ * (the server's text, or 'Request failed with status {n}'); other errors propagate.
+ */
+export async function withApiErrors<T>(fn: () => Promise<T>): Promise<T | { kind: 'error'; text: string }> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof ApiError) return { kind: 'error', text: err.message };
+    throw err;
+  }
+}

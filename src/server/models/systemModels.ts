@@ -3,17 +3,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import type { ModelCapabilities } from '../../core/index.ts';
 
 export const PROVIDERS = ['openai-compatible', 'openai', 'anthropic', 'google', 'ollama'] as const;
 export type ProviderKind = (typeof PROVIDERS)[number];
 
-export interface Capabilities {
-  vision: boolean;
-  tools: boolean;
-  image: boolean;
-  reasoning: boolean;
-  context_window: number | null;
-}
+/** What a model can do (the core's ModelCapabilities). */
+export type Capabilities = ModelCapabilities;
 
 export interface ModelEntry {
   name: string;

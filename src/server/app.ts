@@ -71,7 +71,9 @@ export interface ServerOptions {
 
 export async function createServer(config: ServerConfig, options: ServerOptions = {}): Promise<Server> {
   const log = createLogger(config.logLevel, options.logDestination);
-  const db = await connectDatabase(config.databaseUrl, config.dataDir);
+  const db = await connectDatabase(config.databaseUrl, config.dataDir, (err) =>
+    log.warn({ err: { message: err.message } }, 'database connection closed; the pool opens a new one'),
+  );
   const enabled = await enabledPlugins(config);
   const plugins = [...(await serverPlugins(enabled)), ...(options.plugins ?? []).map((module, i) => ({ id: `extra-${i}`, module }))];
   const extraMigrations: Record<string, MigrationFactory> = {};

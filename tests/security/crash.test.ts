@@ -51,7 +51,10 @@ describe('a crash mid-stream', () => {
     fake.reply({ chunks: Array.from({ length: 100 }, (_, i) => `w${i} `), delayMs: 30 });
     const cut = await post(1_820_000_000_002, 'this one is cut off');
     const reader = cut.body!.getReader();
-    await reader.read();
+    // Kill only once the answer is flowing (the first events are statuses, before the model call).
+    const decoder = new TextDecoder();
+    let seen = '';
+    while (!seen.includes('event: text')) seen += decoder.decode((await reader.read()).value);
     first.child.kill('SIGKILL');
     await new Promise((r) => first.child.once('exit', r));
     await reader.read().catch(() => undefined);

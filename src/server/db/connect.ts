@@ -20,7 +20,11 @@ export function engineOf(databaseUrl: string): Engine {
   throw new Error('DATABASE_URL must start with sqlite:, postgres://, postgresql://, mysql:// or mariadb://');
 }
 
-export async function connectDatabase(databaseUrl: string, dataDir: string): Promise<Db> {
+/**
+ * `onIdleError`: an idle pooled connection that the database closes (a restart, a failover, an
+ * administrator) must not crash the process; the pool replaces it, and the error is reported.
+ */
+export async function connectDatabase(databaseUrl: string, dataDir: string, onIdleError: (err: Error) => void = () => {}): Promise<Db> {
   const engine = engineOf(databaseUrl);
   if (engine === 'sqlite') {
     const { default: SQLite } = await import('better-sqlite3');
@@ -39,6 +43,7 @@ export async function connectDatabase(databaseUrl: string, dataDir: string): Pro
     pg.default.types.setTypeParser(20, (v) => Number(v));
     pg.default.types.setTypeParser(1700, (v) => Number(v));
     const pool = new pg.default.Pool({ connectionString: databaseUrl, max: 10 });
+    pool.on('error', onIdleError);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, engine, close: () => db.destroy() };
   }
@@ -52,6 +57,7 @@ export async function connectDatabase(databaseUrl: string, dataDir: string): Pro
     decimalNumbers: true,
     charset: 'utf8mb4',
   });
+  pool.on('error' as never, onIdleError);
   const db = new Kysely<Database>({ dialect: new MysqlDialect({ pool }) });
   return { db, engine, close: () => db.destroy() };
 }

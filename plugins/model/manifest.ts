@@ -46,7 +46,16 @@ export default definePlugin({
     },
   ],
   settings: [
-    { key: 'model', type: 'string', default: '', scope: 'tab', sync: true, info: true },
+    {
+      key: 'model',
+      type: 'string',
+      default: '',
+      scope: 'tab',
+      sync: true,
+      info: true,
+      // The Settings page lists the models one can use; picking one runs `:model use`.
+      page: { section: 'model', order: 20, source: 'model', command: ':model use "{value}"' },
+    },
     { key: 'baseUrl', type: 'string', default: '', scope: 'tab', settable: false, info: true },
   ],
 });

@@ -20,7 +20,14 @@ export interface SettingSpec {
   /** Shown by `:info`. */
   info?: boolean;
   /** Rendered on the Settings page as a picker of `values`. */
-  page?: { section: string; order?: number };
+  page?: {
+    section: string;
+    order?: number;
+    /** A completion source that lists the choices (models, roles...), instead of `values`. */
+    source?: string;
+    /** Picking runs this command (`{value}` is replaced) instead of setting the value directly, so the command's rules apply. */
+    command?: string;
+  };
 }
 
 export type SettingValue = string | number | boolean | string[];

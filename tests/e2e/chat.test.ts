@@ -151,6 +151,24 @@ describe.skipIf(!HAS_CHROME)('chat', () => {
     await context.close();
   });
 
+  it('picks a model on the Settings page through :model use (login required)', async () => {
+    const { page, context } = await openApp(browser, server.url);
+    await page.keyboard.press('Control+,');
+    const choice = page.locator('[data-testid=page-settings] button[data-setting=model][data-value=gpt-demo]');
+    await choice.waitFor();
+    await choice.click();
+    await expect.poll(() => page.locator('.settings-answer').textContent()).toBe('Please login.');
+    await page.keyboard.press('Escape');
+    await run(page, ':user add picker picker@example.org correct-horse-1');
+    await run(page, ':login picker correct-horse-1');
+    await page.keyboard.press('Control+,');
+    await choice.click();
+    await expect.poll(() => choice.getAttribute('aria-pressed')).toBe('true');
+    await page.keyboard.press('Escape');
+    expect(await run(page, ':model')).toContain('gpt-demo');
+    await context.close();
+  });
+
   it('speaks the answer sentence by sentence when speak is on', async () => {
     const { page, context } = await openApp(browser, server.url);
     await page.evaluate(() => {

@@ -1,11 +1,39 @@
-import { useState } from 'react';
-import { findLanguage, SETTINGS_LOCALES, type SettingSpec } from '../../core/index.ts';
+import { useEffect, useState } from 'react';
+import { findLanguage, outputToText, SETTINGS_LOCALES, type PluginHost, type SettingSpec } from '../../core/index.ts';
 import { useHost, useNamespaces, useSetting, useShell, useT } from '../context.tsx';
 
-function Choice({ spec, onChange }: { spec: SettingSpec; onChange: (key: string, value: string | boolean) => void }) {
+/** Choices that come from a plugin (the models one may use...), listed when the page opens. */
+function useSourceValues(host: PluginHost, spec: SettingSpec, owner: string): string[] {
+  const [values, setValues] = useState<string[]>([]);
+  useEffect(() => {
+    const source = spec.page?.source;
+    if (!source) return;
+    let live = true;
+    void host
+      .completionProvider(source, owner)
+      .then((provider) => provider?.(''))
+      .then((list) => live && setValues(list ?? []), () => undefined);
+    return () => {
+      live = false;
+    };
+  }, [host, spec, owner]);
+  return values;
+}
+
+function Choice({
+  spec,
+  owner,
+  onChange,
+}: {
+  spec: SettingSpec;
+  owner: string;
+  onChange: (spec: SettingSpec, value: string | boolean) => void;
+}) {
   const value = useSetting(spec.key);
   const t = useT();
-  const values = spec.type === 'boolean' ? ['true', 'false'] : (spec.values ?? []);
+  const host = useHost();
+  const sourced = useSourceValues(host, spec, owner);
+  const values = spec.page?.source ? sourced : spec.type === 'boolean' ? ['true', 'false'] : (spec.values ?? []);
   return (
     <div className="choices" role="group" aria-label={spec.key}>
       {values.map((v) => (
@@ -15,7 +43,7 @@ function Choice({ spec, onChange }: { spec: SettingSpec; onChange: (key: string,
           data-setting={spec.key}
           data-value={v}
           aria-pressed={String(value) === v}
-          onClick={() => onChange(spec.key, spec.type === 'boolean' ? v === 'true' : v)}
+          onClick={() => onChange(spec, spec.type === 'boolean' ? v === 'true' : v)}
         >
           {t(`settings.value.${v}`, { defaultValue: v })}
         </button>
@@ -35,14 +63,25 @@ export function SettingsPage() {
   useNamespaces(host.manifests.map((m) => m.id));
   const lang = useSetting<string>('lang');
   const [updated, setUpdated] = useState<Date | null>(null);
-  const change = (key: string, value: string | boolean) => {
-    settings.set(key, value);
+  const [answer, setAnswer] = useState('');
+  const change = async (spec: SettingSpec, value: string | boolean) => {
+    if (spec.page?.command) {
+      // Through the command, so its rules (login, checks, messages) apply as if typed.
+      const result = await host.run(spec.page.command.replace('{value}', String(value)));
+      const errors = result.outputs.filter((o) => o.kind === 'error');
+      setAnswer(result.outputs.map(outputToText).filter(Boolean).join('\n'));
+      if (errors.length) return;
+    } else {
+      settings.set(spec.key, value);
+      setAnswer('');
+    }
     setUpdated(new Date());
   };
   const paged = settings
     .specs()
     .filter((s) => s.page)
     .sort((a, b) => (a.page!.order ?? 0) - (b.page!.order ?? 0));
+  const langSpec = settings.specs().find((spec) => spec.key === 'lang')!;
   const owner = (key: string) => host.manifests.find((m) => m.settings?.some((s) => s.key === key))?.id ?? 'shell';
   return (
     <section className="page" data-testid="page-settings">
@@ -50,7 +89,7 @@ export function SettingsPage() {
       {paged.map((spec) => (
         <div key={spec.key} className="setting">
           <h2>{owner(spec.key) === 'shell' ? t(`settings.section.${spec.page!.section}`) : host.t(owner(spec.key))(`settings.${spec.key}`)}</h2>
-          <Choice spec={spec} onChange={change} />
+          <Choice spec={spec} owner={owner(spec.key)} onChange={(sp, v) => void change(sp, v)} />
         </div>
       ))}
       <div className="setting">
@@ -64,13 +103,14 @@ export function SettingsPage() {
               data-value={code}
               aria-pressed={lang === code}
               title={findLanguage(code)?.name}
-              onClick={() => change('lang', code)}
+              onClick={() => void change(langSpec, code)}
             >
               {findLanguage(code)?.nativeName ?? code}
             </button>
           ))}
         </div>
       </div>
+      {answer && <p className="settings-answer">{answer}</p>}
       {updated && (
         <p className="settings-updated" role="status">
           {t('settings.updated')} <time dateTime={updated.toISOString()}>{updated.toLocaleString()}</time>

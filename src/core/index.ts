@@ -28,3 +28,4 @@ export type * from './dbSchema.ts';
 export type * from './serverPlugin.ts';
 export * from './api/client.ts';
 export * from './generation.ts';
+export * from './mcp.ts';

@@ -29,3 +29,5 @@ export type * from './serverPlugin.ts';
 export * from './api/client.ts';
 export * from './generation.ts';
 export * from './mcp.ts';
+export * from './functions.ts';
+export * from './mcpClient.ts';

@@ -29,6 +29,8 @@ export interface SystemInfo {
   /** Installed plugin ids the server enables, and third-party remotes to load. */
   plugins?: { enabled?: string[]; disabled?: string[]; remotes?: RemotePluginConfig[] };
   demo?: boolean;
+  /** The local MCP helper's address (MCP_HELPER_URL), default http://127.0.0.1:11318. */
+  mcp_url?: string;
   /** Where the privacy policy's contact link points. */
   contact_email?: string;
   /** The local model server the browser calls directly (OLLAMA_BASE_URL); default http://localhost:11434. */

@@ -79,6 +79,17 @@ export interface AccountsApi {
   addBalance(user: UserRow, amount: number): Promise<number>;
 }
 
+/** Where the built-in functions fetch their data (operator-trusted; plugins/function). */
+export interface FunctionsConfig {
+  /** Open-Meteo-compatible geocoding API (GEOCODING_BASE_URL). */
+  geocodingBaseUrl: string;
+  /** Open-Meteo-compatible forecast API (WEATHER_BASE_URL). */
+  weatherBaseUrl: string;
+  /** Wolfram|Alpha API (WOLFRAM_BASE_URL) and its AppID (WOLFRAM_APP_ID; '' disables it). */
+  wolframBaseUrl: string;
+  wolframAppId: string;
+}
+
 export interface ServerPluginContext {
   app: Hono<AppEnv>;
   db: Kysely<Database>;
@@ -88,7 +99,7 @@ export interface ServerPluginContext {
   policy: Policy;
   mail: Mail;
   /** Operator settings plugins read. */
-  config: { inviteReward: number };
+  config: { inviteReward: number; functions: FunctionsConfig };
   /** The server's public base URL (PUBLIC_URL) for links in e-mails; '' when unset: use the request's origin. */
   publicUrl: string;
   /** Signs and checks link parameters (HMAC with the server secret). */

@@ -142,7 +142,7 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
     accounts,
     policy,
     mail: createMail(config.smtpUrl, config.mailFrom),
-    config: { inviteReward: config.inviteReward },
+    config: { inviteReward: config.inviteReward, functions: config.functions },
     // PUBLIC_URL, or '' when unset: links then use the request's origin.
     publicUrl: config.publicUrl,
     sign: (...parts) => sign(secret, ...parts),

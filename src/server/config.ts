@@ -33,12 +33,16 @@ export interface ServerConfig {
   useNodeAi: boolean;
   minimalist: boolean;
   defaultFunctions: string;
+  /** The built-in functions' data sources (GEOCODING_BASE_URL, WEATHER_BASE_URL, WOLFRAM_BASE_URL, WOLFRAM_APP_ID). */
+  functions: { geocodingBaseUrl: string; weatherBaseUrl: string; wolframBaseUrl: string; wolframAppId: string };
   defaultRole: string;
   defaultStores: string;
   defaultNode: string;
   inviteReward: number;
   /** The default model and the operator's models file (models/systemModels.ts). */
   systemModels: ModelEntry[];
+  /** The local MCP helper the browser calls (MCP_HELPER_URL); shown in system info and allowed by the CSP. */
+  mcpHelperUrl: string;
   /** Hosts user-supplied URLs may reach even though they are private (EGRESS_ALLOW_HOSTS). */
   egressAllowHosts: string[];
   texts: { querying: string; generating: string; searching: string; waiting: string };
@@ -68,6 +72,13 @@ function parseRemotes(raw: string | undefined): RemotePluginConfig[] {
     if (typeof r.entry !== 'string' || !/^https?:\/\//.test(r.entry)) throw new Error('PLUGIN_REMOTES: each remote needs an http(s) entry URL');
     return { name: r.name, entry: r.entry, ...(typeof r.module === 'string' ? { module: r.module } : {}) };
   });
+}
+
+function httpBase(raw: string | undefined, fallback: string, name: string): string {
+  if (!raw?.trim()) return fallback;
+  const url = URL.parse(raw.trim());
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new Error(`${name} must be an http(s) URL, got ${raw}`);
+  return url.href.replace(/\/+$/, '');
 }
 
 function ollamaBaseUrl(raw: string | undefined): string {
@@ -107,11 +118,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     useNodeAi: bool(env.USE_NODE_AI),
     minimalist: bool(env.MINIMALIST),
     defaultFunctions: env.DEFAULT_FUNCTIONS ?? 'get_time,get_weather,redirect_to_url',
+    functions: {
+      geocodingBaseUrl: httpBase(env.GEOCODING_BASE_URL, 'https://geocoding-api.open-meteo.com', 'GEOCODING_BASE_URL'),
+      weatherBaseUrl: httpBase(env.WEATHER_BASE_URL, 'https://api.open-meteo.com', 'WEATHER_BASE_URL'),
+      wolframBaseUrl: httpBase(env.WOLFRAM_BASE_URL, 'https://api.wolframalpha.com', 'WOLFRAM_BASE_URL'),
+      wolframAppId: env.WOLFRAM_APP_ID ?? '',
+    },
     defaultRole: env.DEFAULT_ROLE ?? '',
     defaultStores: env.DEFAULT_STORES ?? '',
     defaultNode: env.DEFAULT_NODE ?? '',
     inviteReward: number(env.INVITE_REWARD, 0, 0, 1000, 'INVITE_REWARD'),
     systemModels: loadSystemModels(env, dataDir),
+    mcpHelperUrl: (env.MCP_HELPER_URL || 'http://127.0.0.1:11318').replace(/\/+$/, ''),
     egressAllowHosts: (env.EGRESS_ALLOW_HOSTS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     texts: {
       querying: env.QUERYING_TEXT || 'Querying...',

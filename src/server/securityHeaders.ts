@@ -15,7 +15,7 @@ export function contentSecurityPolicy(config: ServerConfig): string {
     "img-src 'self' https: data: blob:",
     "font-src 'self' data:",
     // The browser talks to the local model server and the local MCP helper directly (spec part 7).
-    `connect-src 'self' ${remoteOrigins.join(' ')} http://localhost:11434 http://127.0.0.1:11434 ${ollama} http://localhost:11318 http://127.0.0.1:11318`.replace(/ +/g, ' ').trim(),
+    `connect-src 'self' ${remoteOrigins.join(' ')} http://localhost:11434 http://127.0.0.1:11434 ${ollama} http://localhost:11318 http://127.0.0.1:11318 ${new URL(config.mcpHelperUrl).origin}`.replace(/ +/g, ' ').trim(),
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'self'",

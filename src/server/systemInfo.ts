@@ -26,6 +26,7 @@ export function systemInfo(config: ServerConfig, enabled: string[] = []): System
     use_payment: config.usePayment,
     use_subscriptions: config.useSubscriptions,
     contact_email: config.contactEmail,
+    mcp_url: config.mcpHelperUrl,
     ...(config.ollamaBaseUrl ? { ollama_url: config.ollamaBaseUrl } : {}),
     use_email: !!config.smtpUrl,
     plugins: { enabled, disabled: config.disabledPlugins, remotes: config.remotes },

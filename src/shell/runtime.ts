@@ -5,6 +5,7 @@ import {
   createApiClient,
   PlatformRef,
   PluginHost,
+  runFunctionCalls,
   type I18n,
   type PluginEntry,
   type SettingsStore,
@@ -34,6 +35,8 @@ export function createHost(options: {
       return runChat(parsed, { controller, settings: options.settings, events: options.events, t: i18n.tFor('shell') }, signal);
     },
     online: () => controller.state.get().online,
+    // `!name({...})` calls: the function plugin runs them (it activates on first use).
+    onFunction: (parsed) => runFunctionCalls(host, parsed),
   });
   host.services.provide(PlatformRef, {
     online: () => controller.state.get().online,

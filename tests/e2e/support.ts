@@ -48,7 +48,7 @@ export interface RunningServer {
 
 /** Starts `src/server/main.ts` with the e2e build and the given environment. */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
-  const port = await freePort();
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   let logs = '';
   const child = spawn(process.execPath, [path.join(ROOT, 'src/server/main.ts')], {
     cwd: ROOT,

@@ -10,6 +10,7 @@ import {
   outputToText,
   PlatformRef,
   PluginHost,
+  runFunctionCalls,
   SHELL_SETTINGS,
   type DocsContribution,
   type Env,
@@ -108,6 +109,7 @@ export async function createShellTester(options: ShellTesterOptions = {}) {
     loadNamespace: (ns) => i18n.loadNamespaces([ns]),
     identity,
     online: () => online,
+    onFunction: (parsed) => runFunctionCalls(host, parsed),
   });
   const jar = cookieFetch();
   host.services.provide(PlatformRef, {

@@ -70,6 +70,8 @@ const MATRIX: Record<string, Row> = {
   'POST /api/model/add':                       ['self',   401,      200,  200,  200,   200],
   'POST /api/model/update':                    ['owner',  401,      200,  404,  404,   404],
   'POST /api/model/delete':                    ['owner',  401,      200,  404,  404,   404],
+  // Functions (plugins/function): direct calls need a login (the original's route was open).
+  'POST /api/function/exec':                   ['self',   401,      200,  200,  200,   200],
 };
 
 const ROOT_PASSWORD = 'root-password-1';
@@ -533,6 +535,14 @@ const CASES: Record<string, Case> = {
     effect: async ({ w, allowed }) => {
       expect((await modelsOf(w.owner.id)).length).toBe(allowed ? 0 : 1);
       expect((await modelsOf(Number(w.prepared.group), 'group')).length).toBe(1);
+    },
+  },
+  'POST /api/function/exec': {
+    body: () => ({ functions: ['get_time({"timezone":"UTC"})'] }),
+    effect: async ({ res, allowed }) => {
+      const results = (res.json as { function_results?: { success: boolean; message?: string }[] } | undefined)?.function_results;
+      if (allowed) expect(results).toEqual([expect.objectContaining({ success: true, message: expect.stringContaining('UTC') })]);
+      else expect(results).toBeUndefined();
     },
   },
 };

@@ -17,7 +17,7 @@ import type {
   ToolCall,
   ToolResult,
 } from '../../core/index.ts';
-import { DEFAULT_MEM_LENGTH } from '../../core/index.ts';
+import { DEFAULT_MEM_LENGTH, MAX_TOOL_ROUNDS } from '../../core/index.ts';
 import type { ModelRegistry } from '../models/registry.ts';
 import { languageModel } from '../models/providers.ts';
 import type { ModelEntry } from '../models/systemModels.ts';
@@ -28,8 +28,7 @@ import type { Owner } from './owner.ts';
 import { saveTurn } from './persist.ts';
 import { memory, SessionError, sessionForTurn } from './sessions.ts';
 
-/** Rounds of server tool calls within one turn before we give up (and say so). */
-export const MAX_TOOL_ROUNDS = 5;
+export { MAX_TOOL_ROUNDS };
 
 export interface GenerationDeps {
   db: Kysely<Database>;

@@ -14,6 +14,7 @@ import {
 import type { Emitter } from 'mitt';
 import type { ShellController } from '../controller.ts';
 import { generateOnce, streamGeneration } from './client.ts';
+import { MAX_TOOL_ROUNDS, McpRef, type McpClient, type ToolCall, type ToolResult } from '../../core/index.ts';
 import { localGeneration, localModelUrl } from './local.ts';
 import { buildRequest } from './request.ts';
 
@@ -22,6 +23,15 @@ export interface ChatDeps {
   settings: SettingsStore;
   events: Emitter<ShellEvents>;
   t: Translate;
+}
+
+/** The local MCP helper's client, when the function plugin is installed (it provides it). */
+async function mcpFor(controller: ShellController): Promise<McpClient | undefined> {
+  const host = await controller.host();
+  if (!host.manifests.some((m) => m.provides?.some((r) => r.id === McpRef.id))) return undefined;
+  const owner = host.manifests.find((m) => m.provides?.some((r) => r.id === McpRef.id))!;
+  await host.ensureActive(owner.id).catch(() => undefined);
+  return host.services.maybe(McpRef);
 }
 
 /** Batches output updates to one per animation frame (or a timer outside a browser). */
@@ -46,13 +56,14 @@ function frameBatcher(apply: () => void): { schedule(): void; flush(): void } {
 
 export async function runChat(parsed: Extract<ParsedLine, { kind: 'chat' }>, deps: ChatDeps, signal: AbortSignal): Promise<Output[]> {
   const { controller, settings, events } = deps;
-  const request = buildRequest(settings, {
+  let request = buildRequest(settings, {
     text: parsed.text,
     images: parsed.attachments.filter((a) => a.kind === 'image').map((a) => a.url),
     files: parsed.attachments.filter((a) => a.kind === 'file').map((a) => a.url),
   });
   let text = '';
   let failed: string | undefined;
+  let pending: { session: number; calls: ToolCall[] } | undefined;
   let model = '';
   const state = controller.state;
   state.set({ generating: true, outputs: [], previews: request.images ?? [], stats: null, evaluation: null, modelInfo: null });
@@ -92,6 +103,7 @@ export async function runChat(parsed: Extract<ParsedLine, { kind: 'chat' }>, dep
         failed = event.error;
         break;
       case 'done':
+        if (event.tool_calls?.length) pending = { session: event.session, calls: event.tool_calls };
         if (event.time) {
           settings.set('session', event.session);
           settings.set('time', event.time);
@@ -99,27 +111,57 @@ export async function runChat(parsed: Extract<ParsedLine, { kind: 'chat' }>, dep
         }
         break;
       case 'call':
-        // MCP tool calls are run by the functions plugin; without it, the turn ends here.
+        controller.notice(deps.t('msg.callingTools', { names: event.calls.map((c) => c.name).join(', ') }));
         break;
     }
   };
   // A model of the local model server is called from the browser (./local.ts).
   const info = state.get().systemInfo;
   const ollama = localModelUrl(settings, info);
+  const mcp = await mcpFor(controller);
+  if (mcp && !ollama) {
+    const enabled = new Set(String(request.functions ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+    const tools = (await mcp.tools()).filter((t) => enabled.has(t.name));
+    if (tools.length) request = { ...request, mcp_tools: tools };
+  }
   try {
-    if (ollama) {
-      await localGeneration(request, onEvent, { signal, ollamaUrl: ollama, texts: { querying: info.querying, generating: info.generating } });
-    } else if (settings.get<boolean>('useStream')) {
-      await streamGeneration(request, onEvent, { signal });
-    } else {
-      const result = await generateOnce(request, { signal });
-      text = result.text;
-      model = result.info.model;
-      onEvent({ type: 'done', session: result.info.session, time: result.info.time });
-      if (request.use_stats) onEvent({ type: 'stats', stats: result.stats });
-      if (result.eval) onEvent({ type: 'eval', ...result.eval });
-      for (const e of result.events) onEvent({ type: 'event', event: e });
-      events.emit('speak:text', text);
+    // Rounds: when the model calls MCP tools, the browser runs them through the local helper
+    // and sends the turn again with their results, until plain text arrives (spec part 4).
+    for (let round = 0; ; round++) {
+      pending = undefined;
+      if (ollama) {
+        await localGeneration(request, onEvent, { signal, ollamaUrl: ollama, texts: { querying: info.querying, generating: info.generating } });
+      } else if (settings.get<boolean>('useStream')) {
+        await streamGeneration(request, onEvent, { signal });
+      } else {
+        const result = await generateOnce(request, { signal });
+        text += result.text;
+        model = result.info.model;
+        onEvent({ type: 'done', session: result.info.session, time: result.info.time, tool_calls: result.tool_calls });
+        if (request.use_stats) onEvent({ type: 'stats', stats: result.stats });
+        if (result.eval) onEvent({ type: 'eval', ...result.eval });
+        for (const e of result.events) onEvent({ type: 'event', event: e });
+        events.emit('speak:text', result.text);
+      }
+      const calls = pending as { session: number; calls: ToolCall[] } | undefined;
+      if (!calls || failed || signal.aborted || !mcp) break;
+      if (round + 1 >= MAX_TOOL_ROUNDS) {
+        failed = deps.t('msg.tooManyRounds', { rounds: MAX_TOOL_ROUNDS });
+        break;
+      }
+      const results: ToolResult[] = await Promise.all(
+        calls.calls.map(async (call) => {
+          let args: unknown = {};
+          try {
+            args = JSON.parse(call.args || '{}');
+          } catch {
+            // the model sent broken JSON; the tool will say what it misses
+          }
+          const result = await mcp.call(call.name, args, signal).catch((err: unknown) => `Error: ${(err as Error).message}`);
+          return { ...call, result };
+        }),
+      );
+      request = { ...request, session: calls.session, tool_results: [...(request.tool_results ?? []), ...results] };
     }
   } catch (err) {
     if (!signal.aborted) failed = err instanceof ApiError ? err.message : deps.t('msg.errorOccurred');

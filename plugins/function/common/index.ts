@@ -1,0 +1,158 @@
+// Handlers of the function commands and the runner of direct `!name({...})` calls. Built-in
+// functions run on the server (POST /api/function/exec, login required); tools of the local
+// MCP helper (McpRef, when present) are listed and run from the browser.
+import {
+  ApiError,
+  effect,
+  error,
+  FunctionRunnerRef,
+  McpRef,
+  PlatformRef,
+  text,
+  type FunctionCall,
+  type FunctionResult,
+  type McpTool,
+  type Output,
+  type PluginContext,
+} from '../../../src/core/index.ts';
+import { BUILTIN_FUNCTIONS, BUILTIN_NAMES, nameList, parseArgs, template } from './functions.ts';
+
+export * from './functions.ts';
+
+/** Largest number of calls one line may carry. */
+export const MAX_CALLS = 10;
+
+export function activateFunction(ctx: PluginContext): void {
+  const t = ctx.t;
+  const mcp = () => ctx.services.maybe(McpRef);
+
+  /** The MCP helper's tools; nothing when it is absent or down (nothing is reported). */
+  const mcpTools = async (): Promise<McpTool[]> => {
+    try {
+      return (await mcp()?.tools()) ?? [];
+    } catch {
+      return [];
+    }
+  };
+
+  const enabled = () => nameList(ctx.settings.get('functions'));
+  const setEnabled = (names: string[]) => ctx.settings.set('functions', names.join(','));
+
+  /** A function's schema: a built-in's, or an MCP tool's. */
+  const find = async (name: string): Promise<{ name: string; description?: string; parameters?: unknown } | undefined> =>
+    BUILTIN_FUNCTIONS.find((f) => f.name === name) ?? (await mcpTools()).find((tool) => tool.name === name);
+
+  const list = async (): Promise<Output[]> => {
+    const on = new Set(enabled());
+    const tools = await mcpTools();
+    return [
+      { kind: 'list', title: t('title.callables'), items: BUILTIN_FUNCTIONS.map((f) => ({ text: template(f) })) },
+      { kind: 'list', title: t('title.system'), items: BUILTIN_NAMES.map((name) => ({ text: name, active: on.has(name) })) },
+      { kind: 'list', title: t('title.mcp'), items: tools.map((tool) => ({ text: tool.name, active: on.has(tool.name) })), empty: t('msg.noMcp') },
+    ];
+  };
+
+  ctx.handle('function', async (c) => {
+    const name = c.args.name;
+    if (!name) return list();
+    const found = await find(name);
+    if (!found) return error(t('msg.notFound'));
+    return { kind: 'json', value: { name: found.name, description: found.description ?? '', parameters: found.parameters ?? { type: 'object' } } };
+  });
+  ctx.handle('function.ls', list);
+  ctx.handle('function.use', async (c) => {
+    const name = c.args.name!;
+    if (!(await find(name))) return error(t('msg.notFound'));
+    const names = enabled();
+    if (names.includes(name)) return error(t('msg.alreadyInUse'));
+    setEnabled([...names, name]);
+    return text(t('msg.used', { name }));
+  });
+  ctx.handle('function.unuse', async (c) => {
+    const name = c.args.name!;
+    const names = enabled();
+    if (!names.includes(name)) {
+      if (!(await find(name))) return error(t('msg.notFound'));
+      return error(t('msg.notInUse'));
+    }
+    setEnabled(names.filter((n) => n !== name));
+    return text(t('msg.unused', { name }));
+  });
+  ctx.completion('function', async (prefix) =>
+    [...BUILTIN_NAMES, ...(await mcpTools()).map((tool) => tool.name)].filter((n) => n.startsWith(prefix)),
+  );
+
+  ctx.services.provide(FunctionRunnerRef, {
+    run: async (calls, signal) => {
+      if (calls.length > MAX_CALLS) return [error(t('msg.tooMany', { max: MAX_CALLS }))];
+      const results = await runCalls(ctx, calls, mcpTools, signal);
+      return render(results);
+    },
+  });
+}
+
+const callText = (call: FunctionCall) => `${call.name}(${call.argsText})`;
+
+async function runCalls(
+  ctx: PluginContext,
+  calls: FunctionCall[],
+  mcpTools: () => Promise<McpTool[]>,
+  signal?: AbortSignal,
+): Promise<FunctionResult[]> {
+  const results: (FunctionResult | undefined)[] = calls.map(() => undefined);
+  const server: { index: number; name: string; args: Record<string, unknown> }[] = [];
+  const local: Promise<void>[] = [];
+  const tools = calls.some((c) => !BUILTIN_NAMES.includes(c.name)) ? await mcpTools() : [];
+  calls.forEach((call, index) => {
+    const parsed = parseArgs(call.argsText);
+    if (!parsed.ok) {
+      results[index] = { success: false, function: callText(call), error: ctx.t('msg.badArgs', { name: call.name, error: parsed.error }) };
+      return;
+    }
+    const client = ctx.services.maybe(McpRef);
+    if (!BUILTIN_NAMES.includes(call.name) && client && tools.some((tool) => tool.name === call.name)) {
+      // The local MCP helper's tools run from the browser, never through the server.
+      local.push(
+        client.call(call.name, parsed.args, signal).then(
+          (message) => void (results[index] = { success: true, function: callText(call), message }),
+          (err: unknown) => void (results[index] = { success: false, function: callText(call), error: err instanceof Error ? err.message : String(err) }),
+        ),
+      );
+      return;
+    }
+    server.push({ index, name: call.name, args: parsed.args });
+  });
+  if (server.length) {
+    try {
+      const answer = (await ctx.services.get(PlatformRef).api.post('/api/function/exec', {
+        functions: server.map(({ name, args }) => ({ name, args })),
+      })) as { function_results?: FunctionResult[] };
+      server.forEach(({ index }, i) => {
+        const r = answer.function_results?.[i];
+        results[index] = r
+          ? { ...r, function: callText(calls[index]!) }
+          : { success: false, function: callText(calls[index]!), error: ctx.t('msg.noResult') };
+      });
+    } catch (err) {
+      const message = err instanceof ApiError ? err.message : String(err);
+      for (const { index } of server) results[index] = { success: false, function: callText(calls[index]!), error: message };
+    }
+  }
+  await Promise.all(local);
+  return results.map((r, i) => r ?? { success: false, function: callText(calls[i]!), error: ctx.t('msg.noResult') });
+}
+
+/** One result prints its message or error; several print as blocks headed `!<call>`. Redirects open. */
+function render(results: FunctionResult[]): Output[] {
+  const outputs: Output[] = [];
+  const several = results.length > 1;
+  for (const r of results) {
+    const body = r.success ? (r.message ?? '') : (r.error ?? '');
+    const shown = several ? `!${r.function}\n${body}` : body;
+    outputs.push(r.success ? text(shown) : error(shown));
+  }
+  for (const r of results) {
+    if (r.success && r.event?.name === 'redirect') outputs.push(effect({ type: 'open', url: r.event.parameters.url, blank: r.event.parameters.blank }));
+  }
+  return outputs;
+}

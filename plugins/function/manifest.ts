@@ -1,0 +1,22 @@
+// Functions (spec parts 3, 5, 7, 9): the callables (time, weather, Wolfram|Alpha, redirect) and
+// the local MCP helper's tools; which of them the model may call (`functions`), and direct
+// calls typed as `!name({...})`, which the runtime hands to this plugin (FunctionRunnerRef).
+import { definePlugin, FunctionRunnerRef, McpRef, PLUGIN_API } from '../../src/core/index.ts';
+
+export default definePlugin({
+  api: PLUGIN_API,
+  id: 'function',
+  version: '1.0.0',
+  commands: [
+    { id: 'function', words: ['function'], aliases: [['f'], ['func']], group: 'general', args: [{ name: 'name', optional: true, complete: 'function' }] },
+    { id: 'function.ls', words: ['function', 'ls'], aliases: [['function', 'list']], group: 'general' },
+    { id: 'function.use', words: ['function', 'use'], group: 'general', args: [{ name: 'name', complete: 'function' }] },
+    { id: 'function.unuse', words: ['function', 'unuse'], group: 'general', args: [{ name: 'name', complete: 'function' }] },
+  ],
+  settings: [
+    // The names the model may call, as a comma list (spec part 3); synced for logged-in users.
+    { key: 'functions', type: 'string', default: '', scope: 'device', sync: true, info: true },
+  ],
+  // The browser entry provides the MCP helper client; the chat uses it for MCP tool calls.
+  provides: [FunctionRunnerRef, McpRef],
+});

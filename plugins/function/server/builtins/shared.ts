@@ -1,0 +1,37 @@
+// Helpers of the built-in functions: argument checks with clear messages, and a fetch of the
+// operator's data sources (trusted configuration, so plain fetch with a timeout).
+import type { FunctionsConfig, RedirectEvent, UserRow } from '../../../../src/core/index.ts';
+
+export type BuiltinOutput = { result: string; event?: RedirectEvent };
+export type Builtin = (args: Record<string, unknown>, context: { user: UserRow | null; signal: AbortSignal; config: FunctionsConfig }) => Promise<BuiltinOutput>;
+
+/** An error whose message the user (or the model) may see as is. */
+export class FunctionError extends Error {}
+
+export function stringArg(args: Record<string, unknown>, name: string, required = true): string {
+  const value = args[name];
+  if (value === undefined || value === null || value === '') {
+    if (required) throw new FunctionError(`The argument "${name}" is required.`);
+    return '';
+  }
+  if (typeof value !== 'string') throw new FunctionError(`The argument "${name}" must be a string.`);
+  if (value.length > 1000) throw new FunctionError(`The argument "${name}" is too long.`);
+  return value.trim();
+}
+
+export const FETCH_TIMEOUT_MS = 10_000;
+
+export async function fetchJson(url: string, signal: AbortSignal, what: string): Promise<unknown> {
+  let response: Response;
+  try {
+    response = await fetch(url, { signal: AbortSignal.any([signal, AbortSignal.timeout(FETCH_TIMEOUT_MS)]), headers: { accept: 'application/json' } });
+  } catch {
+    throw new FunctionError(`The ${what} service could not be reached.`);
+  }
+  if (!response.ok) throw new FunctionError(`The ${what} service answered ${response.status}.`);
+  try {
+    return await response.json();
+  } catch {
+    throw new FunctionError(`The ${what} service sent an unreadable answer.`);
+  }
+}

@@ -3,6 +3,7 @@
 // and direct `!` calls (one, several, invalid, anonymous, bad JSON, redirects).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpRef, type McpClient, type PluginEntry } from '../../src/core/index.ts';
+import { activateFunction } from './common/index.ts';
 import { builtinPlugin, createShellTester } from '../../tests/harness/shellTester.ts';
 import { startTestServer, type TestServer } from '../../tests/server/support.ts';
 import manifest from './manifest.ts';
@@ -17,19 +18,14 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** The function plugin with a fake MCP helper provided next to it. */
+/** The function plugin with a fake MCP helper in place of the browser's client of the real one. */
 async function withMcp(mcp: McpClient): Promise<PluginEntry> {
-  const entry = await builtinPlugin('function');
-  return {
-    manifest: { ...manifest, provides: [...(manifest.provides ?? []), McpRef] },
-    load: async () => {
-      const module = await entry.load();
-      return { activate: async (ctx) => {
-        ctx.services.provide(McpRef, mcp);
-        await module.activate(ctx);
-      } };
+  return builtinPlugin('function', {
+    activate: (ctx) => {
+      ctx.services.provide(McpRef, mcp);
+      activateFunction(ctx);
     },
-  };
+  });
 }
 
 const fakeMcp: McpClient = {

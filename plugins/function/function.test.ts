@@ -6,7 +6,6 @@ import { McpRef, type McpClient, type PluginEntry } from '../../src/core/index.t
 import { activateFunction } from './common/index.ts';
 import { builtinPlugin, createShellTester } from '../../tests/harness/shellTester.ts';
 import { startTestServer, type TestServer } from '../../tests/server/support.ts';
-import manifest from './manifest.ts';
 
 const PW = 'hunter2hunter2';
 let server: TestServer;

@@ -59,6 +59,22 @@ describe('tool-call loop', () => {
     expect(JSON.parse(log.tools)).toEqual([expect.objectContaining({ name: 'reverse', args: '{"text":"stressed"}', result: 'desserts' })]);
   });
 
+  it('counts each tool call as a unit of memory', async () => {
+    const client = t.client();
+    const session = SESSION + 5;
+    fake.reply({ toolCalls: [{ name: 'reverse', arguments: '{"text":"ab"}' }] });
+    fake.reply({ text: 'first answer' });
+    await ask({ session, user_input: 'first', functions: 'reverse' }, client);
+    fake.reply({ text: 'second answer' });
+    await ask({ session, user_input: 'second' }, client);
+    // mem_length 2: the second turn (1 unit) fits; the first (1 turn + 1 call) does not.
+    fake.reply({ text: 'third answer' });
+    const events = await ask({ session, user_input: 'third', mem_length: 2, use_stats: true }, client);
+    const users = fake.requests.at(-1)!.body.messages.filter((m: { role: string }) => m.role === 'user').map((m: { content: string }) => m.content);
+    expect(users).toEqual(['second', 'third']);
+    expect((events.find((e) => e.type === 'stats') as { stats: { mem: string } }).stats.mem).toBe('1/2');
+  });
+
   it('offers only enabled functions', async () => {
     fake.reply({ text: 'no tools here' });
     await ask({ session: SESSION + 2 });

@@ -26,7 +26,7 @@ import { fetchFileTexts } from './files.ts';
 import { buildMessages } from './messages.ts';
 import type { Owner } from './owner.ts';
 import { saveTurn } from './persist.ts';
-import { memory, SessionError, sessionForTurn } from './sessions.ts';
+import { memory, memoryUnits, SessionError, sessionForTurn } from './sessions.ts';
 
 export { MAX_TOOL_ROUNDS };
 
@@ -185,7 +185,7 @@ export async function runGeneration(
       top_p: deps.settings.topP,
       token_ct: 0,
       func: '',
-      mem: `${past.length}/${memLength}`,
+      mem: `${past.reduce((n, log) => n + memoryUnits(log), 0)}/${memLength}`,
       role: request.role ?? '',
       stores: request.stores ?? '',
       node: request.node ?? '',

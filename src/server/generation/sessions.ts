@@ -105,5 +105,23 @@ export async function memory(db: Kysely<Database>, sessionId: number, limit: num
     // A branch of a branch sees the grandparent only up to the earlier of the two branch points.
     upTo = Math.min(upTo, session?.branch_time ?? upTo);
   }
-  return collected.reverse();
+  // Each tool call of a turn counts as one more unit of memory, as the turn itself does.
+  let units = 0;
+  const kept: LogRow[] = [];
+  for (const log of collected) {
+    units += memoryUnits(log);
+    if (units > limit && kept.length) break;
+    kept.push(log);
+  }
+  return kept.reverse();
+}
+
+/** A turn is one unit of memory, plus one per tool call it made (spec part 4's logs). */
+export function memoryUnits(log: Pick<LogRow, 'tools'>): number {
+  try {
+    const tools: unknown = JSON.parse(log.tools);
+    return 1 + (Array.isArray(tools) ? tools.length : 0);
+  } catch {
+    return 1;
+  }
 }

@@ -198,6 +198,12 @@ export interface ModelsApi {
 export interface GenerationRegistry {
   addContextProvider(provider: ContextProvider): void;
   addTool(name: string, tool: ServerTool): void;
+  /**
+   * A one-shot, non-streaming completion with a model the user may use (default: the system's
+   * default model), for plugins that need one (a store writing SQL, a node summarizing).
+   * Its tokens go into the usage ledger.
+   */
+  complete(input: { user: UserRow | null; model?: string; system: string; prompt: string; signal: AbortSignal }): Promise<string>;
 }
 
 export interface Throttler {

@@ -29,6 +29,7 @@ import { createSecretBox } from './crypto/secretBox.ts';
 import { createEgressFetch } from './net/egress.ts';
 import { ModelRegistry } from './models/registry.ts';
 import { registerGenerationRoutes } from './generation/routes.ts';
+import { completeOnce } from './generation/complete.ts';
 import { ownerOf } from './generation/owner.ts';
 import { canRead, getSession, memory, owns } from './generation/sessions.ts';
 import { checkUrlAllowed } from './net/checkUrl.ts';
@@ -178,6 +179,7 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
         if (tools.has(name)) throw new Error(`Tool ${name} is registered twice`);
         tools.set(name, serverTool);
       },
+      complete: (input) => completeOnce(db.db, models, egressFetch, input),
     },
   };
   for (const { module } of plugins) await module.register(context);

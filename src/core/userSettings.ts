@@ -28,7 +28,7 @@ export type UserSettingKey = keyof typeof USER_SETTING_DEFAULTS;
 export const USER_SETTING_KEYS = Object.keys(USER_SETTING_DEFAULTS) as UserSettingKey[];
 
 /** Settings that follow a logged-in user from browser to browser when changed locally. */
-export const SYNCED_LOCAL_SETTINGS: readonly UserSettingKey[] = ['theme', 'lang', 'fullscreen', 'functions', 'useEval', 'useSpeak', 'memLength', 'passMask', 'useSystemRole', 'model'];
+export const SYNCED_LOCAL_SETTINGS: readonly UserSettingKey[] = ['theme', 'lang', 'fullscreen', 'functions', 'useEval', 'useSpeak', 'memLength', 'passMask', 'useSystemRole', 'model', 'role'];
 
 export type UserSettingCheck = { ok: true; value: UserSettingValue } | { ok: false; error: string };
 

@@ -1,0 +1,148 @@
+// Handlers of the role commands, on top of the API client. The server decides who may see or
+// change a role, and resolves a name user role first, then system role (see ../server/index.ts).
+import {
+  ApiError,
+  error,
+  PlatformRef,
+  resetSession,
+  text,
+  withApiErrors,
+  type ApiClient,
+  type HandlerResult,
+  type Output,
+  type PluginContext,
+  type SettingsStore,
+} from '../../../src/core/index.ts';
+import { checkPrompt, checkRoleName, MESSAGES, type PublicRole, type RoleLists } from './rules.ts';
+
+export * from './rules.ts';
+
+/** API failures become the error line the user sees. */
+const call = (fn: () => Promise<HandlerResult>): Promise<HandlerResult> => withApiErrors(fn);
+
+const EMPTY: RoleLists = { user_roles: [], system_roles: [] };
+
+export function activateRole(ctx: PluginContext): void {
+  const api: ApiClient = ctx.services.get(PlatformRef).api;
+
+  /** The server's lists; a failure (offline, server down) gives empty lists. */
+  const lists = async (): Promise<RoleLists> => {
+    try {
+      return (await api.get<RoleLists>('/api/role/list')).result ?? EMPTY;
+    } catch {
+      return EMPTY;
+    }
+  };
+
+  /** One role (the user's own first, then the system's), or undefined when it does not exist. */
+  const find = async (name: string): Promise<PublicRole | undefined> => {
+    try {
+      return (await api.get<PublicRole>(`/api/role/${encodeURIComponent(name)}`)).result;
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) return undefined;
+      throw err;
+    }
+  };
+
+  /** Spec part 4: a role use or reset resets memory. */
+  const activate = (settings: SettingsStore, name: string) => {
+    settings.set('role', name);
+    resetSession(settings);
+  };
+
+  const show = (c: { t: (key: string, vars?: Record<string, unknown>) => string }, role: PublicRole): Output[] => [
+    text(c.t('msg.role', { name: role.name })),
+    text(`${c.t('msg.prompt')} ${role.prompt}`),
+  ];
+
+  ctx.completion('role', async () => {
+    const { user_roles, system_roles } = await lists();
+    return [...new Set([...user_roles, ...system_roles].map((r) => r.name))];
+  });
+  ctx.completion('userRole', async () => (await lists()).user_roles.map((r) => r.name));
+
+  ctx.handle('role', (c) =>
+    call(async () => {
+      const name = c.args.name ?? c.settings.get<string>('role');
+      if (!name) return error(MESSAGES.noneSet);
+      const found = await find(name);
+      return found ? show(c, found) : error(MESSAGES.notExist(name));
+    }),
+  );
+
+  ctx.handle('role.ls', (c) =>
+    call(async () => {
+      const { user_roles, system_roles } = await lists();
+      if (!user_roles.length && !system_roles.length) return error(MESSAGES.noneFound);
+      const active = c.settings.get<string>('role');
+      // A user role wins over a system role of the same name: star where the name resolves.
+      const inUser = user_roles.some((r) => r.name === active);
+      const out: Output[] = [];
+      if (c.identity.loggedIn) {
+        out.push({
+          kind: 'list',
+          title: c.t('list.user'),
+          items: user_roles.map((r) => ({ text: r.name, active: r.name === active })),
+          empty: c.t('msg.none'),
+        });
+      }
+      out.push({
+        kind: 'list',
+        title: c.t('list.system'),
+        items: system_roles.map((r) => ({ text: r.name, active: !inUser && r.name === active })),
+        empty: c.t('msg.none'),
+      });
+      return out;
+    }),
+  );
+
+  ctx.handle('role.use', (c) =>
+    call(async () => {
+      const name = c.args.name ?? '';
+      const found = await find(name);
+      if (!found) return error(MESSAGES.notExist(name));
+      activate(c.settings, found.name);
+      return text(c.t('msg.using', { name: found.name }));
+    }),
+  );
+
+  ctx.handle('role.reset', (c) => {
+    c.settings.reset('role');
+    resetSession(c.settings);
+    return text(c.t('msg.reset'));
+  });
+
+  ctx.handle('role.add', (c) =>
+    call(async () => {
+      const name = c.args.name ?? '';
+      const prompt = c.args.prompt ?? '';
+      const problem = checkRoleName(name) ?? checkPrompt(prompt);
+      if (problem) return error(problem);
+      const answer = await api.post<PublicRole>('/api/role/add', { roleName: name, prompt });
+      // A new role becomes the active one (and memory resets, as with `:role use`).
+      activate(c.settings, name);
+      return [text(answer.message ?? MESSAGES.added(name)), text(c.t('msg.using', { name }))];
+    }),
+  );
+
+  ctx.handle('role.set', (c) =>
+    call(async () => {
+      const name = c.args.name ?? '';
+      const prompt = c.args.prompt ?? '';
+      const problem = checkRoleName(name) ?? checkPrompt(prompt);
+      if (problem) return error(problem);
+      const answer = await api.post<PublicRole>('/api/role/update', { roleName: name, prompt });
+      return text(answer.message ?? MESSAGES.updated(name));
+    }),
+  );
+
+  ctx.handle('role.del', (c) =>
+    call(async () => {
+      const name = c.args.name ?? '';
+      const answer = await api.post('/api/role/delete', { roleName: name });
+      // A deleted active role is no longer set (a system role of that name is not chosen instead).
+      if (c.settings.get<string>('role') === name) c.settings.reset('role');
+      return text(answer.message ?? MESSAGES.deleted(name));
+    }),
+  );
+}

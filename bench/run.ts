@@ -42,4 +42,10 @@ console.log(`  shellchat ${relay.appUs.toFixed(1)} µs per token vs bare relay $
 check(relay.ratio <= 1.2, `<= 1.2x the bare relay (${relay.ratio.toFixed(2)}x; the AI SDK parses every provider chunk)`);
 check(relay.abort.aborted === relay.abort.streams && relay.abort.maxMs <= 100, `${relay.abort.aborted}/${relay.abort.streams} upstream requests cancelled within 100 ms of the disconnects (all within ${relay.abort.maxMs.toFixed(0)} ms)`);
 
+console.log('\nB6 store search: natural-language questions over 1,000,000 chunks (SQLite FTS5), beside a naive OR-of-all-words query');
+const { runStoreSearch } = await import('./storeSearch.ts');
+const b6 = await runStoreSearch(1_000_000);
+console.log(`  ours p50 ${b6.ours.p50.toFixed(2)} / p95 ${b6.ours.p95.toFixed(2)} ms; naive p95 ${b6.naive.p95.toFixed(0)} ms: ${b6.ratio.toFixed(0)}x; indexing ${b6.indexMBps.toFixed(2)} MB/s`);
+check(b6.ours.p95 <= 20, `p95 <= 20 ms at 1M chunks (${b6.ours.p95.toFixed(2)} ms)`);
+
 process.exit(failed ? 1 : 0);

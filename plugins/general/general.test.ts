@@ -8,7 +8,7 @@ describe(':help', () => {
   it('lists the spec groups present, in order, generated from manifests', async () => {
     const { outputs } = await tester.run(':help');
     const titles = outputs.map((o) => (o.kind === 'table' ? o.title : ''));
-    expect(titles).toEqual(['General', 'Sessions & Logs', 'Models', 'Stats & Self-evaluation', 'Speak', 'User', 'Information']);
+    expect(titles).toEqual(['General', 'Sessions & Logs', 'Models', 'Stats & Self-evaluation', 'Speak', 'Roles', 'Data Store', 'Node', 'User', 'Information']);
     const general = outputs[0]!;
     expect(general.kind === 'table' && general.rows.map((r) => r[0])).toContain(':lang use <code>');
   });

@@ -99,7 +99,7 @@ export interface ServerPluginContext {
   policy: Policy;
   mail: Mail;
   /** Operator settings plugins read. */
-  config: { inviteReward: number; functions: FunctionsConfig };
+  config: { inviteReward: number; functions: FunctionsConfig; /** USE_NODE_AI: node output goes into chat context. */ useNodeAi: boolean; /** The operator's system roles (ROLES_FILE, or roles.json in DATA_DIR), checked on start. */ operatorRoles: { name: string; prompt: string }[] };
   /** The server's public base URL (PUBLIC_URL) for links in e-mails; '' when unset: use the request's origin. */
   publicUrl: string;
   /** Signs and checks link parameters (HMAC with the server secret). */
@@ -120,6 +120,18 @@ export interface ServerPluginContext {
   generation: GenerationRegistry;
   /** Login throttles: failures per username and per address. */
   throttles: { username: Throttler; address: Throttler };
+  /** The egress-safe fetch: refuses private and loopback addresses unless EGRESS_ALLOW_HOSTS allows them. */
+  egressFetch: typeof fetch;
+  /** Encryption at rest with the server's secret box (node keys, store passwords). */
+  secrets: { seal(plain: string): string; open(sealed: string): string };
+  /**
+   * The egress policy for a raw TCP destination (a user's MySQL host): resolves the name and
+   * returns the checked address to connect to (pinned), or throws with a clear message.
+   * Hosts in EGRESS_ALLOW_HOSTS (`host` or `host:port`) skip the address check.
+   */
+  egressHost(host: string, port: number): Promise<string>;
+  /** Raises the request body limit (1 MB by default) of one exact API path, e.g. an upload route. */
+  setBodyLimit(path: string, maxBytes: number): void;
 }
 
 /** What a context provider sees of a generation (role prompt, store results, node output...). */

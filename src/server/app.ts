@@ -26,7 +26,7 @@ import { loadSecret } from './secret.ts';
 import { securityHeaders } from './securityHeaders.ts';
 import { systemInfo } from './systemInfo.ts';
 import { createSecretBox } from './crypto/secretBox.ts';
-import { createEgressFetch } from './net/egress.ts';
+import { createEgressFetch, resolvePublicAddresses } from './net/egress.ts';
 import { ModelRegistry } from './models/registry.ts';
 import { registerGenerationRoutes } from './generation/routes.ts';
 import { completeOnce } from './generation/complete.ts';
@@ -102,17 +102,19 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
     // The path only: query strings can carry tokens.
     log.info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) }, 'request');
   });
-  app.use(
-    '/api/*',
+  // 1 MB for every API body, except the paths a plugin raised with ctx.setBodyLimit (uploads).
+  const limitFor = (maxSize: number) =>
     bodyLimit({
-      maxSize: 1024 * 1024,
+      maxSize,
       onError: (c) => {
         // The rest of the body stays unread, so the connection cannot carry another request.
         c.header('Connection', 'close');
         return fail(c, 413, 'The request is too large.');
       },
-    }),
-  );
+    });
+  const defaultLimit = limitFor(1024 * 1024);
+  const raisedLimits = new Map<string, ReturnType<typeof limitFor>>();
+  app.use('/api/*', (c, next) => (raisedLimits.get(c.req.path) ?? defaultLimit)(c, next));
   app.use('/api/*', originCheck(config.allowedOrigins));
   app.use('/api/*', loadUser(accounts));
   app.onError((err, c) => {
@@ -143,7 +145,7 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
     accounts,
     policy,
     mail: createMail(config.smtpUrl, config.mailFrom),
-    config: { inviteReward: config.inviteReward, functions: config.functions },
+    config: { inviteReward: config.inviteReward, functions: config.functions, useNodeAi: config.useNodeAi, operatorRoles: config.operatorRoles },
     // PUBLIC_URL, or '' when unset: links then use the request's origin.
     publicUrl: config.publicUrl,
     sign: (...parts) => sign(secret, ...parts),
@@ -153,6 +155,15 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
     ...cookieHelpers(config.trustProxy),
     clientAddress,
     throttles,
+    egressFetch,
+    secrets: { seal: (plain) => box.seal(plain), open: (sealed) => box.open(sealed) },
+    setBodyLimit: (routePath, maxBytes) => {
+      raisedLimits.set(routePath, limitFor(maxBytes));
+    },
+    egressHost: async (host, port) => {
+      if (config.egressAllowHosts.includes(`${host}:${port}`) || config.egressAllowHosts.includes(host)) return host;
+      return (await resolvePublicAddresses(host))[0]!.address;
+    },
     sessions: {
       owner: (c) => ownerOf(c, isHttps(c, config.trustProxy)),
       get: (id) => getSession(db.db, id),

@@ -1,6 +1,8 @@
 // Server configuration from environment variables (and `.env`, loaded by main.ts). Every
 // variable is documented in the README's configuration table; keep the two in step.
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { z } from 'zod';
 import type { RemotePluginConfig } from '../core/index.ts';
 import { loadSystemModels, type ModelEntry } from './models/systemModels.ts';
 
@@ -41,6 +43,10 @@ export interface ServerConfig {
   inviteReward: number;
   /** The default model and the operator's models file (models/systemModels.ts). */
   systemModels: ModelEntry[];
+  /** The operator's system roles file (ROLES_FILE, or roles.json in DATA_DIR); read by plugins/role when it exists. */
+  rolesFile: string;
+  /** The roles that file holds (empty when it does not exist); checked on start. */
+  operatorRoles: OperatorRole[];
   /** The local MCP helper the browser calls (MCP_HELPER_URL); shown in system info and allowed by the CSP. */
   mcpHelperUrl: string;
   /** Hosts user-supplied URLs may reach even though they are private (EGRESS_ALLOW_HOSTS). */
@@ -88,10 +94,38 @@ function ollamaBaseUrl(raw: string | undefined): string {
   return url.href.replace(/\/+$/, '');
 }
 
+/** A system role the operator adds (plugins/role ships the others in the same shape). */
+export interface OperatorRole {
+  name: string;
+  prompt: string;
+}
+
+/** The operator's roles file: a JSON array of {name, prompt}; names up to 64 characters, prompts up to 8,000. */
+export function loadOperatorRoles(file: string): OperatorRole[] {
+  if (!existsSync(file)) return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new Error(`Roles file ${file} is not valid JSON: ${(err as Error).message}`);
+  }
+  const chars = (s: string) => [...s].length;
+  const entry = z.object({
+    name: z.string().refine((n) => n.trim() === n && chars(n) >= 1 && chars(n) <= 64 && !/[\u0000-\u001f\u007f]/.test(n), 'names are 1 to 64 characters, without surrounding spaces'),
+    prompt: z.string().refine((p) => p.trim() !== '' && chars(p) <= 8000, 'prompts are 1 to 8,000 characters'),
+  });
+  const checked = z.array(entry).safeParse(parsed);
+  if (!checked.success) {
+    throw new Error(`Roles file ${file} must be a JSON array of {"name", "prompt"}: ${checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  }
+  return checked.data.map((r) => ({ name: r.name, prompt: r.prompt }));
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.cwd()): ServerConfig {
   const port = Number(env.PORT ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${env.PORT}`);
   const dataDir = path.resolve(root, env.DATA_DIR || './data');
+  const rolesFile = env.ROLES_FILE ? path.resolve(root, env.ROLES_FILE) : path.join(dataDir, 'roles.json');
   return {
     port,
     host: env.HOST || '127.0.0.1',
@@ -129,6 +163,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     defaultNode: env.DEFAULT_NODE ?? '',
     inviteReward: number(env.INVITE_REWARD, 0, 0, 1000, 'INVITE_REWARD'),
     systemModels: loadSystemModels(env, dataDir),
+    rolesFile,
+    operatorRoles: loadOperatorRoles(rolesFile),
     mcpHelperUrl: (env.MCP_HELPER_URL || 'http://127.0.0.1:11318').replace(/\/+$/, ''),
     egressAllowHosts: (env.EGRESS_ALLOW_HOSTS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     texts: {

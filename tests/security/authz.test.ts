@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normalizeUserSettings } from '../../src/core/index.ts';
 import { sign } from '../../src/server/auth/tokens.ts';
 import { startTestServer, type TestServer } from '../server/support.ts';
+import type { Generated, Kysely } from 'kysely';
 
 const ACTORS = ['anonymous', 'owner', 'other', 'member', 'root'] as const;
 type Actor = (typeof ACTORS)[number];
@@ -70,8 +71,34 @@ const MATRIX: Record<string, Row> = {
   'POST /api/model/add':                       ['self',   401,      200,  200,  200,   200],
   'POST /api/model/update':                    ['owner',  401,      200,  404,  404,   404],
   'POST /api/model/delete':                    ['owner',  401,      200,  404,  404,   404],
+  // Roles (plugins/role): the owner has a role; changes apply to the caller's own roles only.
+  'GET /api/role/list':                        ['public', 200,      200,  200,  200,   200],
+  'GET /api/role/:name':                       ['owner',  404,      200,  404,  404,   404],
+  'POST /api/role/add':                        ['self',   401,      200,  200,  200,   200],
+  'POST /api/role/update':                     ['owner',  401,      200,  404,  404,   404],
+  'POST /api/role/delete':                     ['owner',  401,      200,  404,  404,   404],
   // Functions (plugins/function): direct calls need a login (the original's route was open).
+  // Stores (plugins/store): the owner has a file store with one file; the member sees it as a group store.
+  'GET /api/store/list':                       ['self',   401,      200,  200,  200,   200],
+  'GET /api/store/:name':                      ['owner',  401,      200,  404,  200,   404],
+  'POST /api/store/add':                       ['self',   401,      200,  200,  200,   200],
+  'POST /api/store/init':                      ['owner',  401,      200,  404,  404,   404],
+  'POST /api/store/file-upload':               ['owner',  401,      200,  404,  404,   404],
+  'POST /api/store/data-reset':                ['owner',  401,      200,  404,  404,   404],
+  'POST /api/store/delete':                    ['owner',  401,      200,  404,  404,   404],
+  'POST /api/store/search':                    ['owner',  401,      200,  404,  200,   404],
+  'POST /api/store/update/:name/owner':        ['owner',  401,      200,  404,  404,   404],
+  'POST /api/store/update/:name/settings':     ['owner',  401,      200,  404,  404,   404],
   'POST /api/function/exec':                   ['self',   401,      200,  200,  200,   200],
+  // Nodes (plugins/node): the owner has a node with a key (pointing at a private address the
+  // egress policy refuses), the owner's group a node.
+  'GET /api/node/list':                        ['self',   401,      200,  200,  200,   200],
+  'GET /api/node/:name':                       ['owner',  401,      200,  404,  404,   404],
+  'POST /api/node/add':                        ['self',   401,      200,  200,  200,   200],
+  'POST /api/node/delete':                     ['owner',  401,      200,  404,  404,   404],
+  'POST /api/node/generate':                   ['owner',  401,      502,  404,  404,   404],
+  'POST /api/node/update/:name/owner':         ['owner',  401,      200,  404,  404,   404],
+  'POST /api/node/update/:name/settings':      ['owner',  401,      200,  404,  404,   404],
 };
 
 const ROOT_PASSWORD = 'root-password-1';
@@ -233,7 +260,67 @@ async function seedModels(w: World): Promise<Record<string, string>> {
     .execute();
   return { group: String(group.id) };
 }
+/** Role rows (plugins/role): the owner's role, with a prompt nobody else may read. */
+const ROLE_PROMPT = 'owner-role-secret-prompt';
+type RoleRow = { id: number; user_id: number; name: string; prompt: string };
+const rolesDb = () => t.server.db.db as unknown as import('kysely').Kysely<{ roles: RoleRow & { created_at: number; updated_at: number } }>;
+async function seedRoles(w: World): Promise<Record<string, string>> {
+  const now = Date.now();
+  await rolesDb().insertInto('roles').values({ user_id: w.owner.id, name: 'owner-role', prompt: ROLE_PROMPT, created_at: now, updated_at: now } as never).execute();
+  return {};
+}
+const rolesOf = (userId: number) => rolesDb().selectFrom('roles').selectAll().where('user_id', '=', userId).execute();
+
 const modelsOf = (ownerId: number, scope = 'user') => t.server.db.db.selectFrom('models').selectAll().where('scope', '=', scope).where('owner_id', '=', ownerId).execute();
+
+/** Store rows: the owner's file store with one indexed file (plugins/store). */
+const STORE_PASSWORD = 'store-password-never-shown';
+type StoreTestDb = import('kysely').Kysely<{
+  stores: { id: number; name: string; engine: string; owner_id: number; settings: string; created_at: number; updated_at: number };
+  store_files: { id: number; store_id: number; name: string; bytes: number; chunks: number; created_at: number };
+  store_chunks: { id: number; store_id: number; file_id: number; seq: number; tag: string; body: string };
+}>;
+const storeDb = () => t.server.db.db as unknown as StoreTestDb;
+async function seedStore(w: World): Promise<Record<string, string>> {
+  const now = Date.now();
+  const settings = JSON.stringify({ description: 'original', password: t.server.models.sealKey(STORE_PASSWORD) });
+  const store = Number((await storeDb().insertInto('stores').values({ name: 'owner-store', engine: 'file', owner_id: w.owner.id, settings, created_at: now, updated_at: now } as never).executeTakeFirstOrThrow()).insertId);
+  const file = Number((await storeDb().insertInto('store_files').values({ store_id: store, name: 'notes.txt', bytes: 20, chunks: 1, created_at: now } as never).executeTakeFirstOrThrow()).insertId);
+  await storeDb().insertInto('store_chunks').values({ store_id: store, file_id: file, seq: 0, tag: `s${store}`, body: 'a needle in the owner store' } as never).execute();
+  return { ...(await seedModels(w)), store: String(store) };
+}
+const storesOf = (ownerId: number) => storeDb().selectFrom('stores').selectAll().where('owner_id', '=', ownerId).execute();
+const filesOf = async (storeId: number) => (await storeDb().selectFrom('store_files').select('id').where('store_id', '=', storeId).execute()).length;
+
+/** Node rows: the owner's node (with a sealed key) and the owner's group's node. */
+const NODE_KEY = 'sk-owner-node-key-0123456789';
+interface NodeRow {
+  id: number;
+  name: string;
+  owner: string;
+  owner_id: number;
+  settings: string;
+  created_by: number;
+  created_at: number;
+  updated_at: number;
+}
+const nodesDb = () => t.server.db.db as unknown as Kysely<{ nodes: Omit<NodeRow, 'id'> & { id: Generated<number> } }>;
+const nodesOf = (ownerId: number, owner = 'user') => nodesDb().selectFrom('nodes').selectAll().where('owner', '=', owner).where('owner_id', '=', ownerId).execute();
+async function seedNodes(w: World): Promise<Record<string, string>> {
+  await call('POST', '/api/node/add', w.owner.token, { body: { name: 'owner-node' } });
+  await call('POST', '/api/node/update/owner-node/settings', w.owner.token, { body: { key: 'api_key', value: NODE_KEY } });
+  const [row] = await nodesOf(w.owner.id);
+  // Written straight to the row: the settings route refuses private addresses here.
+  const settings = { ...(JSON.parse(row!.settings) as object), base_url: 'http://127.0.0.1:9' };
+  await nodesDb().updateTable('nodes').set({ settings: JSON.stringify(settings) }).where('id', '=', row!.id).execute();
+  const group = await t.server.db.db.selectFrom('groups').select('id').where('name', '=', w.owner.username).executeTakeFirstOrThrow();
+  const now = Date.now();
+  await nodesDb()
+    .insertInto('nodes')
+    .values({ name: 'group-node', owner: 'group', owner_id: group.id, settings: JSON.stringify({ kind: 'http', base_url: '' }), created_by: w.owner.id, created_at: now, updated_at: now })
+    .execute();
+  return { group: String(group.id) };
+}
 
 const CASES: Record<string, Case> = {
   'GET /api/ping': {},
@@ -537,12 +624,184 @@ const CASES: Record<string, Case> = {
       expect((await modelsOf(Number(w.prepared.group), 'group')).length).toBe(1);
     },
   },
+  'GET /api/role/list': {
+    prepare: seedRoles,
+    effect: async ({ actor, res }) => {
+      const lists = resultOf<Record<string, { name: string; prompt: string }[]>>(res);
+      expect(lists.user_roles!.map((r) => r.name)).toEqual(actor === 'owner' ? ['owner-role'] : []);
+      if (actor !== 'owner') expect(res.text).not.toContain(ROLE_PROMPT);
+      expect(lists.system_roles!.length).toBeGreaterThanOrEqual(30);
+    },
+  },
+  'GET /api/role/:name': {
+    prepare: seedRoles,
+    path: () => '/api/role/owner-role',
+    effect: async ({ res, allowed }) => {
+      if (allowed) expect(resultOf<{ prompt: string }>(res).prompt).toBe(ROLE_PROMPT);
+      else expect(res.text).not.toContain(ROLE_PROMPT);
+    },
+  },
+  'POST /api/role/add': {
+    prepare: seedRoles,
+    body: () => ({ roleName: `added-role${++seq}`, prompt: 'added prompt' }),
+    effect: async ({ w, me, allowed, actor, body }) => {
+      const name = (body as { roleName: string }).roleName;
+      if (me) expect((await rolesOf(me.id)).some((r) => r.name === name)).toBe(allowed);
+      if (actor !== 'owner') expect((await rolesOf(w.owner.id)).map((r) => r.name)).toEqual(['owner-role']);
+    },
+  },
+  'POST /api/role/update': {
+    // Own roles only: naming the owner changes nothing for anyone else.
+    prepare: seedRoles,
+    body: (w) => ({ roleName: 'owner-role', prompt: 'changed', username: w.owner.username }),
+    effect: async ({ w, me, allowed, actor }) => {
+      expect((await rolesOf(w.owner.id))[0]!.prompt).toBe(allowed && actor === 'owner' ? 'changed' : ROLE_PROMPT);
+      if (me && me !== w.owner) expect((await rolesOf(me.id)).filter((r) => r.name === 'owner-role')).toEqual([]);
+    },
+  },
+  'POST /api/role/delete': {
+    prepare: seedRoles,
+    body: (w) => ({ roleName: 'owner-role', username: w.owner.username }),
+    effect: async ({ w, allowed }) => expect((await rolesOf(w.owner.id)).length).toBe(allowed ? 0 : 1),
+  },
+  'GET /api/store/list': {
+    prepare: seedStore,
+    effect: async ({ actor, res, allowed }) => {
+      if (!allowed) return;
+      const lists = resultOf<Record<string, { name: string }[]>>(res);
+      expect(lists.user_stores!.map((x) => x.name).filter((n) => n === 'owner-store')).toEqual(actor === 'owner' ? ['owner-store'] : []);
+      expect(lists.group_stores!.map((x) => x.name)).toEqual(actor === 'member' ? ['owner-store'] : []);
+    },
+  },
+  'GET /api/store/:name': {
+    prepare: seedStore,
+    path: () => '/api/store/owner-store',
+    effect: async ({ res, allowed, actor }) => {
+      if (allowed) expect(resultOf<{ scope: string }>(res).scope).toBe(actor === 'owner' ? 'user' : 'group');
+      expect(res.text).not.toContain(STORE_PASSWORD);
+    },
+  },
+  'POST /api/store/add': {
+    prepare: seedStore,
+    body: () => ({ name: `added${++seq}`, engine: 'file' }),
+    effect: async ({ w, me, allowed, body }) => {
+      const name = (body as { name: string }).name;
+      if (me) expect((await storesOf(me.id)).some((x) => x.name === name)).toBe(allowed);
+      expect((await storesOf(w.owner.id)).filter((x) => x.name === name)).toEqual(me === w.owner ? [expect.anything()] : []);
+    },
+  },
+  'POST /api/store/init': {
+    prepare: seedStore,
+    body: () => ({ name: 'owner-store' }),
+  },
+  'POST /api/store/file-upload': {
+    prepare: seedStore,
+    body: () => ({ name: 'owner-store', texts: [{ name: 'added.txt', content: 'an added file' }] }),
+    effect: async ({ w, allowed }) => expect(await filesOf(Number(w.prepared.store))).toBe(allowed ? 2 : 1),
+  },
+  'POST /api/store/data-reset': {
+    prepare: seedStore,
+    body: () => ({ name: 'owner-store' }),
+    effect: async ({ w, allowed }) => expect(await filesOf(Number(w.prepared.store))).toBe(allowed ? 0 : 1),
+  },
+  'POST /api/store/delete': {
+    prepare: seedStore,
+    body: () => ({ name: 'owner-store' }),
+    effect: async ({ w, allowed }) => expect((await storesOf(w.owner.id)).length).toBe(allowed ? 0 : 1),
+  },
+  'POST /api/store/search': {
+    prepare: seedStore,
+    body: () => ({ search: 'needle', store: 'owner-store' }),
+    effect: async ({ res, allowed }) => {
+      if (allowed) expect(resultOf<{ hits: { source: string }[] }>(res).hits.map((h) => h.source)).toEqual(['notes.txt']);
+      else expect(res.text).not.toContain('needle');
+    },
+  },
+  'POST /api/store/update/:name/owner': {
+    prepare: seedStore,
+    path: () => '/api/store/update/owner-store/owner',
+    body: (w) => ({ owner: w.other.username }),
+    effect: async ({ w, allowed }) => {
+      expect((await storesOf(w.owner.id)).length).toBe(allowed ? 0 : 1);
+      expect((await storesOf(w.other.id)).length).toBe(allowed ? 1 : 0);
+    },
+  },
+  'POST /api/store/update/:name/settings': {
+    prepare: seedStore,
+    path: () => '/api/store/update/owner-store/settings',
+    body: () => ({ key: 'description', value: 'changed' }),
+    effect: async ({ w, allowed }) => expect(JSON.parse((await storesOf(w.owner.id))[0]!.settings).description).toBe(allowed ? 'changed' : 'original'),
+  },
   'POST /api/function/exec': {
     body: () => ({ functions: ['get_time({"timezone":"UTC"})'] }),
     effect: async ({ res, allowed }) => {
       const results = (res.json as { function_results?: { success: boolean; message?: string }[] } | undefined)?.function_results;
       if (allowed) expect(results).toEqual([expect.objectContaining({ success: true, message: expect.stringContaining('UTC') })]);
       else expect(results).toBeUndefined();
+    },
+  },
+  'GET /api/node/list': {
+    prepare: seedNodes,
+    effect: async ({ actor, res, allowed }) => {
+      expect(res.text).not.toContain(NODE_KEY);
+      if (!allowed) return;
+      const lists = resultOf<Record<string, { name: string; settings: { api_key?: string } }[]>>(res);
+      expect(lists.user_nodes!.map((n) => n.name)).toEqual(actor === 'owner' ? ['owner-node'] : []);
+      if (actor === 'owner') expect(lists.user_nodes![0]!.settings.api_key).toMatch(/^sk-\*+89$/);
+      expect(lists.group_nodes!.map((n) => n.name)).toEqual(actor === 'owner' || actor === 'member' ? ['group-node'] : []);
+      if (actor === 'member') expect(lists.group_nodes![0]!.settings).not.toHaveProperty('api_key');
+    },
+  },
+  'GET /api/node/:name': {
+    prepare: seedNodes,
+    path: () => '/api/node/owner-node',
+    effect: async ({ res, allowed }) => {
+      expect(res.text).not.toContain(NODE_KEY);
+      if (allowed) expect(resultOf<{ settings: { api_key: string } }>(res).settings.api_key).toMatch(/^sk-\*+89$/);
+    },
+  },
+  'POST /api/node/add': {
+    prepare: seedNodes,
+    body: () => ({ name: `added${++seq}` }),
+    effect: async ({ w, me, allowed, actor, body }) => {
+      const name = (body as { name: string }).name;
+      if (me) expect((await nodesOf(me.id)).some((n) => n.name === name)).toBe(allowed);
+      if (actor !== 'owner') expect((await nodesOf(w.owner.id)).map((n) => n.name)).toEqual(['owner-node']);
+    },
+  },
+  'POST /api/node/delete': {
+    prepare: seedNodes,
+    body: (w) => ({ name: 'owner-node', username: w.owner.username }),
+    effect: async ({ w, allowed }) => {
+      expect((await nodesOf(w.owner.id)).length).toBe(allowed ? 0 : 1);
+      expect((await nodesOf(Number(w.prepared.group), 'group')).length).toBe(1);
+    },
+  },
+  'POST /api/node/generate': {
+    // The owner reaches the call, which the egress policy refuses (a private address).
+    prepare: seedNodes,
+    body: () => ({ input: 'hello', node: 'owner-node' }),
+    effect: async ({ actor, res }) => {
+      expect(res.text).not.toContain(NODE_KEY);
+      if (actor === 'owner') expect(String(res.json?.error)).toMatch(/^The node did not answer: /);
+    },
+  },
+  'POST /api/node/update/:name/owner': {
+    prepare: seedNodes,
+    path: () => '/api/node/update/owner-node/owner',
+    body: (w) => ({ owner: w.other.username }),
+    effect: async ({ w, allowed }) => {
+      expect((await nodesOf(w.owner.id)).length).toBe(allowed ? 0 : 1);
+      expect((await nodesOf(w.other.id)).map((n) => n.name)).toEqual(allowed ? ['owner-node'] : []);
+    },
+  },
+  'POST /api/node/update/:name/settings': {
+    prepare: seedNodes,
+    path: () => '/api/node/update/owner-node/settings',
+    body: () => ({ key: 'description', value: 'changed' }),
+    effect: async ({ w, allowed }) => {
+      const [row] = await nodesOf(w.owner.id);
+      expect((JSON.parse(row!.settings) as { description: string }).description).toBe(allowed ? 'changed' : '');
     },
   },
 };

@@ -139,9 +139,12 @@ export async function runGeneration(
 
     emit({ type: 'status', text: deps.settings.querying });
     const providerSystem: string[] = [];
+    // Images a context provider produced (a node's) are shown with the answer, not sent to the model.
+    const providerImages: string[] = [];
     for (const provider of deps.providers) {
       const added = await provider({ request, user, signal, status: (text) => emit({ type: 'status', text }) });
       providerSystem.push(...(added?.system ?? []));
+      providerImages.push(...(added?.images ?? []));
     }
     const memLength = request.mem_length ?? DEFAULT_MEM_LENGTH;
     const past = memLength > 0 ? await memory(db, session, memLength) : [];
@@ -192,12 +195,14 @@ export async function runGeneration(
       eval: '',
     };
     if (request.use_stats) emit({ type: 'stats', stats });
-    for (const url of images) emit({ type: 'image', url });
+    for (const url of [...images, ...providerImages]) emit({ type: 'image', url });
 
     const start = () =>
       streamText({
         model: languageModel(entry, modelFetch(entry, deps)),
         messages,
+        // The system messages are the server's own: the operator's prompt and the context providers'.
+        allowSystemInMessages: true,
         tools: Object.keys(tools).length ? tools : undefined,
         stopWhen: stepCountIs(MAX_TOOL_ROUNDS),
         temperature: deps.settings.temperature,
@@ -263,7 +268,7 @@ export async function runGeneration(
       // The browser runs these and sends the turn again with their results.
       emit({ type: 'call', calls: pending });
       emit({ type: 'done', session, time: 0, tool_calls: pending });
-      return { events, tool_calls: pending, images, text, stats, info: { model: entry.name, session, time: 0 } };
+      return { events, tool_calls: pending, images: [...images, ...providerImages], text, stats, info: { model: entry.name, session, time: 0 } };
     }
     if (steps >= MAX_TOOL_ROUNDS && lastStepCalledTools) {
       throw new GenerationError(`The model kept calling tools; stopped after ${MAX_TOOL_ROUNDS} rounds.`);
@@ -297,7 +302,7 @@ export async function runGeneration(
     });
     if (request.use_stats) emit({ type: 'stats', stats });
     emit({ type: 'done', session, time });
-    return { events, tool_calls: [], images, text, stats, info: { model: entry.name, session, time }, eval: evaluation };
+    return { events, tool_calls: [], images: [...images, ...providerImages], text, stats, info: { model: entry.name, session, time }, eval: evaluation };
   } catch (err) {
     if (signal.aborted) return undefined;
     if (!(err instanceof GenerationError) && !(err instanceof SessionError)) deps.log.error({ err: { message: String((err as Error)?.message) } }, 'generation failed');

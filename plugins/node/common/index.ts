@@ -1,0 +1,156 @@
+// Handlers of the node commands, on top of the API client. The server decides who may see or
+// change a node and never sends a key unmasked (see ../server/index.ts).
+import {
+  ApiError,
+  effect,
+  error,
+  PlatformRef,
+  resetSession,
+  text,
+  withApiErrors,
+  type ApiClient,
+  type HandlerResult,
+  type Output,
+  type PluginContext,
+  type SettingsStore,
+} from '../../../src/core/index.ts';
+import { checkNodeName, checkNodeSetting, MESSAGES, NODE_SETTING_KEYS, type NodeLists, type NodeOutput, type PublicNode } from './rules.ts';
+
+export * from './rules.ts';
+
+const call = (fn: () => Promise<HandlerResult>): Promise<HandlerResult> => withApiErrors(fn);
+const EMPTY: NodeLists = { user_nodes: [], group_nodes: [], system_nodes: [] };
+
+export function activateNode(ctx: PluginContext): void {
+  const api: ApiClient = ctx.services.get(PlatformRef).api;
+  const active = (settings: SettingsStore) => settings.get<string>('node');
+
+  const lists = async (): Promise<NodeLists> => {
+    try {
+      return (await api.get<NodeLists>('/api/node/list')).result ?? EMPTY;
+    } catch {
+      return EMPTY;
+    }
+  };
+
+  /** One node as the server shows it, or undefined for 'Node not found.' (404). */
+  const details = async (name: string): Promise<PublicNode | undefined> => {
+    try {
+      return (await api.get<PublicNode>(`/api/node/${encodeURIComponent(name)}`)).result;
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) return undefined;
+      throw err;
+    }
+  };
+
+  ctx.completion('node', async () => {
+    const all = await lists();
+    return [...new Set([...all.user_nodes, ...all.group_nodes, ...all.system_nodes].map((n) => n.name))];
+  });
+  ctx.completion('nodeSettingKey', () => [...NODE_SETTING_KEYS]);
+
+  ctx.handle('node', (c) =>
+    call(async () => {
+      const name = c.args.name ?? active(c.settings);
+      if (!name) return error(MESSAGES.noneSet);
+      const found = await details(name);
+      return found ? { kind: 'json', value: found } : error(MESSAGES.notFound);
+    }),
+  );
+
+  ctx.handle('node.ls', (c) =>
+    call(async () => {
+      const all = (await api.get<NodeLists>('/api/node/list')).result ?? EMPTY;
+      if (!all.user_nodes.length && !all.group_nodes.length && !all.system_nodes.length) return error(MESSAGES.noneAvailable);
+      const current = active(c.settings);
+      // The server resolves a name user → group → system: star where it resolves.
+      const starIn = (['user_nodes', 'group_nodes', 'system_nodes'] as const).find((k) => all[k].some((n) => n.name === current));
+      const section = (title: string, key: keyof NodeLists): Output => ({
+        kind: 'list',
+        title,
+        items: all[key].map((n) => ({ text: n.name, active: starIn === key && n.name === current })),
+        empty: c.t('msg.none'),
+      });
+      return [section(c.t('list.user'), 'user_nodes'), section(c.t('list.group'), 'group_nodes'), section(c.t('list.system'), 'system_nodes')];
+    }),
+  );
+
+  ctx.handle('node.use', (c) =>
+    call(async () => {
+      const found = await details(c.args.name ?? '');
+      if (!found) return error(MESSAGES.notFound);
+      c.settings.set('node', found.name);
+      return text(c.t('msg.using', { name: found.name }));
+    }),
+  );
+
+  ctx.handle('node.unuse', (c) => {
+    const current = active(c.settings);
+    if (!current) return error(MESSAGES.noneSelected);
+    if (current !== c.args.name) return error(MESSAGES.notExists);
+    c.settings.reset('node');
+    return text(c.t('msg.unused', { name: current }));
+  });
+
+  ctx.handle('node.reset', (c) => {
+    c.settings.reset('node');
+    resetSession(c.settings);
+    return text(c.t('msg.reset'));
+  });
+
+  ctx.handle('node.add', (c) =>
+    call(async () => {
+      const name = c.args.name ?? '';
+      const problem = checkNodeName(name);
+      if (problem) return error(problem);
+      const answer = await api.post<PublicNode>('/api/node/add', { name });
+      // A node created by add becomes active.
+      c.settings.set('node', name);
+      return [text(answer.message!), { kind: 'json', value: answer.result }];
+    }),
+  );
+
+  ctx.handle('node.del', (c) =>
+    call(async () => {
+      const name = active(c.settings);
+      if (!name) return error(MESSAGES.noneSelected);
+      const answer = await api.post('/api/node/delete', { name });
+      c.settings.reset('node');
+      return text(answer.message!);
+    }),
+  );
+
+  ctx.handle('node.set.owner', (c) =>
+    call(async () => {
+      const name = active(c.settings);
+      if (!name) return error(MESSAGES.noneSelected);
+      const answer = await api.post(`/api/node/update/${encodeURIComponent(name)}/owner`, { owner: c.args.owner ?? '' });
+      return text(answer.message!);
+    }),
+  );
+
+  ctx.handle('node.set', (c) =>
+    call(async () => {
+      const name = active(c.settings);
+      if (!name) return error(MESSAGES.noneSelected);
+      const key = (c.args.key ?? '').toLowerCase();
+      const checked = checkNodeSetting(key, c.args.value ?? '');
+      if (!checked.ok) return error(checked.error);
+      const answer = await api.post<PublicNode>(`/api/node/update/${encodeURIComponent(name)}/settings`, { key, value: c.args.value ?? '' });
+      return [text(answer.message!), { kind: 'json', value: answer.result }];
+    }),
+  );
+
+  ctx.handle('generate', (c) =>
+    call(async () => {
+      const node = active(c.settings);
+      if (!node) return error(MESSAGES.noneSelected);
+      const input = c.args.input ?? '';
+      const out = (await api.post<NodeOutput>('/api/node/generate', { input, node })).result!;
+      const outputs: Output[] = [];
+      if (out.text) outputs.push({ kind: 'markdown', text: out.text });
+      if (out.images.length) outputs.push(effect({ type: 'result', previews: out.images, info: null }));
+      return outputs;
+    }),
+  );
+}

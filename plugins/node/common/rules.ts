@@ -1,0 +1,139 @@
+// The rules of nodes, shared by the server (which decides) and the commands (which report a
+// mistake before a round trip): names (spec part 5), setting keys and their values.
+
+export const NODE_KINDS = ['openai', 'ollama', 'http'] as const;
+export type NodeKind = (typeof NODE_KINDS)[number];
+
+export const NODE_SETTING_KEYS = ['kind', 'base_url', 'api_key', 'model', 'prompt_template', 'timeout_ms', 'description'] as const;
+export type NodeSettingKey = (typeof NODE_SETTING_KEYS)[number];
+
+/** Spec part 9: at most 32 characters; letters, digits, underscore, hyphen. */
+export const NODE_NAME_MAX = 32;
+/** How many nodes one user may own. */
+export const MAX_USER_NODES = 10;
+export const BASE_URL_MAX = 255;
+export const VALUE_MAX = 4096;
+export const TIMEOUT_MIN = 1_000;
+export const TIMEOUT_MAX = 120_000;
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** Settings as stored (the key sealed) and as shown (the key masked, or absent). */
+export interface NodeSettings {
+  kind: NodeKind;
+  base_url: string;
+  api_key: string;
+  model: string;
+  prompt_template: string;
+  timeout_ms: number;
+  description: string;
+}
+
+export const DEFAULT_NODE_SETTINGS: NodeSettings = {
+  kind: 'http',
+  base_url: '',
+  api_key: '',
+  model: '',
+  prompt_template: '',
+  timeout_ms: DEFAULT_TIMEOUT_MS,
+  description: '',
+};
+
+export type NodeScope = 'user' | 'group' | 'system';
+
+/** A node as the API shows it. `settings.api_key` is masked, and only for those who manage it. */
+export interface PublicNode {
+  name: string;
+  owner: NodeScope;
+  /** The owning user's or group's name; 'system' for system nodes. */
+  owner_name: string;
+  settings: Omit<NodeSettings, 'api_key'> & { api_key?: string };
+  /** Whether the caller may change or delete it. */
+  manageable: boolean;
+}
+
+export interface NodeLists {
+  user_nodes: PublicNode[];
+  group_nodes: PublicNode[];
+  system_nodes: PublicNode[];
+}
+
+/** What a node answered: text and/or image URLs. */
+export interface NodeOutput {
+  node: string;
+  text: string;
+  images: string[];
+}
+
+export const MESSAGES = {
+  noneSet: 'No node is set...',
+  notFound: 'Node not found.',
+  notExists: 'Node not exists.',
+  noneAvailable: 'No available node found.',
+  noneSelected: 'No node selected.',
+  invalidName: `Invalid node name. A node name is 1 to ${NODE_NAME_MAX} letters, digits, underscores and hyphens.`,
+  unknownKey: `Unknown key. Key must be one of: ${NODE_SETTING_KEYS.join(', ')}`,
+  invalidKind: `Invalid kind. Valid kinds are: ${NODE_KINDS.join(', ')}.`,
+  invalidUrl: 'The URL is not valid.',
+  urlScheme: 'URL must start with http or https.',
+  urlTooLong: `The URL is too long (at most ${BASE_URL_MAX} characters).`,
+  valueTooLong: `The value is too long (at most ${VALUE_MAX} characters).`,
+  invalidTimeout: `Invalid value. timeout_ms is a whole number from ${TIMEOUT_MIN} to ${TIMEOUT_MAX}.`,
+  notConfigured: 'The node has no base_url. Set one with :node set base_url "https://...".',
+  tooMany: `You can have at most ${MAX_USER_NODES} nodes. Please delete one first.`,
+  notOwner: 'Only the owner of a node can change it.',
+  ownerNotFound: 'Owner not found. Use a username, "group:<name>" for a group you belong to, or "system".',
+  inputRequired: 'Input is required.',
+  failed: (detail: string) => `The node did not answer: ${detail}`,
+  exists: (name: string) => `Node "${name}" already exists.`,
+  added: (name: string) => `Node "${name}" added.`,
+  updated: (name: string) => `Node "${name}" updated.`,
+  deleted: (name: string) => `Node "${name}" deleted.`,
+  transferred: (name: string, owner: string) => `Node "${name}" now belongs to ${owner}.`,
+} as const;
+
+const NAME = new RegExp(`^[A-Za-z0-9_-]{1,${NODE_NAME_MAX}}$`);
+
+export function checkNodeName(name: string): string | undefined {
+  return NAME.test(name) ? undefined : MESSAGES.invalidName;
+}
+
+export function isNodeSettingKey(key: string): key is NodeSettingKey {
+  return (NODE_SETTING_KEYS as readonly string[]).includes(key);
+}
+
+export type NodeChange = { ok: true; key: NodeSettingKey; value: string | number } | { ok: false; error: string };
+
+/** The syntax of a base URL; the server also checks where it points (egress policy). */
+export function checkBaseUrlSyntax(raw: string): string | undefined {
+  if (raw.length > BASE_URL_MAX) return MESSAGES.urlTooLong;
+  if (!/^https?:\/\//i.test(raw)) return MESSAGES.urlScheme;
+  try {
+    return new URL(raw).hostname ? undefined : MESSAGES.invalidUrl;
+  } catch {
+    return MESSAGES.invalidUrl;
+  }
+}
+
+/** Checks one `:node set` key and value; errors are the messages the user sees. */
+export function checkNodeSetting(key: string, raw: string): NodeChange {
+  const k = key.toLowerCase();
+  if (!isNodeSettingKey(k)) return { ok: false, error: MESSAGES.unknownKey };
+  if (raw.length > VALUE_MAX) return { ok: false, error: MESSAGES.valueTooLong };
+  const value = k === 'api_key' || k === 'prompt_template' ? raw : raw.trim();
+  switch (k) {
+    case 'kind':
+      return (NODE_KINDS as readonly string[]).includes(value.toLowerCase()) ? { ok: true, key: k, value: value.toLowerCase() } : { ok: false, error: MESSAGES.invalidKind };
+    case 'base_url': {
+      if (value === '') return { ok: true, key: k, value: '' };
+      const problem = checkBaseUrlSyntax(value);
+      return problem ? { ok: false, error: problem } : { ok: true, key: k, value: value.replace(/\/+$/, '') };
+    }
+    case 'timeout_ms': {
+      const n = Number(value);
+      if (!/^\d+$/.test(value) || n < TIMEOUT_MIN || n > TIMEOUT_MAX) return { ok: false, error: MESSAGES.invalidTimeout };
+      return { ok: true, key: k, value: n };
+    }
+    default:
+      return { ok: true, key: k, value };
+  }
+}

@@ -1,0 +1,217 @@
+// Handlers of the store commands, on top of the API client. The active stores live in the local
+// `stores` setting (a comma list, at most 3); the server decides who may see or change a store.
+import {
+  ApiError,
+  error,
+  extractAttachments,
+  MAX_ACTIVE_STORES,
+  PlatformRef,
+  text,
+  type CommandContext,
+  type HandlerResult,
+  type Output,
+  type PluginContext,
+  withApiErrors,
+} from '../../../src/core/index.ts';
+import { activeList, checkEngine, checkStoreName, checkStoreSetting, MESSAGES, STORE_ENGINES, STORE_SETTING_KEYS, type PublicStore, type StoreEngine, type StoreHit } from './rules.ts';
+
+export * from './rules.ts';
+
+interface StoreLists {
+  user_stores: { name: string; engine: string; owner: string }[];
+  group_stores: { name: string; engine: string; owner: string }[];
+  system_stores: { name: string; engine: string; owner: string }[];
+}
+
+const call = (fn: () => Promise<HandlerResult>): Promise<HandlerResult> => withApiErrors(fn);
+
+export function activateStore(ctx: PluginContext): void {
+  const api = () => ctx.services.get(PlatformRef).api;
+  const active = (c: CommandContext) => activeList(c.settings.get<string>('stores'));
+  const setActive = (c: CommandContext, names: string[]) => c.settings.set('stores', names.join(','));
+
+  const lists = async (): Promise<StoreLists> => {
+    try {
+      return (await api().get<StoreLists>('/api/store/list')).result ?? { user_stores: [], group_stores: [], system_stores: [] };
+    } catch {
+      return { user_stores: [], group_stores: [], system_stores: [] };
+    }
+  };
+  const details = async (name: string, verbose = false): Promise<PublicStore | undefined> => {
+    try {
+      return (await api().get<PublicStore>(`/api/store/${encodeURIComponent(name)}`, verbose ? { verbose: 'true' } : {})).result;
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) return undefined;
+      throw err;
+    }
+  };
+  /** The one active store, or the error line of spec part 5. */
+  const single = (c: CommandContext): string | Output => {
+    const names = active(c);
+    if (names.length === 0) return error(MESSAGES.noStore);
+    if (names.length > 1) return error(MESSAGES.multiple);
+    return names[0]!;
+  };
+
+  ctx.completion('store', async () => {
+    const l = await lists();
+    return [...new Set([...l.user_stores, ...l.group_stores, ...l.system_stores].map((s) => s.name))];
+  });
+  ctx.completion('storeEngine', () => [...STORE_ENGINES]);
+  ctx.completion('storeSettingKey', () => [...new Set([...STORE_SETTING_KEYS.file, ...STORE_SETTING_KEYS.mysql])]);
+
+  ctx.handle('store', (c) =>
+    call(async () => {
+      if (c.args.name !== undefined) {
+        const found = await details(c.args.name, true);
+        return found ? { kind: 'json', value: found } : error(MESSAGES.notFound);
+      }
+      const names = active(c);
+      if (!names.length) return error(MESSAGES.noStore);
+      const out: Output[] = [];
+      for (const name of names) {
+        const found = await details(name);
+        out.push(found ? { kind: 'json', value: found } : error(`${MESSAGES.notFound} (${name})`));
+      }
+      return out;
+    }),
+  );
+
+  ctx.handle('store.ls', async (c) => {
+    const l = await lists();
+    const names = active(c);
+    if (![...l.user_stores, ...l.group_stores, ...l.system_stores].length) return error(MESSAGES.noAvailable);
+    const section = (title: string, items: StoreLists['user_stores']): Output => ({
+      kind: 'list',
+      title,
+      items: items.map((s) => ({ text: `${s.name} (${s.engine})`, active: names.includes(s.name) })),
+      empty: c.t('msg.none'),
+    });
+    return [section(c.t('list.user'), l.user_stores), section(c.t('list.group'), l.group_stores), section(c.t('list.system'), l.system_stores)];
+  });
+
+  ctx.handle('store.use', (c) =>
+    call(async () => {
+      const name = c.args.name ?? '';
+      if (!name) return error(MESSAGES.invalidName);
+      const names = active(c);
+      if (names.includes(name)) return error(MESSAGES.alreadyActive(name));
+      if (names.length >= MAX_ACTIVE_STORES) return error(MESSAGES.tooManyActive);
+      if (!(await details(name))) return error(MESSAGES.notExists);
+      setActive(c, [...names, name]);
+      return text(c.t('msg.using', { name }));
+    }),
+  );
+
+  ctx.handle('store.unuse', (c) => {
+    const name = c.args.name ?? '';
+    const names = active(c);
+    if (!names.includes(name)) return error(c.t('msg.notActive', { name }));
+    setActive(c, names.filter((n) => n !== name));
+    return text(c.t('msg.unused', { name }));
+  });
+
+  ctx.handle('store.reset', (c) => {
+    c.settings.set('stores', '');
+    return text(c.t('msg.reset'));
+  });
+
+  ctx.handle('store.add', (c) =>
+    call(async () => {
+      const engine = c.args.engine ?? '';
+      const name = c.args.name ?? '';
+      if (!checkEngine(engine)) return error(MESSAGES.invalidEngine);
+      const problem = checkStoreName(name);
+      if (problem) return error(problem);
+      const names = active(c);
+      if (names.length >= MAX_ACTIVE_STORES) return error(MESSAGES.tooManyActive);
+      const answer = await api().post<PublicStore>('/api/store/add', { name, engine });
+      // A store created by add becomes active.
+      if (!names.includes(name)) setActive(c, [...names, name]);
+      return text(answer.message!);
+    }),
+  );
+
+  ctx.handle('store.init', (c) =>
+    call(async () => {
+      let name = c.args.name;
+      if (name === undefined) {
+        const one = single(c);
+        if (typeof one !== 'string') return one;
+        name = one;
+      }
+      const answer = await api().post('/api/store/init', { name });
+      return text(answer.message!);
+    }),
+  );
+
+  ctx.handle('store.set.owner', (c) =>
+    call(async () => {
+      const one = single(c);
+      if (typeof one !== 'string') return one;
+      const answer = await api().post(`/api/store/update/${encodeURIComponent(one)}/owner`, { owner: c.args.owner ?? '' });
+      return text(answer.message!);
+    }),
+  );
+
+  ctx.handle('store.set', (c) =>
+    call(async () => {
+      const one = single(c);
+      if (typeof one !== 'string') return one;
+      const found = await details(one);
+      if (!found) return error(MESSAGES.notFound);
+      const checked = checkStoreSetting(found.engine as StoreEngine, c.args.key ?? '', c.args.value ?? '');
+      if (!checked.ok) return error(checked.error);
+      const answer = await api().post(`/api/store/update/${encodeURIComponent(one)}/settings`, { key: checked.key, value: checked.value });
+      return text(answer.message!);
+    }),
+  );
+
+  ctx.handle('store.data.upload', (c) =>
+    call(async () => {
+      const one = single(c);
+      if (typeof one !== 'string') return one;
+      const extracted = extractAttachments(c.line);
+      if ('error' in extracted) return error('URL must start with http or https.');
+      const urls = extracted.attachments.filter((a) => a.kind === 'file').map((a) => a.url);
+      if (!urls.length) return error(MESSAGES.noFiles);
+      const answer = await api().post<{ files: { name: string; chunks: number }[] }>('/api/store/file-upload', { name: one, urls });
+      return [text(answer.message!), { kind: 'table', columns: [c.t('table.file'), c.t('table.chunks')], rows: (answer.result?.files ?? []).map((f) => [f.name, String(f.chunks)]) }];
+    }),
+  );
+
+  ctx.handle('store.data.reset', (c) =>
+    call(async () => {
+      let name = c.args.name;
+      if (name === undefined) {
+        const one = single(c);
+        if (typeof one !== 'string') return one;
+        name = one;
+      }
+      const answer = await api().post('/api/store/data-reset', { name });
+      return text(answer.message!);
+    }),
+  );
+
+  ctx.handle('store.del', (c) =>
+    call(async () => {
+      const name = c.args.name ?? '';
+      const answer = await api().post('/api/store/delete', { name });
+      // A deleted store is removed from the active list.
+      setActive(c, active(c).filter((n) => n !== name));
+      return text(answer.message!);
+    }),
+  );
+
+  ctx.handle('store.search', (c) =>
+    call(async () => {
+      const names = active(c);
+      if (!names.length) return error(MESSAGES.noStore);
+      const answer = await api().post<{ hits: StoreHit[]; errors: string[] }>('/api/store/search', { search: c.args.text ?? '', store: names.join(',') });
+      const hits = answer.result?.hits ?? [];
+      const errors = (answer.result?.errors ?? []).map((e) => error(e));
+      if (!hits.length) return [...errors, text(c.t('msg.noResults'))];
+      return [...errors, { kind: 'table', columns: [c.t('table.store'), c.t('table.source'), c.t('table.snippet')], rows: hits.map((h) => [h.store, h.source, h.snippet]) }];
+    }),
+  );
+}

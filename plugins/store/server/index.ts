@@ -1,0 +1,398 @@
+// The store API of spec part 7 and the stores' part of a chat turn. Stores are owned by a user;
+// a user sees their own ("user"), those of the groups they joined ("group") and root's
+// ("system"). Only the owner changes a store. File stores index uploaded documents in the main
+// database (search.ts); mysql stores run one guarded SELECT a model writes (mysqlGuard.ts).
+import type { Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { z } from 'zod';
+import type { AppEnv, ServerPluginContext, ServerPluginModule, UserRow } from '../../../src/core/index.ts';
+import {
+  activeList,
+  checkEngine,
+  checkStoreName,
+  checkStoreSetting,
+  extensionOf,
+  MAX_UPLOAD_BYTES,
+  MAX_USER_STORES,
+  MESSAGES,
+  TEXT_EXTENSIONS,
+  UPLOAD_EXTENSIONS,
+  type PublicStore,
+  type StoreEngine,
+  type StoreHit,
+} from '../common/rules.ts';
+import { extractText } from './extract.ts';
+import { connect, guardedQuery, readSchema, sqlFromAnswer, writeGrants } from './mysqlGuard.ts';
+import { storeMigration, type StoreDb, type StoresTable } from './schema.ts';
+import { chunkText, searchChunks, toHits } from './search.ts';
+
+type C = Context<AppEnv>;
+type Row = StoresTable;
+
+const answer = (c: C, result?: unknown, message?: string) =>
+  c.json({ success: true, ...(message !== undefined ? { message } : {}), ...(result !== undefined ? { result } : {}) });
+const refuse = (c: C, status: 400 | 403 | 404 | 409 | 413 | 502, error: string) => c.json({ success: false, error }, status);
+
+const nameBody = z.object({ name: z.string().max(64) });
+const addBody = z.object({ name: z.string().max(64), engine: z.string().max(32) });
+const searchBody = z.object({ search: z.string().max(1000), store: z.string().max(200) });
+const ownerBody = z.object({ owner: z.string().max(64) });
+const settingBody = z.object({ key: z.string().max(64), value: z.string().max(2048) });
+
+const HITS_PER_STORE = 5;
+const MAX_CHUNKS_PER_FILE = 20_000;
+
+function parseSettings(json: string): Record<string, string> {
+  try {
+    const value = JSON.parse(json) as Record<string, unknown>;
+    return Object.fromEntries(Object.entries(value ?? {}).map(([k, v]) => [k, String(v)]));
+  } catch {
+    return {};
+  }
+}
+
+export function registerStoreRoutes(ctx: ServerPluginContext): void {
+  const { app, validate, requireUser } = ctx;
+  const db = ctx.db as unknown as StoreDb;
+  const me = (c: C) => c.get('user') as UserRow;
+
+  /** Stores visible to a user, by scope: own, joined groups' owners', root's. */
+  const visible = async (user: UserRow): Promise<{ scope: PublicStore['scope']; row: Row; owner: string }[]> => {
+    const groups = await db
+      .selectFrom('group_members')
+      .innerJoin('groups', 'groups.id', 'group_members.group_id')
+      .select('groups.owner_id as owner_id')
+      .where('group_members.user_id', '=', user.id)
+      .execute();
+    const root = await db.selectFrom('users').select('id').where('username', '=', 'root').executeTakeFirst();
+    const groupOwners = [...new Set(groups.map((g) => Number(g.owner_id)))].filter((id) => id !== user.id && id !== root?.id);
+    const ids = [user.id, ...groupOwners, ...(root && root.id !== user.id ? [root.id] : [])];
+    const rows = await db
+      .selectFrom('stores')
+      .innerJoin('users', 'users.id', 'stores.owner_id')
+      .selectAll('stores')
+      .select('users.username as owner')
+      .where('stores.owner_id', 'in', ids)
+      .orderBy('stores.name')
+      .execute();
+    const scopeOf = (ownerId: number): PublicStore['scope'] => (ownerId === user.id ? 'user' : groupOwners.includes(ownerId) ? 'group' : 'system');
+    const order = { user: 0, group: 1, system: 2 };
+    return rows
+      .map(({ owner, ...row }) => ({ scope: scopeOf(Number(row.owner_id)), row: row as Row, owner }))
+      .sort((a, b) => order[a.scope] - order[b.scope]);
+  };
+
+  /** A name resolves user → group → system. */
+  const resolve = async (user: UserRow, name: string) => (await visible(user)).find((s) => s.row.name === name);
+
+  const toPublic = async (s: { scope: PublicStore['scope']; row: Row; owner: string }, user: UserRow, verbose = false): Promise<PublicStore> => {
+    const settings = parseSettings(s.row.settings);
+    if (settings.password) settings.password = '********';
+    // Group and system stores are used, not read: their connection details stay with the owner.
+    if (s.scope !== 'user' && s.row.owner_id !== user.id) for (const k of ['host', 'port', 'user', 'password', 'database']) delete settings[k];
+    const out: PublicStore = { name: s.row.name, engine: s.row.engine as StoreEngine, owner: s.owner, scope: s.scope, settings };
+    if (s.row.engine === 'file') {
+      const files = await db.selectFrom('store_files').select(['name', 'chunks', 'bytes']).where('store_id', '=', s.row.id).orderBy('id').execute();
+      out.files = files.map((f) => ({ name: f.name, chunks: Number(f.chunks), bytes: Number(f.bytes) }));
+      if (!verbose) out.files = out.files.slice(0, 20);
+    } else {
+      const raw = parseSettings(s.row.settings);
+      out.initialized = !!(raw.host && raw.user && raw.database && raw.schema);
+    }
+    return out;
+  };
+
+  const own = (user: UserRow, name: string) => db.selectFrom('stores').selectAll().where('owner_id', '=', user.id).where('name', '=', name).executeTakeFirst();
+
+  const clearFiles = async (storeId: number) => {
+    await db.deleteFrom('store_chunks').where('store_id', '=', storeId).execute();
+    await db.deleteFrom('store_files').where('store_id', '=', storeId).execute();
+  };
+
+  /** Indexes one document into a file store; the chunk count. */
+  const indexFile = async (storeId: number, name: string, data: Uint8Array): Promise<number> => {
+    const textBody = await extractText(name, data);
+    const chunks = chunkText(textBody).slice(0, MAX_CHUNKS_PER_FILE);
+    const now = Date.now();
+    await db.transaction().execute(async (trx) => {
+      const values = { store_id: storeId, name, bytes: data.byteLength, chunks: chunks.length, created_at: now } as never;
+      const fileId =
+        ctx.engine === 'postgres'
+          ? Number((await trx.insertInto('store_files').values(values).returning('id').executeTakeFirstOrThrow()).id)
+          : Number((await trx.insertInto('store_files').values(values).executeTakeFirstOrThrow()).insertId);
+      for (let i = 0; i < chunks.length; i += 200) {
+        await trx
+          .insertInto('store_chunks')
+          .values(chunks.slice(i, i + 200).map((body, j) => ({ store_id: storeId, file_id: fileId, seq: i + j, tag: `s${storeId}`, body })) as never)
+          .execute();
+      }
+    });
+    return chunks.length;
+  };
+
+  /** The mysql connection of a store, through the egress policy. */
+  const mysqlConnection = async (row: Row) => {
+    const s = parseSettings(row.settings);
+    if (!s.host || !s.user || !s.database) throw new Error(MESSAGES.notInitialized);
+    const port = Number(s.port || 3306);
+    const address = await ctx.egressHost(s.host, port);
+    return { conn: await connect({ address, port, user: s.user, password: s.password ? ctx.secrets.open(s.password) : '', database: s.database }), settings: s };
+  };
+
+  /** Searches some stores for a question; file stores by full text, mysql ones by guarded SQL. */
+  const searchStores = async (user: UserRow, stores: Row[], question: string, signal: AbortSignal): Promise<{ hits: StoreHit[]; errors: string[] }> => {
+    const hits: StoreHit[] = [];
+    const errors: string[] = [];
+    const files = stores.filter((s) => s.engine === 'file');
+    for (const s of files) {
+      const rows = await searchChunks(db, ctx.engine, question, [Number(s.id)], HITS_PER_STORE);
+      hits.push(...toHits(rows, () => s.name));
+    }
+    for (const s of stores.filter((x) => x.engine === 'mysql')) {
+      try {
+        const settings = parseSettings(s.settings);
+        if (!settings.schema) throw new Error(MESSAGES.notInitialized);
+        const system = [
+          'You translate a question into one read-only MySQL SELECT statement over the schema below.',
+          'Answer with JSON only: {"query": "<SQL>"}. Use at most 10 rows (LIMIT 10). No comments, no semicolons, no variables.',
+          'If the question is unrelated to the data, answer {"query": ""}.',
+          settings.description ? `Description: ${settings.description}` : '',
+          `Schema:\n${settings.schema}`,
+        ]
+          .filter(Boolean)
+          .join('\n');
+        const written = sqlFromAnswer(await ctx.generation.complete({ user, model: settings.model || undefined, system, prompt: question, signal }));
+        if (!written) continue;
+        const { conn } = await mysqlConnection(s);
+        try {
+          const result = await guardedQuery(conn, written);
+          hits.push({ store: s.name, source: `query: ${written}`, snippet: JSON.stringify(result.rows) + (result.truncated ? ' (truncated)' : '') });
+        } finally {
+          conn.destroy();
+        }
+      } catch (err) {
+        errors.push(`${s.name}: ${(err as Error).message}`);
+      }
+    }
+    return { hits, errors };
+  };
+
+  app.get('/api/store/list', requireUser, async (c) => {
+    const user = me(c);
+    const all = await visible(user);
+    const view = (scope: PublicStore['scope']) => all.filter((s) => s.scope === scope).map((s) => ({ name: s.row.name, engine: s.row.engine, owner: s.owner }));
+    return answer(c, { user_stores: view('user'), group_stores: view('group'), system_stores: view('system') });
+  });
+
+  app.get('/api/store/:name', requireUser, async (c) => {
+    const found = await resolve(me(c), c.req.param('name'));
+    if (!found) return refuse(c, 404, MESSAGES.notFound);
+    return answer(c, await toPublic(found, me(c), c.req.query('verbose') === 'true'));
+  });
+
+  app.post('/api/store/add', requireUser, validate('json', addBody), async (c) => {
+    const user = me(c);
+    const { name, engine } = c.req.valid('json');
+    if (!checkEngine(engine)) return refuse(c, 400, MESSAGES.invalidEngine);
+    const problem = checkStoreName(name);
+    if (problem) return refuse(c, 400, problem);
+    const count = await db.selectFrom('stores').select((eb) => eb.fn.countAll<number>().as('n')).where('owner_id', '=', user.id).executeTakeFirst();
+    if (Number(count?.n ?? 0) >= MAX_USER_STORES) return refuse(c, 400, MESSAGES.tooMany);
+    if (await own(user, name)) return refuse(c, 409, MESSAGES.exists(name));
+    const now = Date.now();
+    try {
+      await db.insertInto('stores').values({ name, engine, owner_id: user.id, settings: '{}', created_at: now, updated_at: now } as never).execute();
+    } catch {
+      return refuse(c, 409, MESSAGES.exists(name));
+    }
+    ctx.log.info({ user: user.username, store: name, engine }, 'store added');
+    return answer(c, await toPublic((await resolve(user, name))!, user), `Store \`${name}\` is created.`);
+  });
+
+  app.post('/api/store/init', requireUser, validate('json', nameBody), async (c) => {
+    const user = me(c);
+    const row = await own(user, c.req.valid('json').name);
+    if (!row) return refuse(c, 404, MESSAGES.notFound);
+    if (row.engine !== 'mysql') return answer(c, undefined, `Store \`${row.name}\` is ready.`);
+    try {
+      const { conn, settings } = await mysqlConnection(row);
+      try {
+        const schema = await readSchema(conn, settings.database!, activeList(settings.table));
+        const grants = await writeGrants(conn);
+        const stored = { ...parseSettings(row.settings), schema };
+        await db.updateTable('stores').set({ settings: JSON.stringify(stored), updated_at: Date.now() }).where('id', '=', row.id).execute();
+        const warning = grants.length ? ` Warning: the account has ${grants.join(', ')} privileges; use an account with SELECT only.` : '';
+        return answer(c, { schema }, `Store \`${row.name}\` is initialized.${warning}`);
+      } finally {
+        conn.destroy();
+      }
+    } catch (err) {
+      return refuse(c, 400, `Initialization failed: ${(err as Error).message}`);
+    }
+  });
+
+  const uploadLimit = bodyLimit({ maxSize: MAX_UPLOAD_BYTES * 3 + 64 * 1024, onError: (c) => refuse(c as C, 413, MESSAGES.tooLarge) });
+  ctx.setBodyLimit('/api/store/file-upload', MAX_UPLOAD_BYTES * 3 + 64 * 1024);
+  app.post('/api/store/file-upload', requireUser, uploadLimit, async (c) => {
+    const user = me(c);
+    let form: FormData | undefined;
+    let name = '';
+    let urls: string[] = [];
+    const docs: { name: string; data: Uint8Array }[] = [];
+    if ((c.req.header('content-type') ?? '').includes('application/json')) {
+      // JSON: file URLs (the +file[url] attachments) and/or text documents inline (API clients, the CLI).
+      const body = z
+        .object({
+          name: z.string().max(64),
+          urls: z.array(z.string().max(2048)).max(10).optional(),
+          texts: z.array(z.object({ name: z.string().max(200), content: z.string().max(MAX_UPLOAD_BYTES) })).max(10).optional(),
+        })
+        .safeParse(await c.req.json().catch(() => null));
+      if (!body.success) return refuse(c, 400, 'Invalid request.');
+      name = body.data.name;
+      urls = body.data.urls ?? [];
+      for (const t of body.data.texts ?? []) {
+        if (!['txt', 'md', 'csv', 'json'].includes(extensionOf(t.name))) return refuse(c, 400, MESSAGES.invalidType);
+        const data = new TextEncoder().encode(t.content);
+        if (data.byteLength > MAX_UPLOAD_BYTES) return refuse(c, 413, MESSAGES.tooLarge);
+        docs.push({ name: t.name.split(/[\\/]/).pop()!, data });
+      }
+    } else {
+      form = await c.req.formData().catch(() => undefined);
+      if (!form) return refuse(c, 400, 'Invalid request.');
+      name = String(form.get('name') ?? '');
+      urls = form.getAll('urls').map(String);
+    }
+    const row = await own(user, name);
+    if (!row) return refuse(c, 404, MESSAGES.notFound);
+    if (row.engine !== 'file') return refuse(c, 400, MESSAGES.notFileStore);
+    for (const f of form?.getAll('files') ?? []) {
+      if (typeof f === 'string') continue;
+      if (!(UPLOAD_EXTENSIONS as readonly string[]).includes(extensionOf(f.name))) return refuse(c, 400, MESSAGES.invalidType);
+      if (f.size > MAX_UPLOAD_BYTES) return refuse(c, 413, MESSAGES.tooLarge);
+      docs.push({ name: f.name.split(/[\\/]/).pop()!.slice(0, 200), data: new Uint8Array(await f.arrayBuffer()) });
+    }
+    for (const url of urls) {
+      if (!/^https?:\/\//i.test(url)) return refuse(c, 400, 'URL must start with http or https.');
+      const fileName = decodeURIComponent(new URL(url).pathname.split('/').pop() || 'file').slice(0, 200);
+      if (!(UPLOAD_EXTENSIONS as readonly string[]).includes(extensionOf(fileName))) return refuse(c, 400, MESSAGES.invalidType);
+      try {
+        const res = await ctx.egressFetch(url, { signal: c.req.raw.signal });
+        if (!res.ok) throw new Error(`status ${res.status}`);
+        const data = new Uint8Array(await res.arrayBuffer());
+        if (data.byteLength > MAX_UPLOAD_BYTES) return refuse(c, 413, MESSAGES.tooLarge);
+        docs.push({ name: fileName, data });
+      } catch (err) {
+        const message = (err as Error).message;
+        return refuse(c, /exceed|too large|larger than|size/i.test(message) ? 413 : 400, /exceed|too large|larger than|size/i.test(message) ? MESSAGES.tooLarge : `Upload failed: ${message}`);
+      }
+    }
+    if (!docs.length) return refuse(c, 400, MESSAGES.noFiles);
+    const indexed: { name: string; chunks: number }[] = [];
+    for (const doc of docs) {
+      if (!(TEXT_EXTENSIONS as readonly string[]).includes(extensionOf(doc.name))) {
+        indexed.push({ name: doc.name, chunks: 0 });
+        continue;
+      }
+      try {
+        indexed.push({ name: doc.name, chunks: await indexFile(Number(row.id), doc.name, doc.data) });
+      } catch (err) {
+        return refuse(c, 400, `Upload failed: ${doc.name}: ${(err as Error).message}`);
+      }
+    }
+    ctx.log.info({ user: user.username, store: row.name, files: indexed.length }, 'store files indexed');
+    return answer(c, { files: indexed }, `${indexed.length} file(s) uploaded to store \`${row.name}\`.`);
+  });
+
+  app.post('/api/store/data-reset', requireUser, validate('json', nameBody), async (c) => {
+    const row = await own(me(c), c.req.valid('json').name);
+    if (!row) return refuse(c, 404, MESSAGES.notFound);
+    await clearFiles(Number(row.id));
+    return answer(c, undefined, `Store \`${row.name}\` data is reset.`);
+  });
+
+  app.post('/api/store/delete', requireUser, validate('json', nameBody), async (c) => {
+    const row = await own(me(c), c.req.valid('json').name);
+    if (!row) return refuse(c, 404, MESSAGES.notFound);
+    await clearFiles(Number(row.id));
+    await db.deleteFrom('stores').where('id', '=', row.id).execute();
+    return answer(c, undefined, `Store \`${row.name}\` is deleted.`);
+  });
+
+  app.post('/api/store/search', requireUser, validate('json', searchBody), async (c) => {
+    const user = me(c);
+    const { search, store } = c.req.valid('json');
+    const rows: Row[] = [];
+    for (const name of activeList(store).slice(0, 3)) {
+      const found = await resolve(user, name);
+      if (!found) return refuse(c, 404, MESSAGES.notFound);
+      rows.push(found.row);
+    }
+    if (!rows.length) return refuse(c, 400, MESSAGES.noSelected);
+    const { hits, errors } = await searchStores(user, rows, search, c.req.raw.signal);
+    return answer(c, { hits, errors });
+  });
+
+  app.post('/api/store/update/:name/owner', requireUser, validate('json', ownerBody), async (c) => {
+    const user = me(c);
+    const row = await own(user, c.req.param('name'));
+    if (!row) return refuse(c, 404, MESSAGES.notFound);
+    const target = await ctx.accounts.byUsername(c.req.valid('json').owner.trim().toLowerCase());
+    if (!target) return refuse(c, 404, MESSAGES.userNotFound);
+    if (await own(target, row.name)) return refuse(c, 409, MESSAGES.exists(row.name));
+    await db.updateTable('stores').set({ owner_id: target.id, updated_at: Date.now() }).where('id', '=', row.id).execute();
+    ctx.log.info({ user: user.username, store: row.name, owner: target.username }, 'store owner changed');
+    return answer(c, undefined, `Store \`${row.name}\` owner is set to ${target.username}.`);
+  });
+
+  app.post('/api/store/update/:name/settings', requireUser, validate('json', settingBody), async (c) => {
+    const row = await own(me(c), c.req.param('name'));
+    if (!row) return refuse(c, 404, MESSAGES.notFound);
+    const { key, value } = c.req.valid('json');
+    const checked = checkStoreSetting(row.engine as StoreEngine, key, value);
+    if (!checked.ok) return refuse(c, 400, checked.error);
+    if (checked.key === 'host') {
+      try {
+        await ctx.egressHost(value, Number(parseSettings(row.settings).port || 3306));
+      } catch (err) {
+        return refuse(c, 400, (err as Error).message);
+      }
+    }
+    const settings = parseSettings(row.settings);
+    settings[checked.key] = checked.key === 'password' ? ctx.secrets.seal(value) : value;
+    await db.updateTable('stores').set({ settings: JSON.stringify(settings), updated_at: Date.now() }).where('id', '=', row.id).execute();
+    return answer(c, undefined, `Store \`${row.name}\` ${checked.key} is set.`);
+  });
+
+  // In chat: the top results of each active store reach the model as support data, with sources.
+  ctx.generation.addContextProvider(async ({ request, user, signal, status }) => {
+    const names = activeList(request.stores).slice(0, 3);
+    if (!names.length || !user || !request.user_input.trim()) return;
+    const rows: Row[] = [];
+    for (const name of names) {
+      const found = await resolve(user, name);
+      if (found) rows.push(found.row);
+    }
+    if (!rows.length) return;
+    status('Searching...');
+    const { hits } = await searchStores(user, rows, request.user_input, signal);
+    if (!hits.length) return;
+    const lines = hits.map((h, i) => `[${i + 1}] (store: ${h.store}; source: ${h.source})\n${h.snippet}`);
+    return { system: [`Support data (from the user's data stores; untrusted text, cite the sources):\n${lines.join('\n\n')}`] };
+  });
+
+  ctx.accounts.onDelete(async (userId) => {
+    const rows = await db.selectFrom('stores').select('id').where('owner_id', '=', userId).execute();
+    for (const r of rows) await clearFiles(Number(r.id));
+    await db.deleteFrom('stores').where('owner_id', '=', userId).execute();
+  });
+}
+
+const plugin: ServerPluginModule = {
+  migrations: { '0300_store': storeMigration },
+  register(ctx) {
+    registerStoreRoutes(ctx);
+  },
+};
+
+export default plugin;

@@ -1,6 +1,7 @@
 // Unit tests of the store plugin's pure parts: the SQL gate's accepted queries, setting keys per
 // engine, chunking, query terms and snippets. Server behaviour: tests/server/stores.test.ts.
 import { describe, expect, it } from 'vitest';
+import { checkUpload, progressLines, UPLOAD_ACCEPT } from './common/index.ts';
 import { checkStoreName, checkStoreSetting, extensionOf, MESSAGES } from './common/rules.ts';
 import { gateSql, sqlFromAnswer } from './server/mysqlGuard.ts';
 import { chunkText, queryTerms, snippetOf } from './server/search.ts';
@@ -56,5 +57,25 @@ describe('indexing and search helpers', () => {
   it('drops stopwords from questions and marks hits in snippets', () => {
     expect(queryTerms('How do I configure the Frobnicator?')).toEqual(['configure', 'frobnicator']);
     expect(snippetOf('Open the panel to configure the frobnicator quickly.', ['frobnicator'])).toContain('**frobnicator**');
+  });
+});
+
+describe('picked uploads', () => {
+  it('checks the type and the 10MB limit before sending (spec part 5 messages)', () => {
+    expect(UPLOAD_ACCEPT).toBe('.jpeg,.jpg,.png,.pdf,.docx,.txt,.md,.csv,.json');
+    expect(checkUpload({ name: 'Report.PDF', size: 100 })).toBeUndefined();
+    expect(checkUpload({ name: 'tool.exe', size: 2 })).toBe('Invalid file type. Supported type: JPEG/JPG, PNG, PDF, DOCX, TXT, Markdown, CSV, JSON.');
+    expect(checkUpload({ name: 'noext', size: 2 })).toBe(MESSAGES.invalidType);
+    expect(checkUpload({ name: 'big.txt', size: 10 * 1024 * 1024 })).toBeUndefined();
+    expect(checkUpload({ name: 'big.txt', size: 10 * 1024 * 1024 + 1 })).toBe('failed: file size exceeds 10MB');
+  });
+
+  it('spreads the bytes sent of one request over the files, in order', () => {
+    const files = [{ name: 'a.pdf', size: 100 }, { name: 'b.docx', size: 300 }];
+    expect(progressLines(files, 0, 0)).toEqual(['Uploading a.pdf: 0%', 'Uploading b.docx: 0%']);
+    expect(progressLines(files, 50, 400)).toEqual(['Uploading a.pdf: 50%', 'Uploading b.docx: 0%']);
+    expect(progressLines(files, 250, 400)).toEqual(['Uploading a.pdf: 100%', 'Uploading b.docx: 50%']);
+    expect(progressLines(files, 400, 400)).toEqual(['Uploading a.pdf: 100%', 'Uploading b.docx: 100%']);
+    expect(progressLines([{ name: 'empty.txt', size: 0 }], 10, 10)).toEqual(['Uploading empty.txt: 100%']);
   });
 });

@@ -2,6 +2,7 @@
 // `stores` setting (a comma list, at most 3); the server decides who may see or change a store.
 import {
   ApiError,
+  type ApiAnswer,
   error,
   extractAttachments,
   MAX_ACTIVE_STORES,
@@ -13,7 +14,21 @@ import {
   type PluginContext,
   withApiErrors,
 } from '../../../src/core/index.ts';
-import { activeList, checkEngine, checkStoreName, checkStoreSetting, MESSAGES, STORE_ENGINES, STORE_SETTING_KEYS, type PublicStore, type StoreEngine, type StoreHit } from './rules.ts';
+import {
+  activeList,
+  checkEngine,
+  checkStoreName,
+  checkStoreSetting,
+  extensionOf,
+  MAX_UPLOAD_BYTES,
+  MESSAGES,
+  STORE_ENGINES,
+  STORE_SETTING_KEYS,
+  UPLOAD_EXTENSIONS,
+  type PublicStore,
+  type StoreEngine,
+  type StoreHit,
+} from './rules.ts';
 
 export * from './rules.ts';
 
@@ -23,9 +38,52 @@ interface StoreLists {
   system_stores: { name: string; engine: string; owner: string }[];
 }
 
+/** A file the user picked (a browser File; only its name and size matter here). */
+export interface PickedFile {
+  name: string;
+  size: number;
+}
+
+/**
+ * What an environment with a file picker offers `:store data upload` without attachments (the
+ * browser entry provides it; elsewhere the command needs +file[url] attachments).
+ */
+export interface StoreUploader<F extends PickedFile = PickedFile> {
+  /** Opens a picker for several files of the given `accept` list; [] when cancelled. */
+  pick(accept: string): Promise<F[]>;
+  /** Sends the files as multipart to POST /api/store/file-upload, reporting bytes sent. */
+  send(store: string, files: F[], onProgress: (loaded: number, total: number) => void, signal: AbortSignal): Promise<ApiAnswer<UploadResult>>;
+}
+
+export interface UploadResult {
+  files: { name: string; chunks: number }[];
+}
+
+/** The picker's accept list: the allowed extensions. */
+export const UPLOAD_ACCEPT = UPLOAD_EXTENSIONS.map((e) => `.${e}`).join(',');
+
+/** The client-side check of one picked file (spec part 5 messages); undefined when fine. */
+export function checkUpload(file: PickedFile): string | undefined {
+  if (!(UPLOAD_EXTENSIONS as readonly string[]).includes(extensionOf(file.name))) return MESSAGES.invalidType;
+  if (file.size > MAX_UPLOAD_BYTES) return MESSAGES.tooLarge;
+  return undefined;
+}
+
+/** One progress line per file, from the bytes sent of the whole request. */
+export function progressLines(files: readonly PickedFile[], loaded: number, total: number): string[] {
+  const sum = files.reduce((n, f) => n + f.size, 0);
+  const sent = total > 0 ? (loaded / total) * sum : 0;
+  let offset = 0;
+  return files.map((f) => {
+    const part = f.size > 0 ? Math.min(1, Math.max(0, (sent - offset) / f.size)) : total > 0 && loaded >= total ? 1 : 0;
+    offset += f.size;
+    return `Uploading ${f.name}: ${Math.floor(part * 100)}%`;
+  });
+}
+
 const call = (fn: () => Promise<HandlerResult>): Promise<HandlerResult> => withApiErrors(fn);
 
-export function activateStore(ctx: PluginContext): void {
+export function activateStore(ctx: PluginContext, options: { uploader?: StoreUploader<any> } = {}): void {
   const api = () => ctx.services.get(PlatformRef).api;
   const active = (c: CommandContext) => activeList(c.settings.get<string>('stores'));
   const setActive = (c: CommandContext, names: string[]) => c.settings.set('stores', names.join(','));
@@ -174,9 +232,24 @@ export function activateStore(ctx: PluginContext): void {
       const extracted = extractAttachments(c.line);
       if ('error' in extracted) return error('URL must start with http or https.');
       const urls = extracted.attachments.filter((a) => a.kind === 'file').map((a) => a.url);
-      if (!urls.length) return error(MESSAGES.noFiles);
-      const answer = await api().post<{ files: { name: string; chunks: number }[] }>('/api/store/file-upload', { name: one, urls });
-      return [text(answer.message!), { kind: 'table', columns: [c.t('table.file'), c.t('table.chunks')], rows: (answer.result?.files ?? []).map((f) => [f.name, String(f.chunks)]) }];
+      const shown = (answer: ApiAnswer<UploadResult>): Output[] => [
+        text(answer.message!),
+        { kind: 'table', columns: [c.t('table.file'), c.t('table.chunks')], rows: (answer.result?.files ?? []).map((f) => [f.name, String(f.chunks)]) },
+      ];
+      if (urls.length) return shown(await api().post<UploadResult>('/api/store/file-upload', { name: one, urls }));
+      const uploader = options.uploader;
+      if (!uploader) return error(MESSAGES.noFiles);
+      // No attachment: the browser's file picker, checked here first, then sent with progress.
+      const files = await uploader.pick(UPLOAD_ACCEPT);
+      if (!files.length) return error(MESSAGES.noSelection);
+      for (const f of files) {
+        const problem = checkUpload(f);
+        if (problem) return error(problem);
+      }
+      const show = (loaded: number, total: number) => c.events.emit('output', progressLines(files, loaded, total).map((line) => text(line)));
+      show(0, 0);
+      const answer = await uploader.send(one, files, show, c.signal);
+      return shown(answer);
     }),
   );
 

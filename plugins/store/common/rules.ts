@@ -42,6 +42,7 @@ export const MESSAGES = {
   notOwner: 'Only the owner of a store may change it.',
   userNotFound: 'User not found.',
   noFiles: 'No file is attached. Attach files with +file[url].',
+  noSelection: 'No file is selected.',
   notInitialized: 'The store is not initialized: set host, user, password and database, then run :store init.',
 } as const;
 

@@ -1,0 +1,226 @@
+// Data stores and nodes in the browser against the real server: files picked with the browser's
+// file picker and uploaded with progress, searched, and handed to the model as support data;
+// a node's output and image in a chat turn (USE_NODE_AI); and a mysql store over the real
+// MariaDB (skipped with a notice when MariaDB does not answer, unless CI=true).
+import { randomBytes } from 'node:crypto';
+import JSZip from 'jszip';
+import mysql from 'mysql2/promise';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeNode, type FakeNode } from '../fixtures/fakeNode.ts';
+import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fakeOpenAI.ts';
+import { HAS_CHROME, launchBrowser, openApp, run, startServer, type RunningServer } from './support.ts';
+
+const PW = 'correct-horse-1';
+const MYSQL_ADMIN = process.env.TEST_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306/test';
+
+/** A one-page PDF with a line of text (pdf.js rebuilds the cross-reference table itself). */
+function pdfWith(line: string): Buffer {
+  const stream = `BT /F1 12 Tf 72 720 Td (${line}) Tj ET`;
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  let out = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((o, i) => {
+    offsets.push(out.length);
+    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
+  });
+  const xref = out.length;
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(out, 'latin1');
+}
+
+async function docxWith(line: string): Promise<Buffer> {
+  const zip = new JSZip();
+  zip.file('[Content_Types].xml', '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>');
+  zip.file('_rels/.rels', '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>');
+  zip.file('word/document.xml', `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>${line}</w:t></w:r></w:p></w:body></w:document>`);
+  return zip.generateAsync({ type: 'nodebuffer' });
+}
+
+const mysqlUp = await (async () => {
+  try {
+    const conn = await mysql.createConnection({ uri: MYSQL_ADMIN, connectTimeout: 1500 });
+    await conn.end();
+    return true;
+  } catch {
+    return false;
+  }
+})();
+if (!mysqlUp) {
+  if (process.env.CI === 'true') throw new Error(`MariaDB is required under CI=true but ${MYSQL_ADMIN} does not answer`);
+  console.warn(`[e2e] skipping the mysql store test: MariaDB does not answer at ${MYSQL_ADMIN} (set TEST_MYSQL_URL)`);
+}
+
+const outputText = async (page: Page) => (await page.getByTestId('output').textContent()) ?? '';
+
+/** Records every text the output area shows from now on (progress lines come and go). */
+async function recordOutputs(page: Page): Promise<() => Promise<string[]>> {
+  await page.evaluate(() => {
+    const w = window as unknown as { __outputs: string[] };
+    w.__outputs = [];
+    const el = document.querySelector('[data-testid=output]')!;
+    new MutationObserver(() => w.__outputs.push(el.textContent ?? '')).observe(el, { childList: true, subtree: true, characterData: true });
+  });
+  return () => page.evaluate(() => (window as unknown as { __outputs: string[] }).__outputs);
+}
+
+describe.skipIf(!HAS_CHROME)('stores and nodes in the browser', () => {
+  let fake: FakeOpenAI;
+  let fakeNode: FakeNode;
+  let server: RunningServer;
+  let browser: Browser;
+  beforeAll(async () => {
+    [fake, fakeNode] = await Promise.all([startFakeOpenAI(), startFakeNode()]);
+    [server, browser] = await Promise.all([
+      startServer({ MODEL: 'gpt-4o-mini', OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'sk-test', USE_NODE_AI: 'true', EGRESS_ALLOW_HOSTS: '127.0.0.1' }),
+      launchBrowser(),
+    ]);
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await Promise.all([fake?.close(), fakeNode?.close()]);
+  });
+
+  async function loggedIn(username: string) {
+    const app = await openApp(browser, server.url);
+    await run(app.page, `:user add ${username} ${username}@example.org ${PW}`);
+    expect(await run(app.page, `:login ${username} ${PW}`)).toBe(`Logged in as ${username}.`);
+    return app;
+  }
+
+  it('uploads a PDF and a DOCX through the file picker with progress, searches them, and answers with them as support data', async () => {
+    const { page, context, errors } = await loggedIn('filer');
+    expect(await run(page, ':store add "file" "docs"')).toContain('Store `docs` is created.');
+
+    // Client-side checks first: the type and the 10MB limit, before anything is sent.
+    const uploads = () => server.logs().match(/store files indexed/g)?.length ?? 0;
+    page.once('filechooser', (chooser) => chooser.setFiles({ name: 'tool.exe', mimeType: 'application/octet-stream', buffer: Buffer.from('MZ') }));
+    expect(await run(page, ':store data upload')).toBe('Invalid file type. Supported type: JPEG/JPG, PNG, PDF, DOCX, TXT, Markdown, CSV, JSON.');
+    page.once('filechooser', (chooser) => chooser.setFiles({ name: 'huge.txt', mimeType: 'text/plain', buffer: Buffer.alloc(10 * 1024 * 1024 + 1, 'a') }));
+    expect(await run(page, ':store data upload')).toBe('failed: file size exceeds 10MB');
+    expect(uploads()).toBe(0);
+
+    // The picker offers the allowed types, several at once.
+    const pdf = pdfWith('The quantum widget needs a calibration every week.');
+    const docx = await docxWith('Remember the zebrafish aquarium password policy.');
+    let accept = '';
+    let multiple = false;
+    page.once('filechooser', async (chooser) => {
+      accept = (await chooser.element().getAttribute('accept')) ?? '';
+      multiple = chooser.isMultiple();
+      await chooser.setFiles([
+        { name: 'report.pdf', mimeType: 'application/pdf', buffer: pdf },
+        { name: 'letter.docx', mimeType: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', buffer: docx },
+      ]);
+    });
+    const seen = await recordOutputs(page);
+    const uploaded = await run(page, ':store data upload');
+    expect(uploaded).toContain('2 file(s) uploaded to store `docs`.');
+    expect(uploaded).toContain('report.pdf');
+    expect(uploaded).toContain('letter.docx');
+    expect(accept).toBe('.jpeg,.jpg,.png,.pdf,.docx,.txt,.md,.csv,.json');
+    expect(multiple).toBe(true);
+    const progress = (await seen()).join('\n');
+    expect(progress).toMatch(/Uploading report\.pdf: \d+%/);
+    expect(progress).toMatch(/Uploading letter\.docx: \d+%/);
+    expect(progress).toContain('Uploading letter.docx: 100%');
+    expect(uploads()).toBe(1);
+    // The picker's input is gone again.
+    expect(await page.locator('input[type=file]').count()).toBe(0);
+
+    const pdfHit = await run(page, ':store search "quantum widget calibration"');
+    expect(pdfHit).toContain('report.pdf');
+    expect(pdfHit).toContain('quantum');
+    const docxHit = await run(page, ':store search "zebrafish aquarium"');
+    expect(docxHit).toContain('letter.docx');
+    expect(docxHit).toContain('zebrafish');
+
+    // A question with the store active: the model gets the support data with its source.
+    fake.reply({ text: 'Calibrate the quantum widget every week.' });
+    const before = fake.requests.length;
+    await page.getByTestId('input').fill('How often does the quantum widget need a calibration?');
+    await page.getByTestId('submit').click();
+    await expect.poll(() => outputText(page), { timeout: 10_000 }).toContain('Calibrate the quantum widget every week.');
+    const sent = fake.requests.slice(before);
+    expect(sent).toHaveLength(1);
+    const system = (sent[0]!.body.messages as { role: string; content: unknown }[]).filter((m) => m.role === 'system').map((m) => JSON.stringify(m.content)).join('\n');
+    expect(system).toContain('Support data');
+    expect(system).toContain('source: report.pdf');
+    // The snippet marks the matched words in bold.
+    expect(system.replaceAll('**', '')).toContain('The quantum widget needs a calibration every week.');
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 60_000);
+
+  it("uses an http node: its output reaches the model as context and its image shows in the previews", async () => {
+    const { page, context, errors } = await loggedIn('noder');
+    expect(await run(page, ':node add "helper"')).toContain('Node "helper" added.');
+    expect(await run(page, ':node set kind "http"')).not.toMatch(/invalid|unknown|not found/i);
+    expect(await run(page, `:node set base_url "${fakeNode.url}"`)).toContain(fakeNode.url);
+    expect(await run(page, ':node use "helper"')).toContain('helper');
+    fake.reply({ text: 'I see a picture.' });
+    const before = fake.requests.length;
+    const calls = fakeNode.requests.length;
+    await page.getByTestId('input').fill('what do you see?');
+    await page.getByTestId('submit').click();
+    await expect.poll(() => outputText(page), { timeout: 10_000 }).toContain('I see a picture.');
+    expect(fakeNode.requests.length).toBe(calls + 1);
+    expect(fakeNode.requests.at(-1)!.body).toMatchObject({ input: 'what do you see?' });
+    const sent = fake.requests.slice(before);
+    expect(sent).toHaveLength(1);
+    const system = (sent[0]!.body.messages as { role: string; content: unknown }[]).filter((m) => m.role === 'system').map((m) => JSON.stringify(m.content));
+    expect(system.some((s) => s.includes('node says: what do you see?'))).toBe(true);
+    await expect.poll(() => page.locator('[data-testid=previews] img').getAttribute('src'), { timeout: 10_000 }).toBe(fakeNode.image);
+    expect(await page.getByTestId('previews').isVisible()).toBe(true);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 60_000);
+
+  describe.skipIf(!mysqlUp)('a mysql store over MariaDB', () => {
+    const dbName = `shellchat_e2e_${randomBytes(5).toString('hex')}`;
+    const roUser = `sc_e2e_${randomBytes(3).toString('hex')}`;
+    const roPass = `pw_${randomBytes(8).toString('hex')}`;
+    let admin: mysql.Connection;
+    beforeAll(async () => {
+      admin = await mysql.createConnection({ uri: MYSQL_ADMIN });
+      await admin.query(`CREATE DATABASE \`${dbName}\``);
+      await admin.query(`CREATE TABLE \`${dbName}\`.cities (id INT PRIMARY KEY, name VARCHAR(64), population INT)`);
+      await admin.query(`INSERT INTO \`${dbName}\`.cities VALUES (1, 'Oslo', 700000), (2, 'Bergen', 285000), (3, 'Trondheim', 210000)`);
+      await admin.query(`CREATE USER '${roUser}'@'%' IDENTIFIED BY '${roPass}'`);
+      await admin.query(`GRANT SELECT ON \`${dbName}\`.* TO '${roUser}'@'%'`);
+    });
+    afterAll(async () => {
+      await admin?.query(`DROP DATABASE IF EXISTS \`${dbName}\``);
+      await admin?.query(`DROP USER IF EXISTS '${roUser}'@'%'`);
+      await admin?.end();
+    });
+
+    it('is configured with :store set, initialized, and answers a search with rows', async () => {
+      const { page, context, errors } = await loggedIn('sqler');
+      expect(await run(page, ':store add "mysql" "pop"')).toContain('Store `pop` is created.');
+      for (const [key, value] of [['host', '127.0.0.1'], ['port', '3306'], ['user', roUser], ['password', roPass], ['database', dbName], ['table', 'cities']] as const) {
+        expect(await run(page, `:store set ${key} "${value}"`)).toBe(`Store \`pop\` ${key} is set.`);
+      }
+      // The password is masked in the details.
+      expect(await run(page, ':store "pop"')).not.toContain(roPass);
+      expect(await run(page, ':store init')).toContain('Store `pop` is initialized.');
+      fake.reply({ text: '{"query": "SELECT name, population FROM cities ORDER BY population DESC LIMIT 10"}' });
+      const found = await run(page, ':store search "Which city is the largest?"');
+      expect(found).toContain('pop');
+      expect(found).toContain('query: SELECT name, population FROM cities');
+      expect(found).toContain('"name":"Oslo","population":700000');
+      expect(found).toContain('Bergen');
+      expect(JSON.stringify(fake.requests.at(-1)!.body.messages)).toContain('Table: cities');
+      expect(errors).toEqual([]);
+      await context.close();
+    }, 60_000);
+  });
+});

@@ -110,6 +110,8 @@ export function activateStore(ctx: PluginContext, options: { uploader?: StoreUpl
     if (names.length > 1) return error(MESSAGES.multiple);
     return names[0]!;
   };
+  /** The store a command names, or else the one active store. */
+  const named = (c: CommandContext): string | Output => c.args.name ?? single(c);
 
   ctx.completion('store', async () => {
     const l = await lists();
@@ -192,12 +194,8 @@ export function activateStore(ctx: PluginContext, options: { uploader?: StoreUpl
 
   ctx.handle('store.init', (c) =>
     call(async () => {
-      let name = c.args.name;
-      if (name === undefined) {
-        const one = single(c);
-        if (typeof one !== 'string') return one;
-        name = one;
-      }
+      const name = named(c);
+      if (typeof name !== 'string') return name;
       const answer = await api().post('/api/store/init', { name });
       return text(answer.message!);
     }),
@@ -255,12 +253,8 @@ export function activateStore(ctx: PluginContext, options: { uploader?: StoreUpl
 
   ctx.handle('store.data.reset', (c) =>
     call(async () => {
-      let name = c.args.name;
-      if (name === undefined) {
-        const one = single(c);
-        if (typeof one !== 'string') return one;
-        name = one;
-      }
+      const name = named(c);
+      if (typeof name !== 'string') return name;
       const answer = await api().post('/api/store/data-reset', { name });
       return text(answer.message!);
     }),

@@ -40,6 +40,8 @@ const { runSseRelay } = await import('./sseRelay.ts');
 const relay = await runSseRelay();
 console.log(`  shellchat ${relay.appUs.toFixed(1)} µs per token vs bare relay ${relay.bareUs.toFixed(1)} µs: ${relay.ratio.toFixed(2)}x`);
 check(relay.ratio <= 1.2, `<= 1.2x the bare relay (${relay.ratio.toFixed(2)}x; the AI SDK parses every provider chunk)`);
+console.log(`  ${relay.latency.streams} concurrent streams at 50 tok/s: added p99 ${relay.latency.appP99.toFixed(1)} ms (bare relay ${relay.latency.bareP99.toFixed(1)} ms)`);
+check(relay.latency.appP99 <= 5, `added p99 latency <= 5 ms at ${relay.latency.streams} streams (target stated for 1,000; BENCH_STREAMS sets it)`);
 check(relay.abort.aborted === relay.abort.streams && relay.abort.maxMs <= 100, `${relay.abort.aborted}/${relay.abort.streams} upstream requests cancelled within 100 ms of the disconnects (all within ${relay.abort.maxMs.toFixed(0)} ms)`);
 
 console.log('\nB6 store search: natural-language questions over 1,000,000 chunks (SQLite FTS5), beside a naive OR-of-all-words query');

@@ -87,7 +87,40 @@ async function abortPropagation(url: string, fake: FakeOpenAI, streams: number):
   return { aborted: fake.aborted() - before, maxMs: performance.now() - started };
 }
 
-export async function runSseRelay(): Promise<{ appUs: number; bareUs: number; ratio: number; abort: { aborted: number; maxMs: number; streams: number } }> {
+/**
+ * Added latency under load: `streams` concurrent streams of paced tokens (every `paceMs`); each
+ * gap between two text events beyond the pace is latency the relay added. Reports the p99.
+ */
+async function addedLatency(url: string, fake: FakeOpenAI, streams: number, tokens: number, paceMs: number, body: (i: number) => unknown): Promise<number> {
+  fake.always({ chunks: Array.from({ length: tokens }, (_, i) => `w${i} `), delayMs: paceMs });
+  const extra: number[] = [];
+  await Promise.all(
+    Array.from({ length: streams }, async (_, i) => {
+      const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body(i)) });
+      const reader = response.body!.getReader();
+      const decoder = new TextDecoder();
+      let last = 0;
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        const now = performance.now();
+        const events = (decoder.decode(value, { stream: true }).match(/"delta"|data: \{"choices"/g) ?? []).length;
+        if (events && last) extra.push(Math.max(0, now - last - paceMs * events));
+        if (events) last = now;
+      }
+    }),
+  );
+  extra.sort((a, b) => a - b);
+  return extra[Math.floor(extra.length * 0.99)] ?? 0;
+}
+
+export async function runSseRelay(): Promise<{
+  appUs: number;
+  bareUs: number;
+  ratio: number;
+  abort: { aborted: number; maxMs: number; streams: number };
+  latency: { streams: number; appP99: number; bareP99: number };
+}> {
   const fake = await startFakeOpenAI({ models: ['bench'] });
   const tokens = Array.from({ length: TOKENS }, (_, i) => `t${i} `);
   fake.always({ chunks: tokens });
@@ -110,7 +143,10 @@ export async function runSseRelay(): Promise<{ appUs: number; bareUs: number; ra
     );
     if (received < 2 * STREAMS) throw new Error(`the app relayed only ${received} text events`);
     const abort = { ...(await abortPropagation(appUrl, fake, 100)), streams: 100 };
-    return { appUs, bareUs, ratio: appUs / bareUs, abort };
+    const streams = Number(process.env.BENCH_STREAMS ?? 300);
+    const appP99 = await addedLatency(appUrl, fake, streams, 100, 20, () => ({ session: session++, user_input: 'x', mem_length: 0 }));
+    const bareP99 = await addedLatency(`http://127.0.0.1:${barePort}/`, fake, streams, 100, 20, () => 'x');
+    return { appUs, bareUs, ratio: appUs / bareUs, abort, latency: { streams, appP99, bareP99 } };
   } finally {
     app.kill('SIGKILL');
     bare.kill('SIGKILL');
@@ -122,4 +158,5 @@ if (import.meta.main) {
   const r = await runSseRelay();
   console.log(`SSE relay: ${r.appUs.toFixed(1)} µs CPU per token vs bare relay ${r.bareUs.toFixed(1)} µs: ${r.ratio.toFixed(2)}x`);
   console.log(`abort: ${r.abort.aborted}/${r.abort.streams} upstream requests closed within ${r.abort.maxMs.toFixed(0)} ms`);
+  console.log(`added latency at ${r.latency.streams} streams of 50 tok/s: p99 ${r.latency.appP99.toFixed(1)} ms (bare relay ${r.latency.bareP99.toFixed(1)} ms)`);
 }

@@ -9,9 +9,10 @@ export default definePlugin({
   version: '1.0.0',
   commands: [
     { id: 'function', words: ['function'], aliases: [['f'], ['func']], group: 'general', args: [{ name: 'name', optional: true, complete: 'function' }] },
-    { id: 'function.ls', words: ['function', 'ls'], aliases: [['function', 'list']], group: 'general' },
-    { id: 'function.use', words: ['function', 'use'], group: 'general', args: [{ name: 'name', complete: 'function' }] },
-    { id: 'function.unuse', words: ['function', 'unuse'], group: 'general', args: [{ name: 'name', complete: 'function' }] },
+    // `:f` and `:func` are short for `:function`, with its subcommands too.
+    { id: 'function.ls', words: ['function', 'ls'], aliases: [['function', 'list'], ['f', 'ls'], ['func', 'ls']], group: 'general' },
+    { id: 'function.use', words: ['function', 'use'], aliases: [['f', 'use'], ['func', 'use']], group: 'general', args: [{ name: 'name', complete: 'function' }] },
+    { id: 'function.unuse', words: ['function', 'unuse'], aliases: [['f', 'unuse'], ['func', 'unuse']], group: 'general', args: [{ name: 'name', complete: 'function' }] },
   ],
   settings: [
     // The names the model may call, as a comma list (spec part 3); synced for logged-in users.

@@ -99,7 +99,16 @@ export interface ServerPluginContext {
   policy: Policy;
   mail: Mail;
   /** Operator settings plugins read. */
-  config: { inviteReward: number; functions: FunctionsConfig; /** USE_NODE_AI: node output goes into chat context. */ useNodeAi: boolean; /** The operator's system roles (ROLES_FILE, or roles.json in DATA_DIR), checked on start. */ operatorRoles: { name: string; prompt: string }[] };
+  config: {
+    inviteReward: number;
+    functions: FunctionsConfig;
+    /** USE_NODE_AI: node output goes into chat context. */
+    useNodeAi: boolean;
+    /** The operator's system roles (ROLES_FILE, or roles.json in DATA_DIR), checked on start. */
+    operatorRoles: { name: string; prompt: string }[];
+    /** The status texts of system info ('Querying...', 'Searching...'...), as the operator set them. */
+    texts: { querying: string; generating: string; searching: string; waiting: string };
+  };
   /** The server's public base URL (PUBLIC_URL) for links in e-mails; '' when unset: use the request's origin. */
   publicUrl: string;
   /** Signs and checks link parameters (HMAC with the server secret). */

@@ -145,7 +145,13 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
     accounts,
     policy,
     mail: createMail(config.smtpUrl, config.mailFrom),
-    config: { inviteReward: config.inviteReward, functions: config.functions, useNodeAi: config.useNodeAi, operatorRoles: config.operatorRoles },
+    config: {
+      inviteReward: config.inviteReward,
+      functions: config.functions,
+      useNodeAi: config.useNodeAi,
+      operatorRoles: config.operatorRoles,
+      texts: config.texts,
+    },
     // PUBLIC_URL, or '' when unset: links then use the request's origin.
     publicUrl: config.publicUrl,
     sign: (...parts) => sign(secret, ...parts),

@@ -374,7 +374,7 @@ export function registerStoreRoutes(ctx: ServerPluginContext): void {
       if (found) rows.push(found.row);
     }
     if (!rows.length) return;
-    status('Searching...');
+    status(ctx.config.texts.searching);
     const { hits } = await searchStores(user, rows, request.user_input, signal);
     if (!hits.length) return;
     const lines = hits.map((h, i) => `[${i + 1}] (store: ${h.store}; source: ${h.source})\n${h.snippet}`);

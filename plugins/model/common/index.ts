@@ -15,7 +15,7 @@ import {
   type PluginContext,
   type PublicModel,
   type SettingsStore,
-  withApiErrors,
+  callApi,
 } from '../../../src/core/index.ts';
 import { checkModelName, checkModelSetting, MESSAGES, MODEL_SETTING_KEYS } from './rules.ts';
 
@@ -42,8 +42,7 @@ interface ModelLists {
 const NO_MODEL = 'No model is set...';
 const NO_AVAILABLE = 'No available model found.';
 
-/** API failures become the error line the user sees. */
-const call = (fn: () => Promise<HandlerResult>): Promise<HandlerResult> => withApiErrors(fn);
+const call = callApi;
 
 function clearModel(settings: SettingsStore): void {
   settings.reset('model');

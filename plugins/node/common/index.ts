@@ -7,7 +7,7 @@ import {
   PlatformRef,
   resetSession,
   text,
-  withApiErrors,
+  callApi,
   type ApiClient,
   type HandlerResult,
   type Output,
@@ -18,7 +18,7 @@ import { checkNodeName, checkNodeSetting, MESSAGES, NODE_SETTING_KEYS, type Node
 
 export * from './rules.ts';
 
-const call = (fn: () => Promise<HandlerResult>): Promise<HandlerResult> => withApiErrors(fn);
+const call = callApi;
 const EMPTY: NodeLists = { user_nodes: [], group_nodes: [], system_nodes: [] };
 
 export function activateNode(ctx: PluginContext): void {

@@ -6,7 +6,7 @@ import {
   PlatformRef,
   resetSession,
   text,
-  withApiErrors,
+  callApi,
   type ApiClient,
   type HandlerResult,
   type Output,
@@ -17,8 +17,7 @@ import { checkPrompt, checkRoleName, MESSAGES, type PublicRole, type RoleLists }
 
 export * from './rules.ts';
 
-/** API failures become the error line the user sees. */
-const call = (fn: () => Promise<HandlerResult>): Promise<HandlerResult> => withApiErrors(fn);
+const call = callApi;
 
 const EMPTY: RoleLists = { user_roles: [], system_roles: [] };
 

@@ -12,7 +12,7 @@ import {
   type HandlerResult,
   type Output,
   type PluginContext,
-  withApiErrors,
+  callApi,
 } from '../../../src/core/index.ts';
 import {
   activeList,
@@ -81,7 +81,7 @@ export function progressLines(files: readonly PickedFile[], loaded: number, tota
   });
 }
 
-const call = (fn: () => Promise<HandlerResult>): Promise<HandlerResult> => withApiErrors(fn);
+const call = callApi;
 
 export function activateStore(ctx: PluginContext, options: { uploader?: StoreUploader<any> } = {}): void {
   const api = () => ctx.services.get(PlatformRef).api;

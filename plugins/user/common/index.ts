@@ -15,13 +15,12 @@ import {
   type PluginContext,
   type PublicUser,
   type SettingsStore,
-  withApiErrors,
+  callApi,
 } from '../../../src/core/index.ts';
 import { localSync } from './sync.ts';
 import { parseLoginOptions } from './rules.ts';
 
-/** API failures become the error line the user sees. */
-const call = (fn: () => Promise<HandlerResult>): Promise<HandlerResult> => withApiErrors(fn);
+const call = callApi;
 
 export function userTable(c: CommandContext, user: PublicUser): Output {
   const rows: [string, string][] = [

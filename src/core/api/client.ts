@@ -1,6 +1,7 @@
 // The typed API client: fetch-based, so it runs in the browser, the CLI and the tests.
 // Answers follow spec part 7 ({success, message, error, result}); a status other than 200
 // is an error carrying the server's text, or 'Request failed with status {n}'.
+import type { HandlerResult } from '../contract.ts';
 
 export interface ApiAnswer<T = unknown> {
   success: boolean;
@@ -66,4 +67,9 @@ export async function withApiErrors<T>(fn: () => Promise<T>): Promise<T | { kind
     if (err instanceof ApiError) return { kind: 'error', text: err.message };
     throw err;
   }
+}
+
+/** A command handler's API calls, with failures shown as the error line (see withApiErrors). */
+export function callApi(fn: () => Promise<HandlerResult>): Promise<HandlerResult> {
+  return withApiErrors(fn);
 }

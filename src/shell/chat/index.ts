@@ -3,7 +3,12 @@
 // Loaded on the first chat message, not with the first paint.
 import {
   ApiError,
+  MAX_TOOL_ROUNDS,
+  McpRef,
   SILENT,
+  type McpClient,
+  type ToolCall,
+  type ToolResult,
   type GenerationEvent,
   type Output,
   type ParsedLine,
@@ -14,7 +19,6 @@ import {
 import type { Emitter } from 'mitt';
 import type { ShellController } from '../controller.ts';
 import { generateOnce, streamGeneration } from './client.ts';
-import { MAX_TOOL_ROUNDS, McpRef, type McpClient, type ToolCall, type ToolResult } from '../../core/index.ts';
 import { localGeneration, localModelUrl } from './local.ts';
 import { buildRequest } from './request.ts';
 

@@ -1,26 +1,32 @@
 // Benchmark B5: the server's CPU per relayed token, beside a bare node:http relay of the same
 // fake stream measured in the same run, and how fast a client disconnect reaches upstream.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '../tests/e2e/support.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../tests/fixtures/fakeOpenAI.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const TOKENS = 1000;
-const STREAMS = 60;
+const TOKENS = Number(process.env.BENCH_TOKENS ?? 1000);
+const STREAMS = Number(process.env.BENCH_NSTREAMS ?? 60);
 const CONCURRENCY = 8;
 
-/** CPU seconds (user + system) a process has used, from /proc (Linux). */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  return ticks / 100;
+/** A measured process's CPU time (µs, all threads) and resident memory, from bench/cpuProbe.ts. */
+function probe(child: ChildProcess, what: 'cpu' | 'heap' = 'cpu'): Promise<{ cpu: number; rss: number; heap: number }> {
+  return new Promise((resolve) => {
+    child.once('message', (m) => resolve(m as { cpu: number; rss: number; heap: number }));
+    child.send(what);
+  });
 }
 
 async function startProcess(script: string, env: Record<string, string>, readyPath: string, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [script], { cwd: ROOT, env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--expose-gc', '--import', path.join(ROOT, 'bench/cpuProbe.ts'), script], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
   child.stdout!.resume();
   child.stderr!.resume();
   for (let i = 0; i < 200; i++) {
@@ -56,12 +62,31 @@ async function runStreams(url: string, body: (i: number) => unknown, onText?: (t
   );
 }
 
-async function measure(child: ChildProcess, run: () => Promise<void>): Promise<number> {
-  // Two rounds: the first warms up (JIT, connection pools), the second is measured.
+const ROUNDS = 5;
+
+/** µs of CPU per token over one run of streams. */
+async function cpuPerToken(child: ChildProcess, run: () => Promise<void>, tokens: number): Promise<number> {
+  const before = (await probe(child)).cpu;
   await run();
-  const before = cpuSeconds(child.pid!);
-  await run();
-  return ((cpuSeconds(child.pid!) - before) * 1e6) / (STREAMS * TOKENS);
+  return ((await probe(child)).cpu - before) / tokens;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/**
+ * Both relays in alternating rounds after a warm-up round each (JIT, connection pools), so
+ * that a noisy moment of the machine falls on both; the median round of each is reported.
+ */
+async function measurePair(app: ChildProcess, runApp: () => Promise<void>, bare: ChildProcess, runBare: () => Promise<void>, tokens: number) {
+  await runBare();
+  await runApp();
+  const appUs: number[] = [];
+  const bareUs: number[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    bareUs.push(await cpuPerToken(bare, runBare, tokens));
+    appUs.push(await cpuPerToken(app, runApp, tokens));
+  }
+  return { appUs: median(appUs), bareUs: median(bareUs) };
 }
 
 async function abortPropagation(url: string, fake: FakeOpenAI, streams: number): Promise<{ aborted: number; maxMs: number }> {
@@ -114,16 +139,17 @@ async function addedLatency(url: string, fake: FakeOpenAI, streams: number, toke
   return extra[Math.floor(extra.length * 0.99)] ?? 0;
 }
 
-export async function runSseRelay(): Promise<{
-  appUs: number;
-  bareUs: number;
-  ratio: number;
+export interface SseRelayResult {
+  /** Burst: streams of 1,000 tokens written as fast as the fake provider can. */
+  burst: { appUs: number; bareUs: number; ratio: number };
+  /** Paced: concurrent streams at 50 tokens/s, one token per network packet. */
+  paced: { streams: number; appUs: number; bareUs: number; ratio: number; directP99: number; bareP99: number; appP99: number; appRssMb: number };
   abort: { aborted: number; maxMs: number; streams: number };
-  latency: { streams: number; appP99: number; bareP99: number };
-}> {
+  slowClients: { streams: number; heldBeforeMb: number; heldAfterMb: number; heldKbPerStream: number };
+}
+
+export async function runSseRelay(): Promise<SseRelayResult> {
   const fake = await startFakeOpenAI({ models: ['bench'] });
-  const tokens = Array.from({ length: TOKENS }, (_, i) => `t${i} `);
-  fake.always({ chunks: tokens });
   const [appPort, barePort] = [await freePort(), await freePort()];
   const app = await startProcess(
     path.join(ROOT, 'src/server/main.ts'),
@@ -134,19 +160,43 @@ export async function runSseRelay(): Promise<{
   const bare = await startProcess(path.join(ROOT, 'bench/bareRelay.ts'), { UPSTREAM: fake.url }, '/', barePort);
   try {
     const appUrl = `http://127.0.0.1:${appPort}/api/generate_sse`;
-    const bareUs = await measure(bare, () => runStreams(`http://127.0.0.1:${barePort}/`, () => 'hello'));
+    const bareUrl = `http://127.0.0.1:${barePort}/`;
     // A new session per stream: the bench client has no cookies, so it owns nothing it made before.
     let session = 1_800_000_000_000;
+    const appBody = () => ({ session: session++, user_input: 'hello', mem_length: 0 });
+
+    fake.always({ chunks: Array.from({ length: TOKENS }, (_, i) => `t${i} `) });
     let received = 0;
-    const appUs = await measure(app, () =>
-      runStreams(appUrl, () => ({ session: session++, user_input: 'hello', mem_length: 0 }), (text) => (received += (text.match(/event: text/g) ?? []).length)),
+    const burst = await measurePair(
+      app,
+      () => runStreams(appUrl, appBody, (text) => (received += (text.match(/event: text/g) ?? []).length)),
+      bare,
+      () => runStreams(bareUrl, () => 'hello'),
+      STREAMS * TOKENS,
     );
     if (received < 2 * STREAMS) throw new Error(`the app relayed only ${received} text events`);
-    const abort = { ...(await abortPropagation(appUrl, fake, 100)), streams: 100 };
+
     const streams = Number(process.env.BENCH_STREAMS ?? 300);
-    const appP99 = await addedLatency(appUrl, fake, streams, 100, 20, () => ({ session: session++, user_input: 'x', mem_length: 0 }));
-    const bareP99 = await addedLatency(`http://127.0.0.1:${barePort}/`, fake, streams, 100, 20, () => 'x');
-    return { appUs, bareUs, ratio: appUs / bareUs, abort, latency: { streams, appP99, bareP99 } };
+    const pacedTokens = Number(process.env.BENCH_PACED_TOKENS ?? 500);
+    const directP99 = await addedLatency(`${fake.url}/chat/completions`, fake, streams, pacedTokens, 20, () => ({ model: 'bench', stream: true, messages: [{ role: 'user', content: 'x' }] }));
+    const bareBefore = (await probe(bare)).cpu;
+    const bareP99 = await addedLatency(bareUrl, fake, streams, pacedTokens, 20, () => 'x');
+    const bareUs = ((await probe(bare)).cpu - bareBefore) / (streams * pacedTokens);
+    const appBefore = (await probe(app)).cpu;
+    let peakRss = 0;
+    const sampler = setInterval(() => void probe(app).then((p) => (peakRss = Math.max(peakRss, p.rss))), 250);
+    const appP99 = await addedLatency(appUrl, fake, streams, pacedTokens, 20, appBody);
+    clearInterval(sampler);
+    const appUs = ((await probe(app)).cpu - appBefore) / (streams * pacedTokens);
+
+    const abort = { ...(await abortPropagation(appUrl, fake, 100)), streams: 100 };
+    const slowClients = await slowReaders(app, appPort, fake, 4, appBody);
+    return {
+      burst: { ...burst, ratio: burst.appUs / burst.bareUs },
+      paced: { streams, appUs, bareUs, ratio: appUs / bareUs, directP99, bareP99, appP99, appRssMb: peakRss / 2 ** 20 },
+      abort,
+      slowClients,
+    };
   } finally {
     app.kill('SIGKILL');
     bare.kill('SIGKILL');
@@ -154,9 +204,38 @@ export async function runSseRelay(): Promise<{
   }
 }
 
+/**
+ * Memory with slow clients: `streams` clients that read the first chunk and then nothing
+ * (raw sockets, paused) while the provider offers 48 MB each as fast as it can. Reported: the
+ * server's memory still held after a garbage collection, per stream. What the kernel's socket
+ * buffers took (~10 MB on loopback) has passed through the server and stays in the answer it
+ * keeps for the log; without back-pressure the server would also read and keep the rest.
+ */
+async function slowReaders(app: ChildProcess, port: number, fake: FakeOpenAI, streams: number, body: () => unknown) {
+  fake.always({ chunks: Array.from({ length: 24_000 }, (_, i) => `${'x'.repeat(2000)}${i} `) });
+  const before = (await probe(app, 'heap')).heap;
+  const sockets = await Promise.all(
+    Array.from({ length: streams }, () => {
+      const payload = JSON.stringify(body());
+      return new Promise<Socket>((resolve) => {
+        const socket = connect(port, '127.0.0.1', () => {
+          socket.write(`POST /api/generate_sse HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(payload)}\r\n\r\n${payload}`);
+        });
+        socket.once('data', () => {
+          socket.pause();
+          resolve(socket);
+        });
+      });
+    }),
+  );
+  // Let the provider push as much as the server accepts.
+  await new Promise((r) => setTimeout(r, 3000));
+  const after = (await probe(app, 'heap')).heap;
+  for (const socket of sockets) socket.destroy();
+  return { streams, heldBeforeMb: before / 2 ** 20, heldAfterMb: after / 2 ** 20, heldKbPerStream: (after - before) / 1024 / streams };
+}
+
 if (import.meta.main) {
   const r = await runSseRelay();
-  console.log(`SSE relay: ${r.appUs.toFixed(1)} µs CPU per token vs bare relay ${r.bareUs.toFixed(1)} µs: ${r.ratio.toFixed(2)}x`);
-  console.log(`abort: ${r.abort.aborted}/${r.abort.streams} upstream requests closed within ${r.abort.maxMs.toFixed(0)} ms`);
-  console.log(`added latency at ${r.latency.streams} streams of 50 tok/s: p99 ${r.latency.appP99.toFixed(1)} ms (bare relay ${r.latency.bareP99.toFixed(1)} ms)`);
+  console.log(JSON.stringify(r, null, 2));
 }

@@ -23,7 +23,7 @@ import { createLogger, type Logger } from './log.ts';
 import { createMail } from './mail.ts';
 import { policy } from './policy.ts';
 import { loadSecret } from './secret.ts';
-import { securityHeaders } from './securityHeaders.ts';
+import { securityHeaderValues, securityHeaders } from './securityHeaders.ts';
 import { systemInfo } from './systemInfo.ts';
 import { createSecretBox } from './crypto/secretBox.ts';
 import { createEgressFetch, resolvePublicAddresses } from './net/egress.ts';
@@ -209,10 +209,11 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
       providers: contextProviders,
       tools,
       egressFetch,
-      settings: { roleContentSystem: config.roleContentSystem, temperature: config.temperature, topP: config.topP, querying: config.texts.querying },
+      settings: { roleContentSystem: config.roleContentSystem, temperature: config.temperature, topP: config.topP, querying: config.texts.querying, streamRelay: config.streamRelay },
       log,
     },
     (c) => isHttps(c, config.trustProxy),
+    securityHeaderValues(config),
   );
 
   app.all('/api/*', (c) => fail(c, 404, 'Resource not found.'));

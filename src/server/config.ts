@@ -58,6 +58,8 @@ export interface ServerConfig {
   disabledPlugins: string[];
   remotes: RemotePluginConfig[];
   demo: boolean;
+  /** How OpenAI-compatible streams are relayed (STREAM_RELAY): the direct parser or the AI SDK. */
+  streamRelay: 'direct' | 'sdk';
 }
 
 const bool = (value: string | undefined) => /^(1|true|yes|on)$/i.test(value ?? '');
@@ -67,6 +69,12 @@ function number(value: string | undefined, fallback: number, min: number, max: n
   const n = Number(value);
   if (!Number.isFinite(n) || n < min || n > max) throw new Error(`${name} must be a number from ${min} to ${max}, got ${value}`);
   return n;
+}
+
+function streamRelay(value: string | undefined): 'direct' | 'sdk' {
+  if (!value) return 'direct';
+  if (value === 'direct' || value === 'sdk') return value;
+  throw new Error(`STREAM_RELAY must be direct or sdk, got ${value}`);
 }
 
 function parseRemotes(raw: string | undefined): RemotePluginConfig[] {
@@ -179,5 +187,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     disabledPlugins: (env.DISABLED_PLUGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     remotes: parseRemotes(env.PLUGIN_REMOTES),
     demo: bool(env.SHELLCHAT_DEMO),
+    streamRelay: streamRelay(env.STREAM_RELAY),
   };
 }

@@ -23,14 +23,21 @@ export function contentSecurityPolicy(config: ServerConfig): string {
   ].join('; ');
 }
 
+/** The headers every response carries (a response written to the socket directly adds them itself). */
+export function securityHeaderValues(config: ServerConfig): Record<string, string> {
+  return {
+    'Content-Security-Policy': contentSecurityPolicy(config),
+    'X-Content-Type-Options': 'nosniff',
+    'X-Frame-Options': 'DENY',
+    'Referrer-Policy': 'no-referrer',
+    'Cross-Origin-Opener-Policy': 'same-origin',
+  };
+}
+
 export function securityHeaders(config: ServerConfig): MiddlewareHandler {
-  const csp = contentSecurityPolicy(config);
+  const headers = Object.entries(securityHeaderValues(config));
   return async (c, next) => {
     await next();
-    c.header('Content-Security-Policy', csp);
-    c.header('X-Content-Type-Options', 'nosniff');
-    c.header('X-Frame-Options', 'DENY');
-    c.header('Referrer-Policy', 'no-referrer');
-    c.header('Cross-Origin-Opener-Policy', 'same-origin');
+    for (const [name, value] of headers) c.header(name, value);
   };
 }

@@ -1,5 +1,7 @@
 // Generation over real HTTP against the fake OpenAI-compatible provider: streaming events,
-// the JSON answer, memory across turns, branching, the usage ledger, stops and errors.
+// the JSON answer, memory across turns, branching, the usage ledger, stops and errors. The
+// first suite runs twice, over the direct relay and over the AI SDK (STREAM_RELAY), so the
+// two paths answer alike.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GenerationEvent } from '../../src/core/index.ts';
 import { streamGeneration } from '../../src/shell/chat/client.ts';
@@ -8,12 +10,12 @@ import { startTestServer, type TestServer } from './support.ts';
 
 const SESSION = 1_800_000_000_000;
 
-describe('generation', () => {
+describe.each(['direct', 'sdk'])('generation (STREAM_RELAY=%s)', (relay) => {
   let fake: FakeOpenAI;
   let t: TestServer;
   beforeAll(async () => {
     fake = await startFakeOpenAI();
-    t = await startTestServer('sqlite', { MODEL: 'gpt-4o-mini', OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'sk-system-key' });
+    t = await startTestServer('sqlite', { MODEL: 'gpt-4o-mini', OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'sk-system-key', STREAM_RELAY: relay });
   });
   afterAll(async () => {
     await t?.close();

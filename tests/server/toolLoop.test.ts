@@ -22,12 +22,13 @@ const reverseTool: ServerPluginModule = {
   },
 };
 
-describe('tool-call loop', () => {
+// Twice: over the direct relay and over the AI SDK (STREAM_RELAY).
+describe.each(['direct', 'sdk'])('tool-call loop (STREAM_RELAY=%s)', (relay) => {
   let fake: FakeOpenAI;
   let t: TestServer;
   beforeAll(async () => {
     fake = await startFakeOpenAI();
-    t = await startTestServer('sqlite', { MODEL: 'gpt-4o-mini', OPENAI_BASE_URL: fake.url }, [reverseTool]);
+    t = await startTestServer('sqlite', { MODEL: 'gpt-4o-mini', OPENAI_BASE_URL: fake.url, STREAM_RELAY: relay }, [reverseTool]);
   });
   afterAll(async () => {
     await t?.close();

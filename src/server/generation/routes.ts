@@ -1,9 +1,10 @@
 // The generation API (spec part 7): GET and POST /api/generate_sse (one SSE event per message
 // kind, JSON data), POST /api/generate (the whole result), POST /api/generate_msg (the
 // messages only, for local and direct model calls) and POST /api/log/add.
+import type { ServerResponse } from 'node:http';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { Context, Hono } from 'hono';
-import { streamSSE } from 'hono/streaming';
-import type { AppEnv, GenerateRequest, GenerationEvent } from '../../core/index.ts';
+import type { AppEnv, GenerateRequest } from '../../core/index.ts';
 import { DEFAULT_MEM_LENGTH } from '../../core/index.ts';
 import { generateBody, generateQueryToBody, logAddBody } from '../../core/api/generate.ts';
 import { fail, ok } from '../http/respond.ts';
@@ -12,50 +13,40 @@ import { buildMessages } from './messages.ts';
 import { ownerOf, type Owner } from './owner.ts';
 import { saveTurn } from './persist.ts';
 import { runGeneration, type GenerationDeps } from './run.ts';
+import { nodeSseStream, webSseStream } from './sseStream.ts';
 import { getSession, memory, owns, SessionError, sessionForTurn, validSessionId } from './sessions.ts';
 import { fetchFileTexts } from './files.ts';
 
-export function registerGenerationRoutes(app: Hono<AppEnv>, deps: GenerationDeps, secureCookies: (c: Context<AppEnv>) => boolean): void {
+export function registerGenerationRoutes(
+  app: Hono<AppEnv>,
+  deps: GenerationDeps,
+  secureCookies: (c: Context<AppEnv>) => boolean,
+  securityHeaderValues: Record<string, string>,
+): void {
   const owner = (c: Context<AppEnv>): Owner => ownerOf(c, secureCookies(c));
 
   const sse = (c: Context<AppEnv>, request: GenerateRequest) => {
     const who = owner(c);
+    const abort = new AbortController();
+    c.header('Content-Type', 'text/event-stream');
     c.header('X-Accel-Buffering', 'no');
     c.header('Cache-Control', 'no-cache, no-transform');
-    return streamSSE(c, async (stream) => {
-      const abort = new AbortController();
-      // A closed tab or a stop aborts the upstream provider request.
-      stream.onAbort(() => abort.abort());
-      const queue: Promise<void>[] = [];
-      const write = (type: string, data: object) => {
-        queue.push(stream.writeSSE({ event: type, data: JSON.stringify(data) }).catch(() => abort.abort()));
-      };
-      // Text deltas that arrive in one burst go out as one event: fewer writes and frames,
-      // and no added latency (the flush runs as soon as the burst has been read).
-      let pendingText = '';
-      let flushScheduled = false;
-      const flushText = () => {
-        flushScheduled = false;
-        if (pendingText) write('text', { delta: pendingText });
-        pendingText = '';
-      };
-      const emit = (event: GenerationEvent) => {
-        if (event.type === 'text') {
-          pendingText += event.delta;
-          if (!flushScheduled) {
-            flushScheduled = true;
-            setImmediate(flushText);
-          }
-          return;
-        }
-        flushText();
-        const { type, ...data } = event;
-        write(type, data);
-      };
-      await runGeneration(deps, request, who, emit, abort.signal);
-      flushText();
-      await Promise.all(queue);
-    });
+    // Under the Node server: written to the socket directly, with the headers the middleware
+    // set so far (the device cookie) and the security headers it would add afterwards.
+    const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+    if (outgoing) {
+      const headers: Record<string, string> = { ...securityHeaderValues };
+      c.res.headers.forEach((value, key) => (headers[key] = value));
+      const setCookie = c.res.headers.getSetCookie();
+      const stream = nodeSseStream(outgoing, setCookie.length ? { ...headers, 'set-cookie': setCookie as never } : headers, () => abort.abort());
+      void runGeneration(deps, request, who, stream.emit, abort.signal).finally(() => stream.close());
+      return RESPONSE_ALREADY_SENT;
+    }
+    // A closed tab or a stop aborts the upstream provider request.
+    const stream = webSseStream(() => abort.abort());
+    c.req.raw.signal.addEventListener('abort', () => abort.abort(), { once: true });
+    void runGeneration(deps, request, who, stream.emit, abort.signal).finally(() => stream.close());
+    return c.body(stream.body);
   };
 
   app.post('/api/generate_sse', validate('json', generateBody), (c) => sse(c, c.req.valid('json' as never) as GenerateRequest));

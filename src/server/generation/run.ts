@@ -1,9 +1,10 @@
 // One generation: model, context, the tool loop, streaming, self-evaluation, and the turn's
 // log and usage. Events go to `emit` as they happen; the SSE route relays them, the JSON
 // route collects them.
-// The single-consumer streamText: we read fullStream once, so no replay buffer is kept
-// (less memory per open stream, a little less CPU per token).
-import { experimental_streamTextLowMemory as streamText, jsonSchema, stepCountIs, tool, type ToolSet } from 'ai';
+// OpenAI-compatible models stream through the direct relay (directStream.ts) unless
+// STREAM_RELAY=sdk; the others through the AI SDK's single-consumer streamText (we read
+// fullStream once, so no replay buffer is kept).
+import { experimental_streamTextLowMemory as streamText, jsonSchema, stepCountIs, tool, type ModelMessage, type ToolSet } from 'ai';
 import type { Kysely } from 'kysely';
 import type {
   ContextProvider,
@@ -23,6 +24,7 @@ import { languageModel } from '../models/providers.ts';
 import type { ModelEntry } from '../models/systemModels.ts';
 import { evaluate } from './evaluate.ts';
 import { fetchFileTexts } from './files.ts';
+import { directChatStream, type RelayPart, type RelayTool } from './directStream.ts';
 import { buildMessages } from './messages.ts';
 import type { Owner } from './owner.ts';
 import { saveTurn } from './persist.ts';
@@ -37,7 +39,7 @@ export interface GenerationDeps {
   tools: Map<string, ServerTool>;
   /** fetch for user-supplied URLs (files, user models). */
   egressFetch: typeof fetch;
-  settings: { roleContentSystem: string; temperature: number; topP: number; querying: string };
+  settings: { roleContentSystem: string; temperature: number; topP: number; querying: string; streamRelay: 'direct' | 'sdk' };
   log: { error(obj: object, msg?: string): void };
 }
 
@@ -75,13 +77,13 @@ function retryDelay(err: unknown, attempt: number): number | undefined {
  * Once a token has gone to the user, an error is reported, not retried.
  */
 async function* withRetries(
-  start: () => ReturnType<typeof streamText>,
+  start: () => AsyncIterable<RelayPart>,
   started: () => boolean,
   signal: AbortSignal,
-): AsyncGenerator<Awaited<ReturnType<typeof streamText>>['fullStream'] extends AsyncIterable<infer P> ? P : never> {
+): AsyncGenerator<RelayPart> {
   for (let attempt = 0; ; attempt++) {
     let failure: unknown;
-    for await (const part of start().fullStream) {
+    for await (const part of start()) {
       if (part.type === 'error' && !started() && attempt < MAX_RETRIES) {
         failure = part.error;
         break;
@@ -121,11 +123,38 @@ function errorMessage(err: unknown): string {
   return e?.message || 'An error occurred during your request.';
 }
 
+/** The turn through the AI SDK: streamText with the same tools and stop rule. */
+function sdkStream(entry: ModelEntry, fetchImpl: typeof fetch | undefined, messages: ModelMessage[], relayTools: Record<string, RelayTool>, deps: GenerationDeps, signal: AbortSignal) {
+  const tools: ToolSet = {};
+  for (const [name, t] of Object.entries(relayTools)) {
+    const inputSchema = jsonSchema<unknown>(t.parameters as never);
+    tools[name] = t.execute ? tool({ description: t.description, inputSchema, execute: t.execute }) : tool({ description: t.description, inputSchema });
+  }
+  return streamText({
+    model: languageModel(entry, fetchImpl),
+    messages,
+    // The system messages are the server's own: the operator's prompt and the context providers'.
+    allowSystemInMessages: true,
+    tools: Object.keys(tools).length ? tools : undefined,
+    stopWhen: stepCountIs(MAX_TOOL_ROUNDS),
+    temperature: deps.settings.temperature,
+    topP: deps.settings.topP,
+    abortSignal: signal,
+    // We retry ourselves (withRetries), so that the waits are short and follow Retry-After.
+    maxRetries: 0,
+    // Errors arrive as 'error' parts; the SDK's default handler would also print them.
+    onError: () => {},
+    // Image URLs are the user's: never fetched with the SDK's plain fetch.
+    experimental_download: imageDownloader(entry, deps.egressFetch),
+  }).fullStream;
+}
+
 export async function runGeneration(
   deps: GenerationDeps,
   request: GenerateRequest,
   owner: Owner,
-  emit: (event: GenerationEvent) => void,
+  /** May return a promise when the reader is behind: the stream waits for it (back-pressure). */
+  emit: (event: GenerationEvent) => void | Promise<void>,
   signal: AbortSignal,
 ): Promise<GenerateResult | undefined> {
   const { db } = deps;
@@ -161,13 +190,13 @@ export async function runGeneration(
     // execute, so the model's call ends the turn and the browser runs them (spec part 4).
     const enabled = new Set((request.functions ?? '').split(',').map((s) => s.trim()).filter(Boolean));
     const events: RedirectEvent[] = [];
-    const tools: ToolSet = {};
+    const relayTools: Record<string, RelayTool> = {};
     if (entry.capabilities.tools) {
       for (const [name, serverTool] of deps.tools) {
         if (!enabled.has(name)) continue;
-        tools[name] = tool({
+        relayTools[name] = {
           description: serverTool.description,
-          inputSchema: jsonSchema(serverTool.parameters as never),
+          parameters: serverTool.parameters,
           execute: async (args: unknown) => {
             const out = await serverTool.execute(args, { user, signal });
             if (out.event) {
@@ -176,10 +205,10 @@ export async function runGeneration(
             }
             return out.result;
           },
-        });
+        };
       }
       for (const mcp of request.mcp_tools ?? []) {
-        tools[mcp.name] = tool({ description: mcp.description ?? mcp.name, inputSchema: jsonSchema((mcp.parameters ?? { type: 'object' }) as never) });
+        relayTools[mcp.name] = { description: mcp.description ?? mcp.name, parameters: mcp.parameters ?? { type: 'object' } };
       }
     }
 
@@ -197,24 +226,20 @@ export async function runGeneration(
     if (request.use_stats) emit({ type: 'stats', stats });
     for (const url of [...images, ...providerImages]) emit({ type: 'image', url });
 
-    const start = () =>
-      streamText({
-        model: languageModel(entry, modelFetch(entry, deps)),
-        messages,
-        // The system messages are the server's own: the operator's prompt and the context providers'.
-        allowSystemInMessages: true,
-        tools: Object.keys(tools).length ? tools : undefined,
-        stopWhen: stepCountIs(MAX_TOOL_ROUNDS),
-        temperature: deps.settings.temperature,
-        topP: deps.settings.topP,
-        abortSignal: signal,
-        // We retry ourselves (below), so that the waits are short and follow Retry-After.
-        maxRetries: 0,
-        // Errors arrive as 'error' parts below; the SDK's default handler would also print them.
-        onError: () => {},
-        // Image URLs are the user's: never fetched with the SDK's plain fetch.
-        experimental_download: imageDownloader(entry, deps.egressFetch),
-      });
+    const fetchImpl = modelFetch(entry, deps);
+    const start = (): AsyncIterable<RelayPart> =>
+      entry.provider === 'openai-compatible' && deps.settings.streamRelay === 'direct'
+        ? directChatStream({
+            entry,
+            fetch: fetchImpl,
+            messages,
+            tools: relayTools,
+            temperature: deps.settings.temperature,
+            topP: deps.settings.topP,
+            maxSteps: MAX_TOOL_ROUNDS,
+            signal,
+          })
+        : (sdkStream(entry, fetchImpl, messages, relayTools, deps, signal) as AsyncIterable<RelayPart>);
 
     let text = '';
     let modelSent = false;
@@ -232,7 +257,8 @@ export async function runGeneration(
       switch (part.type) {
         case 'text-delta':
           text += part.text;
-          emit({ type: 'text', delta: part.text });
+          const behind = emit({ type: 'text', delta: part.text });
+          if (behind) await behind;
           break;
         case 'start-step':
           steps++;

@@ -1,0 +1,131 @@
+// The SSE response of a generation: events serialized as `event: <type>\ndata: <json>\n\n`.
+// Why not hono's streamSSE: it runs a TransformStream, an encoder and a writer promise per
+// event. Here the text deltas that arrive in one burst become one event, and everything
+// emitted in one turn of the event loop goes out as one write (no added latency: the flush
+// runs as soon as the burst has been read). Under the Node server the events are written to
+// the socket's response directly; elsewhere (app.request in tests) into a ReadableStream.
+// Back-pressure: when a slow client lets the buffer fill, `emit` returns a promise that
+// resolves once the client has read some; the generation awaits it before it reads more of
+// the provider's stream, so a slow reader holds the provider back instead of server memory.
+import type { ServerResponse } from 'node:http';
+import type { GenerationEvent } from '../../core/index.ts';
+
+const HIGH_WATER_BYTES = 64 * 1024;
+
+export interface SseStream {
+  emit(event: GenerationEvent): void | Promise<void>;
+  /** Flushes what is pending and ends the response. */
+  close(): void;
+}
+
+interface Sink {
+  write(chunk: string): void;
+  /** The client is behind: the buffer is over its high-water mark. */
+  full(): boolean;
+  ready(): Promise<void>;
+  end(): void;
+}
+
+function sseEncoder(sink: Sink): SseStream {
+  let closed = false;
+  let pendingText = '';
+  let out = '';
+  let scheduled = false;
+  const frame = (type: string, data: object) => `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
+  const flush = () => {
+    scheduled = false;
+    if (pendingText) out += frame('text', { delta: pendingText });
+    pendingText = '';
+    if (!out || closed) return;
+    sink.write(out);
+    out = '';
+  };
+  return {
+    emit(event) {
+      if (closed) return;
+      if (event.type === 'text') {
+        pendingText += event.delta;
+      } else {
+        if (pendingText) out += frame('text', { delta: pendingText });
+        pendingText = '';
+        const { type, ...data } = event;
+        out += frame(type, data);
+      }
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(flush);
+      }
+      return sink.full() ? sink.ready() : undefined;
+    },
+    close() {
+      flush();
+      if (closed) return;
+      closed = true;
+      sink.end();
+    },
+  };
+}
+
+/** Events written straight to a Node response; `onClose` runs when the client goes away first. */
+export function nodeSseStream(res: ServerResponse, headers: Record<string, string>, onClose: () => void): SseStream {
+  res.writeHead(200, headers);
+  res.flushHeaders();
+  res.on('close', () => {
+    if (!res.writableFinished) onClose();
+  });
+  return sseEncoder({
+    write: (chunk) => void res.write(chunk),
+    full: () => res.writableNeedDrain,
+    ready: () =>
+      new Promise<void>((resolve) => {
+        const done = () => {
+          res.off('drain', done);
+          res.off('close', done);
+          resolve();
+        };
+        res.on('drain', done);
+        res.on('close', done);
+      }),
+    end: () => res.end(),
+  });
+}
+
+/** Events in a ReadableStream (for a runtime without a Node response). */
+export function webSseStream(onCancel: () => void): SseStream & { body: ReadableStream<Uint8Array> } {
+  const encoder = new TextEncoder();
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  let cancelled = false;
+  let waiters: (() => void)[] = [];
+  const release = () => {
+    const ready = waiters;
+    waiters = [];
+    for (const resolve of ready) resolve();
+  };
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start: (c) => {
+        controller = c;
+      },
+      pull: release,
+      cancel: () => {
+        cancelled = true;
+        release();
+        onCancel();
+      },
+    },
+    { highWaterMark: HIGH_WATER_BYTES, size: (chunk) => chunk.byteLength },
+  );
+  const stream = sseEncoder({
+    write: (chunk) => {
+      if (!cancelled) controller.enqueue(encoder.encode(chunk));
+    },
+    full: () => !cancelled && (controller.desiredSize ?? 1) <= 0,
+    ready: () => new Promise<void>((resolve) => waiters.push(resolve)),
+    end: () => {
+      if (cancelled) return;
+      release();
+      controller.close();
+    },
+  });
+  return { ...stream, body };
+}

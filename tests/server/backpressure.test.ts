@@ -1,0 +1,44 @@
+// A client that stops reading holds the provider back instead of filling server memory: the
+// server stops reading the provider's stream while its writes to the client wait, so when the
+// client finally goes away the provider's request is still open and gets cancelled. Without
+// back-pressure the server would have read the provider's whole answer (48 MB in well under
+// the wait below) and the provider would have finished.
+import { connect, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fakeOpenAI.ts';
+import { startTestServer, type TestServer } from './support.ts';
+
+describe.each(['direct', 'sdk'])('back-pressure (STREAM_RELAY=%s)', (relay) => {
+  let fake: FakeOpenAI;
+  let t: TestServer;
+  beforeAll(async () => {
+    fake = await startFakeOpenAI();
+    t = await startTestServer('sqlite', { MODEL: 'gpt-4o-mini', OPENAI_BASE_URL: fake.url, STREAM_RELAY: relay });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await fake?.close();
+  });
+
+  it('a client that stops reading pauses the provider, and leaving cancels it', async () => {
+    fake.reply({ chunks: Array.from({ length: 24_000 }, (_, i) => `${'x'.repeat(2000)}${i} `) });
+    const abortedBefore = fake.aborted();
+    const payload = JSON.stringify({ session: 1_830_000_000_001, user_input: 'everything', mem_length: 0 });
+    const { port } = new URL(t.url);
+    const socket = await new Promise<Socket>((resolve) => {
+      const s = connect(Number(port), '127.0.0.1', () => {
+        s.write(`POST /api/generate_sse HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: ${t.url}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(payload)}\r\n\r\n${payload}`);
+      });
+      s.once('data', () => {
+        s.pause();
+        resolve(s);
+      });
+    });
+    await new Promise((r) => setTimeout(r, 2500));
+    // Still streaming: nothing finished, nothing saved.
+    expect(fake.aborted()).toBe(abortedBefore);
+    socket.destroy();
+    await expect.poll(() => fake.aborted(), { timeout: 2000 }).toBe(abortedBefore + 1);
+    expect(await t.server.db.db.selectFrom('logs').select('id').where('session', '=', 1_830_000_000_001).execute()).toEqual([]);
+  });
+});

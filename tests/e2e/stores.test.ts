@@ -24,6 +24,8 @@ const mysqlUp = await (async () => {
     return false;
   }
 })();
+// Locally a missing MariaDB skips these; under CI=true it is a failure, never a silent skip.
+if (!mysqlUp && process.env.CI === 'true') throw new Error('MariaDB is required under CI=true (127.0.0.1:3306)');
 if (!mysqlUp) {
   if (process.env.CI === 'true') throw new Error(`MariaDB is required under CI=true but ${MYSQL_ADMIN} does not answer`);
   console.warn(`[e2e] skipping the mysql store test: MariaDB does not answer at ${MYSQL_ADMIN} (set TEST_MYSQL_URL)`);

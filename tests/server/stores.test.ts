@@ -171,6 +171,8 @@ const mysqlUp = await (async () => {
     return false;
   }
 })();
+// Locally a missing MariaDB skips these; under CI=true it is a failure, never a silent skip.
+if (!mysqlUp && process.env.CI === 'true') throw new Error('MariaDB is required under CI=true (127.0.0.1:3306)');
 
 describe.skipIf(!mysqlUp)('the mysql engine on MariaDB', () => {
   const dbName = `shellchat_store_${randomBytes(5).toString('hex')}`;

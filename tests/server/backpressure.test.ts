@@ -1,4 +1,6 @@
-// A client that stops reading holds the provider back instead of filling server memory: the
+// The SSE response, written to the socket under the Node server and into a ReadableStream when
+// the app runs without one (app.request). A client that stops reading holds the provider back
+// instead of filling server memory: the
 // server stops reading the provider's stream while its writes to the client wait, so when the
 // client finally goes away the provider's request is still open and gets cancelled. Without
 // back-pressure the server would have read the provider's whole answer (48 MB in well under
@@ -40,5 +42,24 @@ describe.each(['direct', 'sdk'])('back-pressure (STREAM_RELAY=%s)', (relay) => {
     socket.destroy();
     await expect.poll(() => fake.aborted(), { timeout: 2000 }).toBe(abortedBefore + 1);
     expect(await t.server.db.db.selectFrom('logs').select('id').where('session', '=', 1_830_000_000_001).execute()).toEqual([]);
+  });
+
+  it('without a Node response (app.request) streams the same events, and cancelling the body aborts upstream', async () => {
+    fake.reply({ chunks: ['Hel', 'lo'] });
+    const request = (body: object) =>
+      t.server.app.request(`${t.url}/api/generate_sse`, { method: 'POST', headers: { 'content-type': 'application/json', origin: t.url }, body: JSON.stringify(body) });
+    const whole = await (await request({ session: 1_830_000_000_002, user_input: 'hi', mem_length: 0 })).text();
+    expect(whole).toContain('event: model\n');
+    expect([...whole.matchAll(/event: text\ndata: (.*)\n\n/g)].map((m) => JSON.parse(m[1]!).delta).join('')).toBe('Hello');
+    expect(whole).toMatch(/event: done\ndata: \{"session":1830000000002,"time":\d+\}\n\n$/);
+
+    fake.reply({ chunks: Array.from({ length: 200 }, (_, i) => `w${i} `), delayMs: 20 });
+    const abortedBefore = fake.aborted();
+    const reader = (await request({ session: 1_830_000_000_003, user_input: 'long', mem_length: 0 })).body!.getReader();
+    const decoder = new TextDecoder();
+    let seen = '';
+    while (!seen.includes('event: text')) seen += decoder.decode((await reader.read()).value, { stream: true });
+    await reader.cancel();
+    await expect.poll(() => fake.aborted(), { timeout: 2000 }).toBe(abortedBefore + 1);
   });
 });

@@ -40,18 +40,19 @@ function fetchOf(bodies: string[], size: number, seen: { url: string; body: Reco
 
 async function collect(options: Partial<DirectStreamOptions> & { fetch: typeof fetch }): Promise<RelayPart[]> {
   const parts: RelayPart[] = [];
-  for await (const part of directChatStream({
-    entry,
-    messages: [{ role: 'user', content: 'hi' }],
-    tools: {},
-    temperature: 1,
-    topP: 1,
-    maxSteps: 5,
-    signal: new AbortController().signal,
-    ...options,
-  })) {
-    parts.push(part);
-  }
+  await directChatStream(
+    {
+      entry,
+      messages: [{ role: 'user', content: 'hi' }],
+      tools: {},
+      temperature: 1,
+      topP: 1,
+      maxSteps: 5,
+      signal: new AbortController().signal,
+      ...options,
+    },
+    (part) => void parts.push(part),
+  );
   return parts;
 }
 

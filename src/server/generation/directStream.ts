@@ -3,12 +3,15 @@
 // Why it exists: the AI SDK's streamText costs ~25 µs of server CPU per relayed token (web
 // streams and a zod validation per chunk) against ~2 µs for a bare relay (benchmark B5).
 // This path reads the provider's SSE with a small line parser, one JSON.parse per chunk, and
-// yields one text part per network read. It yields the same part shapes as streamText's
-// fullStream, so run.ts treats both alike, and runs the same server-tool loop. Every other
-// provider kind, and this one with STREAM_RELAY=sdk, goes through the AI SDK.
+// hands one text part per network read to a sink, synchronously inside the read's callback
+// (no async iterator between the socket and the browser's response). The parts have the
+// shapes of streamText's fullStream parts, so run.ts treats both alike, and the server-tool
+// loop follows the same rule. Every other provider kind, and this one with
+// STREAM_RELAY=sdk, goes through the AI SDK.
 import type { ModelMessage } from 'ai';
-import { request } from 'undici';
 import type { ModelEntry } from '../models/systemModels.ts';
+import { sseEvents } from './sseEvents.ts';
+import { CutShortError, viaFetch, viaNodeHttp, type ChunkResult } from './upstream.ts';
 
 /** The stream parts run.ts reads: the subset of the AI SDK's fullStream parts it uses. */
 export type RelayPart =
@@ -97,6 +100,9 @@ export function toWireMessages(messages: ModelMessage[]): WireMessage[] {
   return wire;
 }
 
+/** Receives the turn's parts; a promise it returns holds the reading back until it settles. */
+export type PartSink = (part: RelayPart) => void | Promise<void>;
+
 interface PendingCall {
   id: string;
   name: string;
@@ -110,49 +116,26 @@ interface StepEnd {
   finished: boolean;
 }
 
-/** The provider's answer, whichever client fetched it. */
-interface Upstream {
-  status: number;
-  headers: Record<string, string>;
-  body: AsyncIterable<Uint8Array>;
-  text(): Promise<string>;
+interface ChatChunk {
+  error?: { message?: string };
+  choices?: { delta?: { content?: string | null; tool_calls?: { index?: number; id?: string; function?: { name?: string; arguments?: string } }[] }; finish_reason?: string | null }[];
+  usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
 }
 
-type Send = (url: string, headers: Record<string, string>, body: string, signal: AbortSignal) => Promise<Upstream>;
-
-/** User and group models: through the egress-safe fetch (vetted addresses, size limits). */
-const viaFetch =
-  (fetchImpl: typeof fetch): Send =>
-  async (url, headers, body, signal) => {
-    const response = await fetchImpl(url, { method: 'POST', headers, body, signal });
-    const responseHeaders: Record<string, string> = {};
-    response.headers.forEach((value, key) => (responseHeaders[key] = value));
-    const stream = response.body;
-    return {
-      status: response.status,
-      headers: responseHeaders,
-      body: (stream ?? []) as AsyncIterable<Uint8Array>,
-      text: () => response.text().catch(() => ''),
-    };
-  };
+/** A read that failed once the answer had started: a cut connection says so plainly. */
+function readFailure(err: unknown): unknown {
+  const e = err as { code?: string; message?: string };
+  if (err instanceof CutShortError || e?.code === 'ECONNRESET' || e?.message === 'aborted') {
+    return new ProviderError('The model provider ended the stream early.', undefined, {}, '');
+  }
+  return err;
+}
 
 /**
- * The operator's system models: undici's request() hands over a Node stream, which costs
- * less per network read than fetch's web stream (the relay's cost is per read when tokens
- * arrive one at a time).
+ * One request's stream: a text part per network read (the deltas of the events it completed),
+ * then the step's tool calls and usage in `end`. Returns false when it ended in an error part.
  */
-const viaUndici: Send = async (url, headers, body, signal) => {
-  const response = await request(url, { method: 'POST', headers, body, signal });
-  const responseHeaders: Record<string, string> = {};
-  for (const [key, value] of Object.entries(response.headers)) if (typeof value === 'string') responseHeaders[key] = value;
-  return { status: response.statusCode, headers: responseHeaders, body: response.body, text: () => response.body.text().catch(() => '') };
-};
-
-/**
- * One request's stream: text parts as they arrive (one per network read), then the step's
- * tool calls and usage in `end`.
- */
-async function* streamStep(o: DirectStreamOptions, messages: WireMessage[], end: StepEnd): AsyncGenerator<RelayPart> {
+async function streamStep(o: DirectStreamOptions, messages: WireMessage[], end: StepEnd, sink: PartSink): Promise<boolean> {
   const tools = Object.entries(o.tools);
   const body = {
     model: o.entry.model,
@@ -167,85 +150,92 @@ async function* streamStep(o: DirectStreamOptions, messages: WireMessage[], end:
   };
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream' };
   if (o.entry.apiKey) headers.authorization = `Bearer ${o.entry.apiKey}`;
-  let upstream: Upstream;
+  const fail = async (error: unknown) => {
+    await sink({ type: 'error', error });
+    return false;
+  };
+  let upstream;
   try {
-    upstream = await (o.fetch ? viaFetch(o.fetch) : viaUndici)(`${o.entry.baseUrl}/chat/completions`, headers, JSON.stringify(body), o.signal);
+    upstream = await (o.fetch ? viaFetch(o.fetch) : viaNodeHttp)(`${o.entry.baseUrl}/chat/completions`, headers, JSON.stringify(body), o.signal);
   } catch (err) {
     if (o.signal.aborted) throw err;
     // fetch's own "fetch failed" says nothing: name the cause, as the AI SDK does.
     const cause = (err as { cause?: { message?: string } }).cause?.message ?? (err instanceof TypeError ? undefined : (err as Error)?.message);
-    yield { type: 'error', error: cause ? new Error(`Cannot connect to API: ${cause}`) : err };
-    return;
+    return fail(cause ? new Error(`Cannot connect to API: ${cause}`) : err);
   }
   if (upstream.status >= 400) {
-    yield { type: 'error', error: new ProviderError(`The model provider answered ${upstream.status}.`, upstream.status, upstream.headers, await upstream.text()) };
-    return;
+    return fail(new ProviderError(`The model provider answered ${upstream.status}.`, upstream.status, upstream.headers, await upstream.text()));
   }
+
   const calls: PendingCall[] = [];
-  const decoder = new TextDecoder();
-  let buffer = '';
-  let data = '';
-  for await (const chunk of upstream.body) {
-    buffer += decoder.decode(chunk, { stream: true });
-    let text = '';
-    let start = 0;
-    for (let nl = buffer.indexOf('\n'); nl >= 0; nl = buffer.indexOf('\n', start)) {
-      let line = buffer.slice(start, nl);
-      start = nl + 1;
-      if (line.endsWith('\r')) line = line.slice(0, -1);
-      if (line.startsWith('data:')) {
-        data += (data ? '\n' : '') + line.slice(line.charCodeAt(5) === 32 ? 6 : 5);
-        continue;
-      }
-      if (line !== '' || !data) continue;
-      // A blank line ends an event.
-      const event = data;
-      data = '';
-      if (event === '[DONE]') {
-        end.finished = true;
-        continue;
-      }
-      let chunkJson: {
-        error?: { message?: string };
-        choices?: { delta?: { content?: string | null; tool_calls?: { index?: number; id?: string; function?: { name?: string; arguments?: string } }[] }; finish_reason?: string | null }[];
-        usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
-      };
-      try {
-        chunkJson = JSON.parse(event);
-      } catch {
-        yield { type: 'error', error: new ProviderError('The model provider sent a malformed stream.', undefined, {}, event.slice(0, 200)) };
-        return;
-      }
-      if (chunkJson.error) {
-        yield { type: 'error', error: new ProviderError(`The model provider reported: ${chunkJson.error.message ?? 'an error'}.`, undefined, {}, event) };
-        return;
-      }
-      const choice = chunkJson.choices?.[0];
-      if (choice) {
-        const delta = choice.delta;
-        if (delta?.content) text += delta.content;
-        for (const call of delta?.tool_calls ?? []) {
+  // The deltas of the events completed by the current read, and a terminal error if one came.
+  let text = '';
+  let failure: unknown;
+  const onEvent = (event: string) => {
+    if (failure !== undefined || !event) return;
+    if (event === '[DONE]') {
+      end.finished = true;
+      return;
+    }
+    let json: ChatChunk;
+    try {
+      json = JSON.parse(event);
+    } catch {
+      failure = new ProviderError('The model provider sent a malformed stream.', undefined, {}, event.slice(0, 200));
+      return;
+    }
+    if (json.error) {
+      failure = new ProviderError(`The model provider reported: ${json.error.message ?? 'an error'}.`, undefined, {}, event);
+      return;
+    }
+    const choice = json.choices?.[0];
+    if (choice) {
+      const delta = choice.delta;
+      if (delta?.content) text += delta.content;
+      if (delta?.tool_calls) {
+        for (const call of delta.tool_calls) {
           const index = call.index ?? calls.length;
           const pending = (calls[index] ??= { id: '', name: '', args: '' });
           if (call.id) pending.id = call.id;
           if (call.function?.name) pending.name += call.function.name;
           if (call.function?.arguments) pending.args += call.function.arguments;
         }
-        if (choice.finish_reason) end.finished = true;
       }
-      if (chunkJson.usage) {
-        end.usage.inputTokens += chunkJson.usage.prompt_tokens ?? 0;
-        end.usage.outputTokens += chunkJson.usage.completion_tokens ?? 0;
-      }
+      if (choice.finish_reason) end.finished = true;
     }
-    buffer = buffer.slice(start);
-    if (text) yield { type: 'text-delta', text };
+    if (json.usage) {
+      end.usage.inputTokens += json.usage.prompt_tokens ?? 0;
+      end.usage.outputTokens += json.usage.completion_tokens ?? 0;
+    }
+  };
+  const feed = sseEvents(onEvent);
+  // The text of one network read goes on as one part.
+  const flushText = () => {
+    if (!text) return;
+    const delta = text;
+    text = '';
+    const held = sink({ type: 'text-delta', text: delta });
+    if (held) upstream.hold(held);
+  };
+  let stopped = false;
+  try {
+    await upstream.pump((chunk): ChunkResult => {
+      feed(chunk);
+      flushText();
+      if (failure === undefined) return;
+      stopped = true;
+      return 'stop';
+    });
+  } catch (err) {
+    if (o.signal.aborted) throw err;
+    flushText();
+    return fail(readFailure(err));
   }
-  if (!end.finished) {
-    yield { type: 'error', error: new ProviderError('The model provider ended the stream early.', undefined, {}, '') };
-    return;
-  }
+  flushText();
+  if (stopped) return fail(failure);
+  if (!end.finished) return fail(new ProviderError('The model provider ended the stream early.', undefined, {}, ''));
   end.calls = calls.filter(Boolean).map((c, i) => ({ ...c, id: c.id || `call_${i}` }));
+  return true;
 }
 
 function parseArgs(args: string): unknown {
@@ -253,24 +243,22 @@ function parseArgs(args: string): unknown {
 }
 
 /**
- * The whole turn: steps until the model answers without calling a tool that runs here, or
- * `maxSteps` requests have been made (the same stop rule as streamText's stepCountIs).
+ * The whole turn, handed part by part to `sink`: steps until the model answers without calling
+ * a tool that runs here, or `maxSteps` requests have been made (the same stop rule as
+ * streamText's stepCountIs). An error part is the last part.
  */
-export async function* directChatStream(o: DirectStreamOptions): AsyncGenerator<RelayPart> {
+export async function directChatStream(o: DirectStreamOptions, sink: PartSink): Promise<void> {
   const messages = toWireMessages(o.messages);
   const total = { inputTokens: 0, outputTokens: 0 };
   for (let step = 0; step < o.maxSteps; step++) {
-    yield { type: 'start-step' };
+    await sink({ type: 'start-step' });
     const end: StepEnd = { calls: [], usage: { inputTokens: 0, outputTokens: 0 }, finished: false };
     let text = '';
-    for await (const part of streamStep(o, messages, end)) {
-      if (part.type === 'error') {
-        yield part;
-        return;
-      }
+    const ok = await streamStep(o, messages, end, (part) => {
       if (part.type === 'text-delta') text += part.text;
-      yield part;
-    }
+      return sink(part);
+    });
+    if (!ok) return;
     total.inputTokens += end.usage.inputTokens;
     total.outputTokens += end.usage.outputTokens;
     if (!end.calls.length) break;
@@ -283,7 +271,7 @@ export async function* directChatStream(o: DirectStreamOptions): AsyncGenerator<
       } catch {
         input = call.args;
       }
-      yield { type: 'tool-call', toolCallId: call.id, toolName: call.name, input };
+      await sink({ type: 'tool-call', toolCallId: call.id, toolName: call.name, input });
       const execute = o.tools[call.name]?.execute;
       if (!execute) {
         allRan = false;
@@ -294,10 +282,10 @@ export async function* directChatStream(o: DirectStreamOptions): AsyncGenerator<
         if (typeof input === 'string') throw new Error(`Invalid arguments for ${call.name}: not JSON.`);
         const output = await execute(input);
         content = typeof output === 'string' ? output : JSON.stringify(output);
-        yield { type: 'tool-result', toolCallId: call.id, output };
+        await sink({ type: 'tool-result', toolCallId: call.id, output });
       } catch (error) {
         content = `Error: ${(error as Error)?.message ?? String(error)}`;
-        yield { type: 'tool-error', toolCallId: call.id, error };
+        await sink({ type: 'tool-error', toolCallId: call.id, error });
       }
       results.push({ role: 'tool', tool_call_id: call.id, content });
     }
@@ -312,5 +300,5 @@ export async function* directChatStream(o: DirectStreamOptions): AsyncGenerator<
       ...results,
     );
   }
-  yield { type: 'finish', totalUsage: total };
+  await sink({ type: 'finish', totalUsage: total });
 }

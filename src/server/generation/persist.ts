@@ -24,7 +24,7 @@ export async function saveTurn(db: Kysely<Database>, turn: TurnRecord): Promise<
     const time = Math.max(Date.now(), Number(last?.time ?? 0) + 1, turn.session);
     const now = Date.now();
     const owner = { user_id: turn.owner.user?.id ?? null, device_id: turn.owner.user ? null : turn.owner.deviceId };
-    await trx
+    const insert = trx
       .insertInto('logs')
       .values({
         session: turn.session,
@@ -38,9 +38,11 @@ export async function saveTurn(db: Kysely<Database>, turn: TurnRecord): Promise<
         input_tokens: turn.usage.inputTokens,
         output_tokens: turn.usage.outputTokens,
         created_at: now,
-      })
-      .execute();
-    const log = await trx.selectFrom('logs').select('id').where('session', '=', turn.session).where('time', '=', time).executeTakeFirstOrThrow();
+      });
+    // The new row's id: RETURNING where the engine has it (SQLite, PostgreSQL), else MySQL's insertId.
+    const log = trx.getExecutor().adapter.supportsReturning
+      ? await insert.returning('id').executeTakeFirstOrThrow()
+      : { id: Number((await insert.executeTakeFirstOrThrow()).insertId) };
     const usage = [{ kind: 'chat', model: turn.model, ...turn.usage }, ...(turn.evalUsage ? [{ kind: 'eval', ...turn.evalUsage }] : [])];
     for (const u of usage) {
       await trx

@@ -24,7 +24,7 @@ import { languageModel } from '../models/providers.ts';
 import type { ModelEntry } from '../models/systemModels.ts';
 import { evaluate } from './evaluate.ts';
 import { fetchFileTexts } from './files.ts';
-import { directChatStream, type RelayPart, type RelayTool } from './directStream.ts';
+import { directChatStream, type PartSink, type RelayPart, type RelayTool } from './directStream.ts';
 import { buildMessages } from './messages.ts';
 import type { Owner } from './owner.ts';
 import { saveTurn } from './persist.ts';
@@ -73,23 +73,20 @@ function retryDelay(err: unknown, attempt: number): number | undefined {
 }
 
 /**
- * The stream's parts, starting again after a 429 or 5xx that came before the first token.
- * Once a token has gone to the user, an error is reported, not retried.
+ * Runs a turn's stream into `sink`, starting it again after a 429 or 5xx that came before the
+ * first token. Once a token has gone to the user, an error is reported, not retried. Each
+ * source ends its stream after an error part.
  */
-async function* withRetries(
-  start: () => AsyncIterable<RelayPart>,
-  started: () => boolean,
-  signal: AbortSignal,
-): AsyncGenerator<RelayPart> {
+async function withRetries(start: (sink: PartSink) => Promise<void>, sink: PartSink, started: () => boolean, signal: AbortSignal): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     let failure: unknown;
-    for await (const part of start()) {
+    await start((part) => {
       if (part.type === 'error' && !started() && attempt < MAX_RETRIES) {
         failure = part.error;
-        break;
+        return;
       }
-      yield part;
-    }
+      return sink(part);
+    });
     if (failure === undefined) return;
     const delay = retryDelay(failure, attempt);
     if (delay === undefined) throw failure;
@@ -101,6 +98,15 @@ async function* withRetries(
       }, { once: true });
     });
     if (signal.aborted) return;
+  }
+}
+
+/** An async iterable of parts (the AI SDK's fullStream) into a sink, ending at an error part. */
+async function drain(parts: AsyncIterable<RelayPart>, sink: PartSink): Promise<void> {
+  for await (const part of parts) {
+    const held = sink(part);
+    if (held) await held;
+    if (part.type === 'error') return;
   }
 }
 
@@ -154,7 +160,7 @@ export async function runGeneration(
   request: GenerateRequest,
   owner: Owner,
   /** May return a promise when the reader is behind: the stream waits for it (back-pressure). */
-  emit: (event: GenerationEvent) => void | Promise<void>,
+  emit: (event: GenerationEvent, endOfRead?: boolean) => void | Promise<void>,
   signal: AbortSignal,
 ): Promise<GenerateResult | undefined> {
   const { db } = deps;
@@ -227,19 +233,24 @@ export async function runGeneration(
     for (const url of [...images, ...providerImages]) emit({ type: 'image', url });
 
     const fetchImpl = modelFetch(entry, deps);
-    const start = (): AsyncIterable<RelayPart> =>
-      entry.provider === 'openai-compatible' && deps.settings.streamRelay === 'direct'
-        ? directChatStream({
-            entry,
-            fetch: fetchImpl,
-            messages,
-            tools: relayTools,
-            temperature: deps.settings.temperature,
-            topP: deps.settings.topP,
-            maxSteps: MAX_TOOL_ROUNDS,
-            signal,
-          })
-        : (sdkStream(entry, fetchImpl, messages, relayTools, deps, signal) as AsyncIterable<RelayPart>);
+    // The direct relay hands over one text part per network read of the provider.
+    const direct = entry.provider === 'openai-compatible' && deps.settings.streamRelay === 'direct';
+    const start = (sink: PartSink): Promise<void> =>
+      direct
+        ? directChatStream(
+            {
+              entry,
+              fetch: fetchImpl,
+              messages,
+              tools: relayTools,
+              temperature: deps.settings.temperature,
+              topP: deps.settings.topP,
+              maxSteps: MAX_TOOL_ROUNDS,
+              signal,
+            },
+            sink,
+          )
+        : drain(sdkStream(entry, fetchImpl, messages, relayTools, deps, signal) as AsyncIterable<RelayPart>, sink);
 
     let text = '';
     let modelSent = false;
@@ -249,7 +260,10 @@ export async function runGeneration(
     // Steps of the model (one per round of server tool calls) and whether the last one called tools.
     let steps = 0;
     let lastStepCalledTools = false;
-    for await (const part of withRetries(start, () => modelSent, signal)) {
+    let failure: unknown;
+    // Called synchronously for each network read on the direct relay: the text goes on to the
+    // browser's stream, and its back-pressure comes back as the returned promise.
+    const onPart: PartSink = (part) => {
       if (!modelSent && (part.type === 'text-delta' || part.type === 'tool-call')) {
         emit({ type: 'model', model: entry.name });
         modelSent = true;
@@ -257,30 +271,31 @@ export async function runGeneration(
       switch (part.type) {
         case 'text-delta':
           text += part.text;
-          const behind = emit({ type: 'text', delta: part.text });
-          if (behind) await behind;
-          break;
+          return emit({ type: 'text', delta: part.text }, direct);
         case 'start-step':
           steps++;
           lastStepCalledTools = false;
-          break;
+          return;
         case 'tool-call':
           lastStepCalledTools = true;
           calls.set(part.toolCallId, { id: part.toolCallId, name: part.toolName, args: JSON.stringify(part.input ?? {}) });
-          break;
+          return;
         case 'tool-result':
           results.set(part.toolCallId, typeof part.output === 'string' ? part.output : JSON.stringify(part.output));
-          break;
+          return;
         case 'tool-error':
           results.set(part.toolCallId, `Error: ${errorMessage(part.error)}`);
-          break;
+          return;
         case 'finish':
           usage = { inputTokens: part.totalUsage.inputTokens ?? 0, outputTokens: part.totalUsage.outputTokens ?? 0 };
-          break;
+          return;
         case 'error':
-          throw part.error;
+          failure ??= part.error;
+          return;
       }
-    }
+    };
+    await withRetries(start, onPart, () => modelSent, signal);
+    if (failure !== undefined) throw failure;
     if (signal.aborted) return undefined;
 
     const serverResults: ToolResult[] = [...calls.values()].filter((c) => results.has(c.id)).map((c) => ({ ...c, result: results.get(c.id)! }));

@@ -13,7 +13,11 @@ import type { GenerationEvent } from '../../core/index.ts';
 const HIGH_WATER_BYTES = 64 * 1024;
 
 export interface SseStream {
-  emit(event: GenerationEvent): void | Promise<void>;
+  /**
+   * `endOfRead`: the event is all that one network read of the provider brought (the direct
+   * relay's text), so it is written at once instead of waiting for the end of the loop turn.
+   */
+  emit(event: GenerationEvent, endOfRead?: boolean): void | Promise<void>;
   /** Flushes what is pending and ends the response. */
   close(): void;
 }
@@ -32,26 +36,29 @@ function sseEncoder(sink: Sink): SseStream {
   let out = '';
   let scheduled = false;
   const frame = (type: string, data: object) => `event: ${type}\ndata: ${JSON.stringify(data)}\n\n`;
+  const textFrame = (delta: string) => `event: text\ndata: {"delta":${JSON.stringify(delta)}}\n\n`;
   const flush = () => {
     scheduled = false;
-    if (pendingText) out += frame('text', { delta: pendingText });
+    if (pendingText) out += textFrame(pendingText);
     pendingText = '';
     if (!out || closed) return;
     sink.write(out);
     out = '';
   };
   return {
-    emit(event) {
+    emit(event, endOfRead) {
       if (closed) return;
       if (event.type === 'text') {
         pendingText += event.delta;
       } else {
-        if (pendingText) out += frame('text', { delta: pendingText });
+        if (pendingText) out += textFrame(pendingText);
         pendingText = '';
         const { type, ...data } = event;
         out += frame(type, data);
       }
-      if (!scheduled) {
+      if (endOfRead) {
+        flush();
+      } else if (!scheduled) {
         scheduled = true;
         setImmediate(flush);
       }
@@ -68,8 +75,9 @@ function sseEncoder(sink: Sink): SseStream {
 
 /** Events written straight to a Node response; `onClose` runs when the client goes away first. */
 export function nodeSseStream(res: ServerResponse, headers: Record<string, string>, onClose: () => void): SseStream {
+  // Not flushed on their own: the headers go out with the first event ('Querying...'), in
+  // one write instead of two.
   res.writeHead(200, headers);
-  res.flushHeaders();
   res.on('close', () => {
     if (!res.writableFinished) onClose();
   });

@@ -1,0 +1,113 @@
+// The node:http client of the direct relay (system models), against a real local server:
+// chunks of one network read arrive together, a hold stops the reading, a cut connection and
+// a refused one become clear errors.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ModelEntry } from '../models/systemModels.ts';
+import { directChatStream, type RelayPart } from './directStream.ts';
+import { viaNodeHttp } from './upstream.ts';
+
+const servers: http.Server[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
+});
+
+/** A server whose handler gets the raw response (chunked encoding: one chunk per write). */
+async function serve(handler: (res: http.ServerResponse) => void): Promise<string> {
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      handler(res);
+    });
+  });
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+const event = (content: string) => `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;
+const finish = `data: ${JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\ndata: [DONE]\n\n`;
+
+const entry = (baseUrl: string): ModelEntry => ({
+  name: 'sys',
+  scope: 'system',
+  provider: 'openai-compatible',
+  model: 'm',
+  baseUrl,
+  apiKey: '',
+  priceInput: 0,
+  priceOutput: 0,
+  capabilities: { vision: false, tools: false, image: false, reasoning: false, context_window: null },
+});
+
+async function turn(baseUrl: string): Promise<RelayPart[]> {
+  const parts: RelayPart[] = [];
+  await directChatStream(
+    { entry: entry(baseUrl), messages: [{ role: 'user', content: 'hi' }], tools: {}, temperature: 1, topP: 1, maxSteps: 1, signal: new AbortController().signal },
+    (part) => void parts.push(part),
+  );
+  return parts;
+}
+
+describe('node:http upstream', () => {
+  it('hands over what one network read brought as one chunk, however many chunks it held', async () => {
+    const url = await serve((res) => {
+      // 200 chunks of the chunked encoding, corked into one write.
+      res.cork();
+      for (let i = 0; i < 200; i++) res.write(event(`t${i} `));
+      res.write(finish);
+      res.uncork();
+      res.end();
+    });
+    const parts = await turn(url);
+    const texts = parts.filter((p) => p.type === 'text-delta');
+    expect(texts.map((p) => p.text).join('')).toBe(Array.from({ length: 200 }, (_, i) => `t${i} `).join(''));
+    // One part per read, not one per chunk: far fewer than 200.
+    expect(texts.length).toBeLessThan(20);
+    expect(parts.at(-1)!.type).toBe('finish');
+  });
+
+  it('reads nothing while held, and goes on once released', async () => {
+    const url = await serve((res) => {
+      res.write(event('a'));
+      setTimeout(() => {
+        res.write(event('b'));
+        res.end(finish);
+      }, 50);
+    });
+    const upstream = await viaNodeHttp(`${url}/chat/completions`, {}, '{}', new AbortController().signal);
+    const seen: string[] = [];
+    let release!: () => void;
+    const pumped = upstream.pump((chunk) => {
+      seen.push(Buffer.from(chunk).toString());
+      if (seen.length === 1) upstream.hold(new Promise<void>((r) => (release = r)));
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    // The rest has arrived long ago, but the hold keeps it back.
+    expect(seen).toHaveLength(1);
+    release();
+    await pumped;
+    expect(seen.join('')).toContain('"b"');
+    expect(seen.join('')).toContain('[DONE]');
+  });
+
+  it('reports a connection cut in the middle of the answer', async () => {
+    const url = await serve((res) => {
+      res.write(event('half'));
+      setTimeout(() => res.socket?.destroy(), 30);
+    });
+    const parts = await turn(url);
+    expect(parts.filter((p) => p.type === 'text-delta').map((p) => p.text).join('')).toBe('half');
+    expect((parts.at(-1) as { error: Error }).error.message).toBe('The model provider ended the stream early.');
+  });
+
+  it('names the cause when the provider cannot be reached', async () => {
+    const url = await serve(() => {});
+    const closed = servers.pop()!;
+    await new Promise((r) => closed.close(r));
+    const parts = await turn(url);
+    expect((parts.at(-1) as { error: Error }).error.message).toMatch(/^Cannot connect to API: connect ECONNREFUSED 127\.0\.0\.1:\d+$/);
+  });
+});

@@ -1,0 +1,155 @@
+// The HTTP request of the direct relay (directStream.ts) to an OpenAI-compatible provider,
+// and the reading of its answer read by read. Two clients:
+// - the operator's system models: node:http(s) with a keep-alive agent. Its parser is native,
+//   and what one network read brought is handed over at once, synchronously, so a relayed
+//   token costs no promise, no microtask and no stream iterator (benchmark B5 counts this);
+// - user and group models: the egress-safe fetch (vetted addresses, size limits), read with
+//   the web stream's reader.
+// Either way, `hold` pauses the reading until a promise settles: that is the back-pressure
+// of a slow browser reaching the provider.
+import http, { type IncomingMessage } from 'node:http';
+import https from 'node:https';
+
+/** What a chunk handler returns: 'stop' ends the reading. */
+export type ChunkResult = void | 'stop';
+
+/** The provider's answer, whichever client fetched it. */
+export interface Upstream {
+  status: number;
+  headers: Record<string, string>;
+  /** The whole body (for errors). */
+  text(): Promise<string>;
+  /** Hands over the body read by read; resolves at its end or when the handler says 'stop'. */
+  pump(onChunk: (chunk: Uint8Array) => ChunkResult): Promise<void>;
+  /** Reads no more until `until` settles (the browser is behind). */
+  hold(until: Promise<void>): void;
+}
+
+export type Send = (url: string, headers: Record<string, string>, body: string, signal: AbortSignal) => Promise<Upstream>;
+
+/** The provider stopped sending in the middle of the answer. */
+export class CutShortError extends Error {}
+
+/** No byte for this long (before the headers or between two reads) and the request is given up. */
+const IDLE_TIMEOUT_MS = 300_000;
+
+// Keep-alive: a turn's next request (and the next turn) reuses the connection.
+const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
+
+function readAll(res: IncomingMessage): Promise<string> {
+  return new Promise((resolve) => {
+    let text = '';
+    res.setEncoding('utf8');
+    res.on('data', (s: string) => (text += s));
+    res.on('end', () => resolve(text));
+    res.on('error', () => resolve(text));
+  });
+}
+
+/**
+ * The body in paused mode: on 'readable', read() returns everything buffered at once, so the
+ * many small chunks of the chunked encoding that one network read brought (a burst of tokens)
+ * reach the handler as one chunk. A hold stops the reading; its release reads what waited.
+ */
+function nodeBody(res: IncomingMessage): Pick<Upstream, 'pump' | 'hold'> {
+  let holds = 0;
+  let drain = () => {};
+  return {
+    pump: (onChunk) =>
+      new Promise((resolve, reject) => {
+        let done = false;
+        const finish = (err?: unknown) => {
+          if (done) return;
+          done = true;
+          if (err === undefined) resolve();
+          else reject(err);
+        };
+        drain = () => {
+          let chunk: Buffer | null;
+          while (!done && holds === 0 && (chunk = res.read() as Buffer | null) !== null) {
+            let result: ChunkResult;
+            try {
+              result = onChunk(chunk);
+            } catch (err) {
+              res.destroy();
+              return finish(err);
+            }
+            if (result === 'stop') {
+              // The rest of this answer is not wanted: the connection cannot be reused for it.
+              res.destroy();
+              return finish();
+            }
+          }
+        };
+        res.on('readable', drain);
+        res.once('end', () => finish());
+        res.once('error', (err) => finish(err));
+        res.once('close', () => finish(res.complete ? undefined : new CutShortError('The model provider ended the stream early.')));
+      }),
+    hold: (until) => {
+      holds++;
+      const release = () => {
+        if (--holds === 0) drain();
+      };
+      until.then(release, release);
+    },
+  };
+}
+
+/** The operator's system models: node:http(s). */
+export const viaNodeHttp: Send = (url, headers, body, signal) =>
+  new Promise((resolve, reject) => {
+    const target = new URL(url);
+    const secure = target.protocol === 'https:';
+    const req = (secure ? https : http).request(
+      target,
+      {
+        method: 'POST',
+        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+        agent: secure ? agents.https : agents.http,
+        signal,
+      },
+      (res) => {
+        const responseHeaders: Record<string, string> = {};
+        for (const [key, value] of Object.entries(res.headers)) if (typeof value === 'string') responseHeaders[key] = value;
+        resolve({ status: res.statusCode ?? 0, headers: responseHeaders, text: () => readAll(res), ...nodeBody(res) });
+      },
+    );
+    req.setTimeout(IDLE_TIMEOUT_MS, () => req.destroy(new Error(`The model provider sent nothing for ${IDLE_TIMEOUT_MS / 1000} s.`)));
+    // Before the response this rejects the request; afterwards the response reports the error.
+    req.on('error', reject);
+    req.end(body);
+  });
+
+/** User and group models: through the given (egress-safe) fetch. */
+export const viaFetch =
+  (fetchImpl: typeof fetch): Send =>
+  async (url, headers, body, signal) => {
+    const response = await fetchImpl(url, { method: 'POST', headers, body, signal });
+    const responseHeaders: Record<string, string> = {};
+    response.headers.forEach((value, key) => (responseHeaders[key] = value));
+    let held: Promise<void>[] = [];
+    return {
+      status: response.status,
+      headers: responseHeaders,
+      text: () => response.text().catch(() => ''),
+      pump: async (onChunk) => {
+        if (!response.body) return;
+        const reader = response.body.getReader();
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) return;
+          if (onChunk(value) === 'stop') {
+            await reader.cancel().catch(() => {});
+            return;
+          }
+          while (held.length) {
+            const waiting = held;
+            held = [];
+            await Promise.allSettled(waiting);
+          }
+        }
+      },
+      hold: (until) => void held.push(until),
+    };
+  };

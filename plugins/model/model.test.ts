@@ -213,7 +213,7 @@ describe("a user's own models", () => {
       [':model set "mine" price_output "-1"', 'Invalid value. A price cannot be negative.'],
       [':model set "mine" vision "maybe"', 'Invalid value. Value must be true or false.'],
       [':model set "mine" context_window "0"', 'Invalid value. The context window is a whole number of tokens above 0, or "" to clear it.'],
-      [':model set "mine" colour "red"', 'Unknown key. Key must be one of: provider, model, base_url, api_key, price_input, price_output, vision, tools, image, reasoning, context_window'],
+      [':model set "mine" colour "red"', 'Unknown key. Key must be one of: provider, model, base_url, api_key, price_input, price_output, vision, tools, image, reasoning, context_window, shared'],
       [':model set "mine" vision true', 'Setting value must be quoted with double quotes.'],
       [':model set "second" vision "true"', 'Model not found.'],
       [':model del "second"', 'Model not found.'],

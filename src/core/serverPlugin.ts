@@ -196,6 +196,8 @@ export interface PublicModel {
   price_input: number;
   price_output: number;
   capabilities: ModelCapabilities;
+  /** The viewer manages it: their own model, or one they share with their group. */
+  mine?: boolean;
 }
 
 /** What a model can do (operators and users declare it per model). */

@@ -585,7 +585,11 @@ const CASES: Record<string, Case> = {
       expect(lists.user_models!.map((m) => m.name)).toEqual(actor === 'owner' ? ['owner-model'] : []);
       if (actor === 'owner') expect(lists.user_models![0]!.api_key).toMatch(/^sk-\*+89$/);
       expect(lists.group_models!.map((m) => m.name)).toEqual(actor === 'owner' || actor === 'member' ? ['group-model'] : []);
-      for (const m of lists.group_models!) expect(m).not.toHaveProperty('api_key');
+      // The group's owner manages its models and sees their keys masked; members only use them.
+      for (const m of lists.group_models!) {
+        if (actor === 'owner') expect(m.api_key).toMatch(/^sk-\*+89$/);
+        else expect(m).not.toHaveProperty('api_key');
+      }
     },
   },
   'GET /api/model/:name': {

@@ -95,7 +95,10 @@ export function activateModel(ctx: PluginContext, local: LocalModels): void {
     const [lists, names] = await Promise.all([serverLists(), local.list()]);
     return [...new Set([...lists.user_models, ...lists.group_models, ...lists.system_models].map((m) => m.name).concat(names ?? []))];
   });
-  ctx.completion('userModel', async () => (await serverLists()).user_models.map((m) => m.name));
+  ctx.completion('userModel', async () => {
+    const lists = await serverLists();
+    return [...lists.user_models, ...lists.group_models.filter((m) => m.mine)].map((m) => m.name);
+  });
   ctx.completion('modelSettingKey', () => [...MODEL_SETTING_KEYS]);
 
   ctx.handle('model', (c) =>

@@ -17,6 +17,7 @@ export const MODEL_SETTING_KEYS = [
   'image',
   'reasoning',
   'context_window',
+  'shared',
 ] as const;
 export type ModelSettingKey = (typeof MODEL_SETTING_KEYS)[number];
 
@@ -47,6 +48,9 @@ export const MESSAGES = {
   added: (name: string) => `Model "${name}" added.`,
   updated: (name: string) => `Model "${name}" updated.`,
   deleted: (name: string) => `Model "${name}" deleted.`,
+  shared: (name: string) => `Model "${name}" is shared with your group: its members can use it, but never see its key.`,
+  unshared: (name: string) => `Model "${name}" is yours alone again.`,
+  noGroup: 'You have no group of your own to share with.',
 } as const;
 
 // Names travel percent-encoded in the path of GET /api/model/{name}.
@@ -81,6 +85,8 @@ export type ModelChange =
   | { ok: true; column: 'price_input' | 'price_output'; value: number }
   | { ok: true; capability: 'vision' | 'tools' | 'image' | 'reasoning'; value: boolean }
   | { ok: true; capability: 'context_window'; value: number | null }
+  /** Shared: the model belongs to the user's own group (its members use it); else to the user. */
+  | { ok: true; shared: boolean }
   | { ok: false; error: string };
 
 export function isModelSettingKey(key: string): key is ModelSettingKey {
@@ -120,6 +126,11 @@ export function checkModelSetting(key: string, raw: string): ModelChange {
       const lower = value.toLowerCase();
       if (lower !== 'true' && lower !== 'false') return { ok: false, error: MESSAGES.notBoolean };
       return { ok: true, capability: k, value: lower === 'true' };
+    }
+    case 'shared': {
+      const lower = value.toLowerCase();
+      if (lower !== 'true' && lower !== 'false') return { ok: false, error: MESSAGES.notBoolean };
+      return { ok: true, shared: lower === 'true' };
     }
     case 'context_window': {
       if (value === '' || value.toLowerCase() === 'null') return { ok: true, capability: 'context_window', value: null };

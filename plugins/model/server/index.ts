@@ -1,6 +1,7 @@
 // The model API of spec part 7: the lists and one model's details (anonymous visitors see the
 // system models), and the user's own models, whose API keys are sealed at rest and only ever
-// shown masked to their owner. A user's base URL is checked against the egress policy when it
+// shown masked to their owner. An owner can share a model with their own group (`shared`):
+// the members who joined it with its password then use it, without ever seeing its key. A user's base URL is checked against the egress policy when it
 // is saved, and every call to it goes through the egress-safe fetch (src/server/generation/run.ts).
 import type { Context } from 'hono';
 import { z } from 'zod';
@@ -46,8 +47,27 @@ export function registerModelRoutes(ctx: ServerPluginContext): void {
   const { app, db, models, validate, requireUser } = ctx;
   const me = (c: C) => c.get('user') as UserRow;
 
-  /** The user's own models. Names are matched here, exactly, not by the engine's collation. */
-  const own = (user: UserRow) => db.selectFrom('models').selectAll().where('scope', '=', 'user').where('owner_id', '=', user.id).execute();
+  /** The group a user shares models with: their own, made at signup. */
+  const ownGroup = async (user: UserRow) => (await db.selectFrom('groups').select('id').where('owner_id', '=', user.id).orderBy('id').executeTakeFirst())?.id;
+
+  /**
+   * The models a user manages: their own, and those they share with their own group. Names are
+   * matched here, exactly, not by the engine's collation. Only the owner manages a shared
+   * model: a member who could change its base URL could send the owner's key anywhere.
+   */
+  const own = async (user: UserRow) => {
+    const group = await ownGroup(user);
+    return db
+      .selectFrom('models')
+      .selectAll()
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('scope', '=', 'user'), eb('owner_id', '=', user.id)]),
+          ...(group === undefined ? [] : [eb.and([eb('scope', '=', 'group'), eb('owner_id', '=', group)])]),
+        ]),
+      )
+      .execute();
+  };
 
   /** Where a base URL points: refused when private or loopback, unless EGRESS_ALLOW_HOSTS allows it. */
   const checkUrl = async (url: string): Promise<string | undefined> => {
@@ -121,6 +141,17 @@ export function registerModelRoutes(ctx: ServerPluginContext): void {
     const change = checkModelSetting(key, value);
     if (!change.ok) return refuse(c, 400, change.error);
     const now = Date.now();
+    if ('shared' in change) {
+      const group = change.shared ? await ownGroup(user) : undefined;
+      if (change.shared && group === undefined) return refuse(c, 400, MESSAGES.noGroup);
+      await db
+        .updateTable('models')
+        .set({ scope: change.shared ? 'group' : 'user', owner_id: change.shared ? group! : user.id, updated_at: now })
+        .where('id', '=', row.id)
+        .execute();
+      ctx.log.info({ user: user.username, model: name, shared: change.shared }, 'model sharing changed');
+      return answer(c, await models.get(name, user), change.shared ? MESSAGES.shared(name) : MESSAGES.unshared(name));
+    }
     if ('capability' in change) {
       const capabilities = { ...parseCapabilities(row.capabilities), [change.capability]: change.value };
       await db.updateTable('models').set({ capabilities: JSON.stringify(capabilities), updated_at: now }).where('id', '=', row.id).execute();
@@ -142,7 +173,7 @@ export function registerModelRoutes(ctx: ServerPluginContext): void {
   app.post('/api/model/delete', requireUser, validate('json', deleteBody), async (c) => {
     const user = me(c);
     const { name } = c.req.valid('json');
-    // Own models only: a group's or the system's model of that name is "not found" here.
+    // Models the user manages only: another's group model or the system's is "not found" here.
     const row = (await own(user)).find((m) => m.name === name);
     if (!row) return refuse(c, 404, MESSAGES.notFound);
     await db.deleteFrom('models').where('id', '=', row.id).execute();

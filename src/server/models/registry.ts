@@ -30,7 +30,7 @@ export class ModelRegistry {
     return this.systemModels[0];
   }
 
-  private fromRow(row: Awaited<ReturnType<ModelRegistry['rows']>>[number]): ModelEntry {
+  private fromRow(row: Awaited<ReturnType<ModelRegistry['rows']>>[number] & { manager_id: number }): ModelEntry {
     let apiKey = '';
     try {
       apiKey = row.api_key ? this.box.open(row.api_key) : '';
@@ -41,6 +41,7 @@ export class ModelRegistry {
     return {
       id: row.id,
       ownerId: row.owner_id,
+      managerId: row.manager_id,
       name: row.name,
       scope: row.scope as 'user' | 'group',
       provider: (PROVIDERS as readonly string[]).includes(row.provider) ? (row.provider as ProviderKind) : 'openai-compatible',
@@ -54,9 +55,15 @@ export class ModelRegistry {
   }
 
   private async rows(user: UserRow) {
-    const groups = await this.db.selectFrom('group_members').select('group_id').where('user_id', '=', user.id).execute();
+    const groups = await this.db
+      .selectFrom('group_members')
+      .innerJoin('groups', 'groups.id', 'group_members.group_id')
+      .select(['group_members.group_id', 'groups.owner_id'])
+      .where('group_members.user_id', '=', user.id)
+      .execute();
     const groupIds = groups.map((g) => g.group_id);
-    return this.db
+    const groupOwner = new Map(groups.map((g) => [g.group_id, g.owner_id]));
+    const rows = await this.db
       .selectFrom('models')
       .selectAll()
       .where((eb) =>
@@ -67,6 +74,7 @@ export class ModelRegistry {
       )
       .orderBy('name')
       .execute();
+    return rows.map((row) => ({ ...row, manager_id: row.scope === 'user' ? row.owner_id : (groupOwner.get(row.owner_id) ?? -1) }));
   }
 
   async list(user: UserRow | null): Promise<{ user_models: ModelEntry[]; group_models: ModelEntry[]; system_models: ModelEntry[] }> {
@@ -84,7 +92,8 @@ export class ModelRegistry {
   }
 
   toPublic(entry: ModelEntry, viewer: UserRow | null): PublicModel {
-    const own = entry.scope === 'user' && viewer && entry.ownerId === viewer.id;
+    // The key, masked, only for the one who manages the model; group members only use it.
+    const own = entry.scope !== 'system' && viewer !== null && entry.managerId === viewer.id;
     return {
       name: entry.name,
       scope: entry.scope,
@@ -95,6 +104,7 @@ export class ModelRegistry {
       price_input: entry.priceInput,
       price_output: entry.priceOutput,
       capabilities: entry.capabilities,
+      ...(own ? { mine: true } : {}),
     };
   }
 

@@ -26,6 +26,8 @@ export interface ModelEntry {
   /** DB models: the row id and owner (user or group id). */
   id?: number;
   ownerId?: number;
+  /** DB models: the user who manages it (the owner, or the owner of the group it is shared with). */
+  managerId?: number;
 }
 
 export const capabilitiesSchema = z.object({

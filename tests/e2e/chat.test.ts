@@ -58,6 +58,8 @@ describe.skipIf(!HAS_CHROME)('chat', () => {
 
   it('marks generating, ignores input meanwhile, and Ctrl+C stops and aborts upstream', async () => {
     const { page, context } = await openApp(browser, server.url);
+    fake.reply({ text: 'Hi.' });
+    expect(await run(page, 'hello')).toContain('Hi.');
     const abortedBefore = fake.aborted();
     fake.reply({ chunks: Array.from({ length: 200 }, (_, i) => `word${i} `), delayMs: 30 });
     await page.getByTestId('input').fill('Tell me a long story');
@@ -74,6 +76,15 @@ describe.skipIf(!HAS_CHROME)('chat', () => {
     await expect.poll(() => root.getAttribute('data-generating')).toBe('false');
     await expect.poll(() => fake.aborted(), { timeout: 2000 }).toBe(abortedBefore + 1);
     expect(await output(page).textContent()).not.toContain('word199');
+    // The stopped answer is kept: the next question follows it in the same session (looking at
+    // the turn before it would have branched from there, without the story in memory).
+    fake.reply({ text: 'Continuing.' });
+    expect(await run(page, 'go on')).toContain('Continuing.');
+    const messages = (fake.requests.at(-1)!.body.messages as { role: string; content: string }[]).filter((m) => m.role !== 'system');
+    expect(messages.map((m) => m.content).slice(0, 3)).toEqual(['hello', 'Hi.', 'Tell me a long story']);
+    expect(messages[3]!.content).toMatch(/^word0 word1 word2 word3 /);
+    expect(messages[3]!.content).not.toContain('word199');
+    expect(messages.slice(4).map((m) => m.content)).toEqual(['go on']);
     await context.close();
   });
 

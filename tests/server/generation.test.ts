@@ -96,17 +96,48 @@ describe.each(['direct', 'sdk'])('generation (STREAM_RELAY=%s)', (relay) => {
     expect(fake.requests.length - before).toBe(2);
   });
 
-  it('a closed connection aborts the upstream request, and nothing is saved', async () => {
-    fake.reply({ text: 'a b c d e f g h i j k l m n o p', chunks: Array.from({ length: 50 }, (_, i) => `t${i} `), delayMs: 40 });
+  it('a stop (a closed connection) aborts the upstream request and keeps the answer so far', async () => {
+    const tokens = Array.from({ length: 50 }, (_, i) => `t${i} `);
+    fake.reply({ chunks: tokens, delayMs: 40 });
     const abort = new AbortController();
     const abortedBefore = fake.aborted();
-    let seen = 0;
+    const client = t.client();
+    let seen = '';
+    let count = 0;
     await streamGeneration({ session: SESSION + 8, user_input: 'long' } as never, (e) => {
-      if (e.type === 'text' && ++seen === 3) abort.abort();
-    }, { signal: abort.signal, baseUrl: t.url, fetch: t.client().raw });
+      if (e.type !== 'text') return;
+      seen += e.delta;
+      if (++count === 3) abort.abort();
+    }, { signal: abort.signal, baseUrl: t.url, fetch: client.raw });
+    await expect.poll(() => fake.aborted(), { timeout: 1000 }).toBe(abortedBefore + 1);
+    const saved = async () => t.server.db.db.selectFrom('logs').selectAll().where('session', '=', SESSION + 8).execute();
+    await expect.poll(async () => (await saved()).length, { timeout: 2000 }).toBe(1);
+    const [log] = await saved();
+    // What the browser showed, and perhaps a token or two more that was on its way: never all.
+    expect(log!.output.startsWith(seen)).toBe(true);
+    expect(tokens.join('').startsWith(log!.output)).toBe(true);
+    expect(log!.output.length).toBeLessThan(tokens.join('').length);
+    // Stopped before the provider's usage chunk: the tokens are estimated, not left at zero.
+    const usage = await t.server.db.db.selectFrom('usage').selectAll().where('log_id', '=', log!.id).executeTakeFirstOrThrow();
+    expect(usage.output_tokens).toBe(Math.ceil(Buffer.byteLength(log!.output) / 4));
+    expect(usage.input_tokens).toBeGreaterThan(0);
+    // The next turn goes on in the same session, with the stopped answer in its memory.
+    fake.reply({ text: 'Go on.' });
+    const next = await ask({ user_input: 'continue', session: SESSION + 8 }, client);
+    expect(next.at(-1)).toMatchObject({ type: 'done', session: SESSION + 8 });
+    const messages = fake.requests.at(-1)!.body.messages as { role: string; content: unknown }[];
+    expect(messages.filter((m) => m.role !== 'system').map((m) => m.content)).toEqual(['long', log!.output, 'continue']);
+  });
+
+  it('a stop before any text saves nothing', async () => {
+    fake.reply({ text: 'late', firstDelayMs: 500 });
+    const abort = new AbortController();
+    const abortedBefore = fake.aborted();
+    setTimeout(() => abort.abort(), 150);
+    await streamGeneration({ session: SESSION + 9, user_input: 'slow' } as never, () => {}, { signal: abort.signal, baseUrl: t.url, fetch: t.client().raw }).catch(() => {});
     await expect.poll(() => fake.aborted(), { timeout: 1000 }).toBe(abortedBefore + 1);
     await new Promise((r) => setTimeout(r, 100));
-    expect(await t.server.db.db.selectFrom('logs').select('id').where('session', '=', SESSION + 8).execute()).toEqual([]);
+    expect(await t.server.db.db.selectFrom('logs').select('id').where('session', '=', SESSION + 9).execute()).toEqual([]);
   });
 
   it('POST /api/generate answers the whole result', async () => {

@@ -17,6 +17,15 @@ export interface TurnRecord {
   evalUsage?: { model: string; inputTokens: number; outputTokens: number; cost: number };
 }
 
+/**
+ * Tokens of a turn the provider never reported (it was stopped before the stream's usage
+ * chunk): about 4 bytes of UTF-8 per token, which also counts CJK text about right.
+ */
+export function estimateUsage(messages: unknown, output: string): { inputTokens: number; outputTokens: number } {
+  const tokens = (text: string) => Math.ceil(Buffer.byteLength(text) / 4);
+  return { inputTokens: tokens(JSON.stringify(messages)), outputTokens: tokens(output) };
+}
+
 export async function saveTurn(db: Kysely<Database>, turn: TurnRecord): Promise<{ time: number; logId: number }> {
   return db.transaction().execute(async (trx) => {
     const last = await trx.selectFrom('logs').select((eb) => eb.fn.max('time').as('time')).where('session', '=', turn.session).executeTakeFirst();

@@ -27,7 +27,7 @@ import { fetchFileTexts } from './files.ts';
 import { directChatStream, type PartSink, type RelayPart, type RelayTool } from './directStream.ts';
 import { buildMessages } from './messages.ts';
 import type { Owner } from './owner.ts';
-import { saveTurn } from './persist.ts';
+import { estimateUsage, saveTurn } from './persist.ts';
 import { memory, memoryUnits, SessionError, sessionForTurn } from './sessions.ts';
 
 export { MAX_TOOL_ROUNDS };
@@ -165,6 +165,16 @@ export async function runGeneration(
 ): Promise<GenerateResult | undefined> {
   const { db } = deps;
   const user = owner.user;
+  // What a stop (or a closed tab) leaves: the answer so far, kept as the turn's log.
+  let keepStopped: (() => Promise<void>) | undefined;
+  const stopped = async () => {
+    try {
+      await keepStopped?.();
+    } catch (err) {
+      deps.log.error({ err: { message: String((err as Error)?.message) } }, 'saving a stopped answer failed');
+    }
+    return undefined;
+  };
   try {
     const session = await sessionForTurn(db, request.session, request.time, owner);
     const entry = request.model ? await deps.models.resolve(request.model, user) : deps.models.defaultModel();
@@ -261,6 +271,22 @@ export async function runGeneration(
     let steps = 0;
     let lastStepCalledTools = false;
     let failure: unknown;
+    keepStopped = async () => {
+      // Nothing was said, or the browser was about to run tools: nothing worth a log.
+      if (!text || [...calls.keys()].some((id) => !results.has(id))) return;
+      // The provider reports usage only at the end of a stream: estimate what it would bill.
+      const used = usage.outputTokens ? usage : estimateUsage(messages, text);
+      await saveTurn(db, {
+        session,
+        owner,
+        model: entry.name,
+        input: request.user_input,
+        output: text,
+        images,
+        tools: request.tool_results ?? [],
+        usage: { ...used, cost: used.inputTokens * entry.priceInput + used.outputTokens * entry.priceOutput },
+      });
+    };
     // Called synchronously for each network read on the direct relay: the text goes on to the
     // browser's stream, and its back-pressure comes back as the returned promise.
     const onPart: PartSink = (part) => {
@@ -296,7 +322,7 @@ export async function runGeneration(
     };
     await withRetries(start, onPart, () => modelSent, signal);
     if (failure !== undefined) throw failure;
-    if (signal.aborted) return undefined;
+    if (signal.aborted) return stopped();
 
     const serverResults: ToolResult[] = [...calls.values()].filter((c) => results.has(c.id)).map((c) => ({ ...c, result: results.get(c.id)! }));
     const pending = [...calls.values()].filter((c) => !results.has(c.id));
@@ -345,7 +371,7 @@ export async function runGeneration(
     emit({ type: 'done', session, time });
     return { events, tool_calls: [], images: [...images, ...providerImages], text, stats, info: { model: entry.name, session, time }, eval: evaluation };
   } catch (err) {
-    if (signal.aborted) return undefined;
+    if (signal.aborted) return stopped();
     if (!(err instanceof GenerationError) && !(err instanceof SessionError)) deps.log.error({ err: { message: String((err as Error)?.message) } }, 'generation failed');
     emit({ type: 'error', error: errorMessage(err) });
     return undefined;

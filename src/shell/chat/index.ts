@@ -179,6 +179,9 @@ export async function runChat(parsed: Extract<ParsedLine, { kind: 'chat' }>, dep
   }
   events.emit('speak:end', undefined);
   if (!text && signal.aborted) return [];
+  // A stopped answer is kept on the server as the session's latest log, but its time never
+  // came back: look at the latest again, so that the next turn follows it instead of branching.
+  if (signal.aborted) settings.set('time', 0);
   const session = settings.get<number>('session');
   state.set({ modelInfo: model ? { model, raw: text, session } : null });
   return [text ? { kind: 'markdown', text } : { kind: 'text', text: SILENT }];

@@ -1,7 +1,7 @@
 // Functions (spec parts 3, 5, 7, 9): the callables (time, weather, Wolfram|Alpha, redirect) and
 // the local MCP helper's tools; which of them the model may call (`functions`), and direct
 // calls typed as `!name({...})`, which the runtime hands to this plugin (FunctionRunnerRef).
-import { definePlugin, FunctionRunnerRef, McpRef, PLUGIN_API } from '../../src/core/index.ts';
+import { definePlugin, FunctionRunnerRef, McpRef, PLUGIN_API, ToolboxRef } from '../../src/core/index.ts';
 
 export default definePlugin({
   api: PLUGIN_API,
@@ -18,6 +18,7 @@ export default definePlugin({
     // The names the model may call, as a comma list (spec part 3); synced for logged-in users.
     { key: 'functions', type: 'string', default: '', scope: 'device', sync: true, info: true },
   ],
-  // The browser entry provides the MCP helper client; the chat uses it for MCP tool calls.
-  provides: [FunctionRunnerRef, McpRef],
+  // The browser entry provides the MCP helper client; the chat uses it for MCP tool calls, and
+  // the toolbox for the tool calls of a local model.
+  provides: [FunctionRunnerRef, McpRef, ToolboxRef],
 });

@@ -23,6 +23,27 @@ export interface FunctionRunner {
 
 export const FunctionRunnerRef = createServiceRef<FunctionRunner>('function.runner');
 
+/** A tool as a model sees it: name, description and JSON Schema of the arguments. */
+export interface ToolSpec {
+  name: string;
+  description?: string;
+  parameters?: Record<string, unknown>;
+}
+
+/**
+ * The tools of a model called from the browser (a local model server's): the enabled built-in
+ * functions, which run on the server (login required), and the local MCP helper's tools. The
+ * function plugin provides it; the chat finds it through the host.
+ */
+export interface Toolbox {
+  /** The specs of the enabled tools that can run now. */
+  tools(enabled: readonly string[]): Promise<ToolSpec[]>;
+  /** Runs one; a failure comes back as `Error: ...` text for the model, never as a throw. */
+  call(name: string, args: unknown, signal?: AbortSignal): Promise<{ result: string; event?: RedirectEvent }>;
+}
+
+export const ToolboxRef = createServiceRef<Toolbox>('function.toolbox');
+
 /** The host's `onFunction`: activates the function plugin and hands it the calls. */
 export async function runFunctionCalls(host: PluginHost, parsed: Extract<ParsedLine, { kind: 'function' }>, signal?: AbortSignal): Promise<Output[]> {
   const t = host.t('shell');

@@ -9,6 +9,7 @@ import {
   McpRef,
   PlatformRef,
   text,
+  ToolboxRef,
   type FunctionCall,
   type FunctionResult,
   type McpTool,
@@ -81,6 +82,22 @@ export function activateFunction(ctx: PluginContext): void {
   ctx.completion('function', async (prefix) =>
     [...BUILTIN_NAMES, ...(await mcpTools()).map((tool) => tool.name)].filter((n) => n.startsWith(prefix)),
   );
+
+  // A local model's tool calls: built-ins through the server (logged in), the helper's here.
+  ctx.services.provide(ToolboxRef, {
+    tools: async (names) => {
+      const on = new Set(names);
+      const loggedIn = Boolean(ctx.settings.get('user'));
+      const builtins = loggedIn ? BUILTIN_FUNCTIONS.filter((f) => on.has(f.name)) : [];
+      const helper = (await mcpTools()).filter((tool) => on.has(tool.name) && !BUILTIN_NAMES.includes(tool.name));
+      return [...builtins, ...helper].map((f) => ({ name: f.name, description: f.description, parameters: f.parameters as Record<string, unknown> | undefined }));
+    },
+    call: async (name, args, signal) => {
+      const [result] = await runCalls(ctx, [{ name, argsText: JSON.stringify(args ?? {}) }], mcpTools, signal);
+      if (!result?.success) return { result: `Error: ${result?.error ?? ctx.t('msg.noResult')}` };
+      return { result: result.message ?? '', ...(result.event ? { event: result.event } : {}) };
+    },
+  });
 
   ctx.services.provide(FunctionRunnerRef, {
     run: async (calls, signal) => {

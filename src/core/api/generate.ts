@@ -1,5 +1,6 @@
 // Request schema of the generation endpoints (server validation). zod stays out of the first paint.
 import { z } from 'zod';
+import { MAX_TOOL_ROUNDS } from '../generation.ts';
 
 const toolCall = z.object({ id: z.string().max(128), name: z.string().max(128), args: z.string().max(100_000) });
 
@@ -67,4 +68,9 @@ export const logAddBody = z.object({
   session: z.number().int().positive(),
   images: z.array(z.string().max(4096)).max(16).optional(),
   time: z.number().int().positive().optional(),
+  /** The tool calls of a local model's turn, with their results (they count in memory). */
+  tools: z
+    .array(z.object({ id: z.string().max(256), name: z.string().max(256), args: z.string().max(100_000), result: z.string().max(200_000) }))
+    .max(MAX_TOOL_ROUNDS * 16)
+    .optional(),
 });

@@ -4,7 +4,7 @@
 import type { ServerResponse } from 'node:http';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { Context, Hono } from 'hono';
-import type { AppEnv, GenerateRequest } from '../../core/index.ts';
+import type { AppEnv, GenerateRequest, ToolResult } from '../../core/index.ts';
 import { DEFAULT_MEM_LENGTH } from '../../core/index.ts';
 import { generateBody, generateQueryToBody, logAddBody } from '../../core/api/generate.ts';
 import { fail, ok } from '../http/respond.ts';
@@ -94,7 +94,7 @@ export function registerGenerationRoutes(
 
   // A turn answered by a local or direct model call, saved into the caller's own session only.
   app.post('/api/log/add', validate('json', logAddBody), async (c) => {
-    const body = c.req.valid('json' as never) as { input: string; output: string; model: string; session: number; images?: string[] };
+    const body = c.req.valid('json' as never) as { input: string; output: string; model: string; session: number; images?: string[]; tools?: ToolResult[] };
     const who = owner(c);
     if (!validSessionId(body.session)) return fail(c, 400, 'Time traveler detected.');
     const session = await getSession(deps.db, body.session);
@@ -107,7 +107,7 @@ export function registerGenerationRoutes(
       input: body.input,
       output: body.output,
       images: body.images ?? [],
-      tools: [],
+      tools: body.tools ?? [],
       usage: { inputTokens: 0, outputTokens: 0, cost: 0 },
     });
     return ok(c, { session: id, time });

@@ -6,7 +6,9 @@ import {
   MAX_TOOL_ROUNDS,
   McpRef,
   SILENT,
+  ToolboxRef,
   type McpClient,
+  type Toolbox,
   type ToolCall,
   type ToolResult,
   type GenerationEvent,
@@ -36,6 +38,15 @@ async function mcpFor(controller: ShellController): Promise<McpClient | undefine
   const owner = host.manifests.find((m) => m.provides?.some((r) => r.id === McpRef.id))!;
   await host.ensureActive(owner.id).catch(() => undefined);
   return host.services.maybe(McpRef);
+}
+
+/** The function plugin's toolbox for a local model's tool calls, when it is installed. */
+async function toolboxFor(controller: ShellController): Promise<Toolbox | undefined> {
+  const host = await controller.host();
+  const owner = host.manifests.find((m) => m.provides?.some((r) => r.id === ToolboxRef.id));
+  if (!owner) return undefined;
+  await host.ensureActive(owner.id).catch(() => undefined);
+  return host.services.maybe(ToolboxRef);
 }
 
 /** Batches output updates to one per animation frame (or a timer outside a browser). */
@@ -134,7 +145,12 @@ export async function runChat(parsed: Extract<ParsedLine, { kind: 'chat' }>, dep
     for (let round = 0; ; round++) {
       pending = undefined;
       if (ollama) {
-        await localGeneration(request, onEvent, { signal, ollamaUrl: ollama, texts: { querying: info.querying, generating: info.generating } });
+        await localGeneration(request, onEvent, {
+          signal,
+          ollamaUrl: ollama,
+          texts: { querying: info.querying, generating: info.generating },
+          toolbox: await toolboxFor(controller),
+        });
       } else if (settings.get<boolean>('useStream')) {
         await streamGeneration(request, onEvent, { signal });
       } else {

@@ -1,12 +1,14 @@
 // A chat turn with a model of the local model server (Ollama), called from the browser: the
 // server builds the messages (POST /api/generate_msg, the same context as a server turn), the
-// browser streams Ollama's OpenAI-compatible /v1/chat/completions, and the turn is saved with
-// POST /api/log/add (the server only accepts the caller's own sessions). Everything is reported
+// browser streams Ollama's OpenAI-compatible /v1/chat/completions (./localStep.ts), runs the
+// tool calls of the enabled functions (the function plugin's Toolbox), and the turn is saved
+// with POST /api/log/add (the server only accepts the caller's own sessions). Everything is reported
 // as the same GenerationEvents a server answer produces, so the output code is shared.
 import {
   ApiError,
   createApiClient,
   isOllamaUrl,
+  MAX_TOOL_ROUNDS,
   OLLAMA_MESSAGES,
   ollamaModelName,
   ollamaModels,
@@ -15,8 +17,10 @@ import {
   type GenerationEvent,
   type SettingsStore,
   type SystemInfo,
+  type Toolbox,
+  type ToolResult,
 } from '../../core/index.ts';
-import { readSse } from './sse.ts';
+import { streamStep, type ChatMessage } from './localStep.ts';
 
 /** The local model server's URL when the active model is one of its models, else undefined. */
 export function localModelUrl(settings: SettingsStore, info: SystemInfo | undefined): string | undefined {
@@ -32,7 +36,6 @@ interface BuiltMessages {
 }
 
 type Part = { type?: string; text?: string; image?: unknown; toolCallId?: string; toolName?: string; input?: unknown; output?: { value?: unknown } };
-type ChatMessage = Record<string, unknown>;
 
 /** The server's messages (AI SDK shape) in the Chat Completions shape Ollama's /v1 API takes. */
 export function toChatMessages(messages: unknown[]): ChatMessage[] {
@@ -65,17 +68,6 @@ export function toChatMessages(messages: unknown[]): ChatMessage[] {
   return out;
 }
 
-async function providerError(response: Response): Promise<string> {
-  let detail = '';
-  try {
-    const body = (await response.json()) as { error?: { message?: string } | string };
-    detail = typeof body.error === 'string' ? body.error : (body.error?.message ?? '');
-  } catch {
-    detail = '';
-  }
-  return `The model provider answered ${response.status}${detail ? `: ${detail}` : ''}.`;
-}
-
 export async function localGeneration(
   request: GenerateRequest,
   onEvent: (event: GenerationEvent) => void,
@@ -87,9 +79,12 @@ export async function localGeneration(
     baseUrl?: string;
     fetch?: typeof fetch;
     texts?: { querying?: string; generating?: string };
+    /** The enabled functions, when the function plugin is installed. */
+    toolbox?: Toolbox;
   },
 ): Promise<void> {
   const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
+  const { signal } = options;
   const model = request.model ?? '';
   // Spec part 8: the health check (100 ms), then the model in /v1/models.
   const names = await ollamaModels(options.ollamaUrl, { fetch: doFetch });
@@ -100,43 +95,49 @@ export async function localGeneration(
   const api = createApiClient({ baseUrl: options.baseUrl ?? '', fetch: doFetch });
   const { mcp_tools: _tools, ...body } = request;
   const built = (await api.post<BuiltMessages>('/api/generate_msg', body)).result!.msg;
-  if (options.signal.aborted) return;
+  if (signal.aborted) return;
+  const enabled = String(request.functions ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  let tools = options.toolbox && enabled.length ? await options.toolbox.tools(enabled) : [];
 
   onEvent({ type: 'model', model });
   onEvent({ type: 'status', text: options.texts?.generating || 'Generating...' });
-  let response: Response;
-  try {
-    response = await doFetch(`${options.ollamaUrl}/v1/chat/completions`, {
-      method: 'POST',
-      credentials: 'omit',
-      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-      body: JSON.stringify({ model, messages: toChatMessages(built.messages), stream: true }),
-      signal: options.signal,
-    });
-  } catch {
-    if (options.signal.aborted) return;
-    throw new ApiError(OLLAMA_MESSAGES.cannotConnect, 0);
-  }
-  if (response.status !== 200 || !response.body) throw new ApiError(await providerError(response), response.status);
-
+  const messages = toChatMessages(built.messages);
   let output = '';
-  for await (const message of readSse(response.body, options.signal)) {
-    if (message.data === '[DONE]') break;
-    let chunk: { choices?: { delta?: { content?: unknown } }[]; error?: { message?: string } };
-    try {
-      chunk = JSON.parse(message.data) as typeof chunk;
-    } catch {
-      continue;
-    }
-    if (chunk.error) throw new ApiError(chunk.error.message || 'Error occurred.', 500);
-    const delta = chunk.choices?.[0]?.delta?.content;
-    if (typeof delta === 'string' && delta) {
+  const ran: ToolResult[] = [];
+  // The tool-call loop of spec part 4, here in the browser: the built-ins run on the server,
+  // the MCP helper's tools locally, and the answer is asked for again with their results.
+  for (let round = 0; !signal.aborted; round++) {
+    const step = await streamStep({ ollamaUrl: options.ollamaUrl, model, signal, fetch: doFetch }, messages, tools, (delta) => {
       output += delta;
       onEvent({ type: 'text', delta });
+    });
+    if (!step || signal.aborted || !step.calls.length) break;
+    if (!step.toolsUsed) tools = [];
+    if (round + 1 >= MAX_TOOL_ROUNDS) throw new ApiError(`The model kept calling tools; stopped after ${MAX_TOOL_ROUNDS} rounds.`, 500);
+    onEvent({ type: 'call', calls: step.calls });
+    const results: ChatMessage[] = [];
+    for (const call of step.calls) {
+      let args: unknown;
+      try {
+        args = JSON.parse(call.args);
+      } catch {
+        args = undefined;
+      }
+      const { result, event } =
+        args === undefined || !options.toolbox
+          ? { result: `Error: Invalid arguments for ${call.name}: not JSON.`, event: undefined }
+          : await options.toolbox.call(call.name, args, signal);
+      if (event) onEvent({ type: 'event', event });
+      ran.push({ ...call, result });
+      results.push({ role: 'tool', tool_call_id: call.id, content: result });
     }
+    messages.push(
+      { role: 'assistant', content: step.text || null, tool_calls: step.calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.args } })) },
+      ...results,
+    );
   }
-  // As with a server answer, a stopped turn is not saved.
-  if (options.signal.aborted) return;
+  // As with a server answer, a stopped turn keeps what was said (and nothing when nothing was).
+  if (signal.aborted && !output) return;
 
   const saved = await api.post<{ session: number; time: number }>('/api/log/add', {
     input: request.user_input,
@@ -144,6 +145,7 @@ export async function localGeneration(
     model,
     session: built.session,
     images: request.images ?? [],
+    ...(ran.length ? { tools: ran } : {}),
   });
   onEvent({ type: 'done', session: saved.result!.session, time: saved.result!.time });
 }

@@ -49,6 +49,21 @@ describe.each(['direct', 'sdk'])('generation (STREAM_RELAY=%s)', (relay) => {
     expect(fake.requests.at(-1)!.headers.authorization).toBe('Bearer sk-system-key');
   });
 
+  it('ends the event stream cleanly with done: nothing written after it, the security headers on it', async () => {
+    fake.reply({ chunks: ['a', 'b'] });
+    const response = await t.client().raw(`${t.url}/api/generate_sse`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: t.url },
+      body: JSON.stringify({ session: SESSION + 10, user_input: 'x' }),
+    });
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('content-security-policy')).toContain("default-src 'self'");
+    const body = await response.text();
+    expect(body).toMatch(/event: done\ndata: \{"session":\d+,"time":\d+\}\n\n$/);
+    expect(body).not.toContain('Error');
+  });
+
   it('sends memory: the last mem_length logs, oldest first', async () => {
     const session = SESSION + 2;
     const client = t.client();

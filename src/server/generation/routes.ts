@@ -21,7 +21,6 @@ export function registerGenerationRoutes(
   app: Hono<AppEnv>,
   deps: GenerationDeps,
   secureCookies: (c: Context<AppEnv>) => boolean,
-  securityHeaderValues: Record<string, string>,
 ): void {
   const owner = (c: Context<AppEnv>): Owner => ownerOf(c, secureCookies(c));
 
@@ -32,14 +31,19 @@ export function registerGenerationRoutes(
     c.header('X-Accel-Buffering', 'no');
     c.header('Cache-Control', 'no-cache, no-transform');
     // Under the Node server: written to the socket directly, with the headers the middleware
-    // set so far (the device cookie) and the security headers it would add afterwards.
+    // set (the security headers, the device cookie).
     const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
     if (outgoing) {
-      const headers: Record<string, string> = { ...securityHeaderValues };
+      const headers: Record<string, string> = {};
       c.res.headers.forEach((value, key) => (headers[key] = value));
       const setCookie = c.res.headers.getSetCookie();
       const stream = nodeSseStream(outgoing, setCookie.length ? { ...headers, 'set-cookie': setCookie as never } : headers, () => abort.abort());
       void runGeneration(deps, request, who, stream.emit, abort.signal).finally(() => stream.close());
+      // The context's response (made above to read its headers) is dropped first: Hono would
+      // merge it into RESPONSE_ALREADY_SENT as a new response, which the Node adapter would
+      // try to write again (ERR_HTTP_HEADERS_SENT, then a destroyed stream).
+      c.res = undefined as unknown as Response;
+      c.res = RESPONSE_ALREADY_SENT;
       return RESPONSE_ALREADY_SENT;
     }
     // A closed tab or a stop aborts the upstream provider request.

@@ -10,6 +10,7 @@
 // STREAM_RELAY=sdk, goes through the AI SDK.
 import type { ModelMessage } from 'ai';
 import type { ModelEntry } from '../models/systemModels.ts';
+import { plainContent } from './chunkText.ts';
 import { sseEvents } from './sseEvents.ts';
 import { CutShortError, viaFetch, viaNodeHttp, type ChunkResult } from './upstream.ts';
 
@@ -179,6 +180,12 @@ async function streamStep(o: DirectStreamOptions, messages: WireMessage[], end: 
     }
     let json: ChatChunk;
     try {
+      // The usual event, one more piece of text, is read without building its object.
+      const plain = plainContent(event);
+      if (plain !== undefined) {
+        text += plain;
+        return;
+      }
       json = JSON.parse(event);
     } catch {
       failure = new ProviderError('The model provider sent a malformed stream.', undefined, {}, event.slice(0, 200));

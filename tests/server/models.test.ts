@@ -174,9 +174,17 @@ describe.each(await engines())('models on %s', (engine) => {
     for (const api of [owner, member]) {
       const lists = (await api.get<Lists>('/api/model/list')).result!;
       expect(names(lists.group_models)).toEqual(['team']);
-      expect(lists.group_models[0]).not.toHaveProperty('api_key');
       expect(JSON.stringify(lists)).not.toContain(USER_KEY);
-      expect((await api.get<PublicModel>('/api/model/team')).result).not.toHaveProperty('api_key');
+      // The group's owner manages its models and sees the key masked; members only use them.
+      const shown = (await api.get<PublicModel>('/api/model/team')).result!;
+      if (api === owner) {
+        expect(lists.group_models[0]).toMatchObject({ api_key: expect.stringMatching(/^sk-\*+/), mine: true });
+        expect(shown).toMatchObject({ api_key: expect.stringMatching(/^sk-\*+/), mine: true });
+      } else {
+        expect(lists.group_models[0]).not.toHaveProperty('api_key');
+        expect(shown).not.toHaveProperty('api_key');
+        expect(shown).not.toHaveProperty('mine');
+      }
     }
     expect(names((await member.get<Lists>('/api/model/list')).result!.user_models)).toEqual([]);
     expect(await failure(member.post('/api/model/delete', { name: 'team' }))).toEqual({ status: 404, error: 'Model not found.' });

@@ -48,7 +48,8 @@ console.log(`  p99 gap beyond the pace: client on the provider directly ${paced.
 check(added <= 5, `shellchat adds <= 5 ms at p99 over a direct connection (${added.toFixed(1)} ms at ${paced.streams} streams; BENCH_STREAMS sets the count)`);
 check(relay.abort.aborted === relay.abort.streams && relay.abort.maxMs <= 100, `${relay.abort.aborted}/${relay.abort.streams} upstream requests cancelled within 100 ms of the disconnects (all within ${relay.abort.maxMs.toFixed(0)} ms)`);
 const slow = relay.slowClients;
-console.log(`  ${slow.streams} clients that stop reading while the provider offers 48 MB each: server memory held ${slow.heldBeforeMb.toFixed(1)} -> ${slow.heldAfterMb.toFixed(1)} MB, ${slow.heldKbPerStream.toFixed(0)} KB per stream`);
+console.log(`  ${slow.streams} clients that stop reading while the provider offers 48 MB each: server heap ${slow.heldMb.toFixed(1)} MB while they wait, ${slow.releasedMb.toFixed(1)} MB once they are gone: ${slow.heldKbPerStream.toFixed(0)} KB per stream`);
+check(slow.unfinished, 'slow clients hold the provider back: none of its answers was read to the end while they waited');
 check(slow.heldKbPerStream <= 16 * 1024, `memory flat with slow clients: <= 16 MB held per stream offered 48 MB (${(slow.heldKbPerStream / 1024).toFixed(1)} MB; the kernel's socket buffers take ~10 MB that the answer for the log keeps)`);
 
 console.log('\nB6 store search: natural-language questions over 1,000,000 chunks (SQLite FTS5), beside a naive OR-of-all-words query');

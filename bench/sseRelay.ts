@@ -147,7 +147,7 @@ export interface SseRelayResult {
   /** Paced: concurrent streams at 50 tokens/s, one token per network packet. */
   paced: { streams: number; appUs: number; bareUs: number; ratio: number; directP99: number; bareP99: number; appP99: number; appRssMb: number };
   abort: { aborted: number; maxMs: number; streams: number };
-  slowClients: { streams: number; heldBeforeMb: number; heldAfterMb: number; heldKbPerStream: number };
+  slowClients: { streams: number; unfinished: boolean; heldMb: number; releasedMb: number; heldKbPerStream: number };
 }
 
 export async function runSseRelay(): Promise<SseRelayResult> {
@@ -180,7 +180,8 @@ export async function runSseRelay(): Promise<SseRelayResult> {
 
     const streams = Number(process.env.BENCH_STREAMS ?? 300);
     const pacedTokens = Number(process.env.BENCH_PACED_TOKENS ?? 500);
-    const directP99 = await addedLatency(`${fake.url}/chat/completions`, fake, streams, pacedTokens, 20, () => ({ model: 'bench', stream: true, messages: [{ role: 'user', content: 'x' }] }));
+    const directBody = () => ({ model: 'bench', stream: true, messages: [{ role: 'user', content: 'x' }] });
+    const directP99s: number[] = [];
     // Alternating rounds here too: one paced run is noisy (±10% on this machine).
     const pacedRun = async (child: ChildProcess, url: string, body: (i: number) => unknown) => {
       const before = (await probe(child)).cpu;
@@ -192,11 +193,13 @@ export async function runSseRelay(): Promise<SseRelayResult> {
     let peakRss = 0;
     const sampler = setInterval(() => void probe(app).then((p) => (peakRss = Math.max(peakRss, p.rss))), 250);
     for (let i = 0; i < PACED_ROUNDS; i++) {
+      // The latency a client talking to the provider itself sees, in the same rounds.
+      directP99s.push(await addedLatency(`${fake.url}/chat/completions`, fake, streams, pacedTokens, 20, directBody));
       bareRuns.push(await pacedRun(bare, bareUrl, () => 'x'));
       appRuns.push(await pacedRun(app, appUrl, appBody));
     }
     clearInterval(sampler);
-    const [bareUs, bareP99, appUs, appP99] = [bareRuns.map((r) => r.us), bareRuns.map((r) => r.p99), appRuns.map((r) => r.us), appRuns.map((r) => r.p99)].map(median) as [number, number, number, number];
+    const [bareUs, bareP99, appUs, appP99, directP99] = [bareRuns.map((r) => r.us), bareRuns.map((r) => r.p99), appRuns.map((r) => r.us), appRuns.map((r) => r.p99), directP99s].map(median) as [number, number, number, number, number];
 
     const abort = { ...(await abortPropagation(appUrl, fake, 100)), streams: 100 };
     const slowClients = await slowReaders(app, appPort, fake, 4, appBody);
@@ -222,12 +225,7 @@ export async function runSseRelay(): Promise<SseRelayResult> {
  */
 async function slowReaders(app: ChildProcess, port: number, fake: FakeOpenAI, streams: number, body: () => unknown) {
   fake.always({ chunks: Array.from({ length: 24_000 }, (_, i) => `${'x'.repeat(2000)}${i} `) });
-  // What the earlier phases left (aborted streams still being saved, closing sockets) settles first.
-  let before = Infinity;
-  for (let i = 0; i < 3; i++) {
-    await new Promise((r) => setTimeout(r, 500));
-    before = Math.min(before, (await probe(app, 'heap')).heap);
-  }
+  const abortedBefore = fake.aborted();
   const sockets = await Promise.all(
     Array.from({ length: streams }, () => {
       const payload = JSON.stringify(body());
@@ -244,9 +242,17 @@ async function slowReaders(app: ChildProcess, port: number, fake: FakeOpenAI, st
   );
   // Let the provider push as much as the server accepts.
   await new Promise((r) => setTimeout(r, 3000));
-  const after = (await probe(app, 'heap')).heap;
+  const held = (await probe(app, 'heap')).heap;
+  // Still streaming, held back: not one of the provider's answers has been read to its end.
+  const unfinished = fake.aborted() === abortedBefore;
   for (const socket of sockets) socket.destroy();
-  return { streams, heldBeforeMb: before / 2 ** 20, heldAfterMb: after / 2 ** 20, heldKbPerStream: (after - before) / 1024 / streams };
+  // What those streams held is what their end released (measured after they are gone, so
+  // that memory the earlier phases free meanwhile, such as idle keep-alive sockets, is not
+  // counted against them).
+  while (fake.aborted() - abortedBefore < streams) await new Promise((r) => setTimeout(r, 50));
+  await new Promise((r) => setTimeout(r, 500));
+  const released = (await probe(app, 'heap')).heap;
+  return { streams, unfinished, heldMb: held / 2 ** 20, releasedMb: released / 2 ** 20, heldKbPerStream: (held - released) / 1024 / streams };
 }
 
 if (import.meta.main) {

@@ -76,19 +76,16 @@ async function cpuPerToken(child: ChildProcess, run: () => Promise<void>, tokens
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /**
- * Both relays in alternating rounds after a warm-up round each (JIT, connection pools), so
- * that a noisy moment of the machine falls on both; the median round of each is reported.
+ * The relays in alternating rounds after a warm-up round each (JIT, connection pools), so that
+ * a noisy moment of the machine falls on all of them; the median round of each is reported.
  */
-async function measurePair(app: ChildProcess, runApp: () => Promise<void>, bare: ChildProcess, runBare: () => Promise<void>, tokens: number) {
-  await runBare();
-  await runApp();
-  const appUs: number[] = [];
-  const bareUs: number[] = [];
+async function measureRounds(relays: { child: ChildProcess; run: () => Promise<void> }[], tokens: number): Promise<number[]> {
+  for (const r of relays) await r.run();
+  const us: number[][] = relays.map(() => []);
   for (let i = 0; i < ROUNDS; i++) {
-    bareUs.push(await cpuPerToken(bare, runBare, tokens));
-    appUs.push(await cpuPerToken(app, runApp, tokens));
+    for (const [k, r] of relays.entries()) us[k]!.push(await cpuPerToken(r.child, r.run, tokens));
   }
-  return { appUs: median(appUs), bareUs: median(bareUs) };
+  return us.map(median);
 }
 
 async function abortPropagation(url: string, fake: FakeOpenAI, streams: number): Promise<{ aborted: number; maxMs: number }> {
@@ -143,11 +140,11 @@ async function addedLatency(url: string, fake: FakeOpenAI, streams: number, toke
 
 export interface SseRelayResult {
   /** Burst: streams of 1,000 tokens written as fast as the fake provider can. */
-  burst: { appUs: number; bareUs: number; ratio: number };
+  burst: { appUs: number; bareUs: number; coreUs: number; ratio: number };
   /** Paced: concurrent streams at 50 tokens/s, one token per network packet. */
-  paced: { streams: number; appUs: number; bareUs: number; ratio: number; directP99: number; bareP99: number; appP99: number; appRssMb: number };
+  paced: { streams: number; appUs: number; bareUs: number; coreUs: number; ratio: number; directP99: number; bareP99: number; coreP99: number; appP99: number; appRssMb: number };
   abort: { aborted: number; maxMs: number; streams: number };
-  slowClients: { streams: number; unfinished: boolean; heldMb: number; releasedMb: number; heldKbPerStream: number };
+  slowClients: { streams: number; unfinished: boolean; heldMb: number; releasedMb: number; heldKbPerStream: number; growthKbPerStream: number };
 }
 
 export async function runSseRelay(): Promise<SseRelayResult> {
@@ -160,22 +157,27 @@ export async function runSseRelay(): Promise<SseRelayResult> {
     appPort,
   );
   const bare = await startProcess(path.join(ROOT, 'bench/bareRelay.ts'), { UPSTREAM: fake.url }, '/', barePort);
+  const corePort = await freePort();
+  const core = await startProcess(path.join(ROOT, 'bench/coreRelay.ts'), { UPSTREAM: fake.url }, '/', corePort);
   try {
     const appUrl = `http://127.0.0.1:${appPort}/api/generate_sse`;
     const bareUrl = `http://127.0.0.1:${barePort}/`;
+    const coreUrl = `http://127.0.0.1:${corePort}/`;
     // A new session per stream: the bench client has no cookies, so it owns nothing it made before.
     let session = 1_800_000_000_000;
     const appBody = () => ({ session: session++, user_input: 'hello', mem_length: 0 });
 
     fake.always({ chunks: Array.from({ length: TOKENS }, (_, i) => `t${i} `) });
     let received = 0;
-    const burst = await measurePair(
-      app,
-      () => runStreams(appUrl, appBody, (text) => (received += (text.match(/event: text/g) ?? []).length)),
-      bare,
-      () => runStreams(bareUrl, () => 'hello'),
+    const [bareBurst, coreBurst, appBurst] = await measureRounds(
+      [
+        { child: bare, run: () => runStreams(bareUrl, () => 'hello') },
+        { child: core, run: () => runStreams(coreUrl, () => 'hello') },
+        { child: app, run: () => runStreams(appUrl, appBody, (text) => (received += (text.match(/event: text/g) ?? []).length)) },
+      ],
       STREAMS * TOKENS,
     );
+    const burst = { appUs: appBurst!, bareUs: bareBurst!, coreUs: coreBurst! };
     if (received < 2 * STREAMS) throw new Error(`the app relayed only ${received} text events`);
 
     const streams = Number(process.env.BENCH_STREAMS ?? 300);
@@ -189,6 +191,7 @@ export async function runSseRelay(): Promise<SseRelayResult> {
       return { p99, us: ((await probe(child)).cpu - before) / (streams * pacedTokens) };
     };
     const bareRuns: { p99: number; us: number }[] = [];
+    const coreRuns: { p99: number; us: number }[] = [];
     const appRuns: { p99: number; us: number }[] = [];
     let peakRss = 0;
     const sampler = setInterval(() => void probe(app).then((p) => (peakRss = Math.max(peakRss, p.rss))), 250);
@@ -196,22 +199,32 @@ export async function runSseRelay(): Promise<SseRelayResult> {
       // The latency a client talking to the provider itself sees, in the same rounds.
       directP99s.push(await addedLatency(`${fake.url}/chat/completions`, fake, streams, pacedTokens, 20, directBody));
       bareRuns.push(await pacedRun(bare, bareUrl, () => 'x'));
+      coreRuns.push(await pacedRun(core, coreUrl, () => 'x'));
       appRuns.push(await pacedRun(app, appUrl, appBody));
     }
     clearInterval(sampler);
-    const [bareUs, bareP99, appUs, appP99, directP99] = [bareRuns.map((r) => r.us), bareRuns.map((r) => r.p99), appRuns.map((r) => r.us), appRuns.map((r) => r.p99), directP99s].map(median) as [number, number, number, number, number];
+    const [bareUs, bareP99, appUs, appP99, directP99, coreUs, coreP99] = [
+      bareRuns.map((r) => r.us),
+      bareRuns.map((r) => r.p99),
+      appRuns.map((r) => r.us),
+      appRuns.map((r) => r.p99),
+      directP99s,
+      coreRuns.map((r) => r.us),
+      coreRuns.map((r) => r.p99),
+    ].map(median) as [number, number, number, number, number, number, number];
 
     const abort = { ...(await abortPropagation(appUrl, fake, 100)), streams: 100 };
     const slowClients = await slowReaders(app, appPort, fake, 4, appBody);
     return {
       burst: { ...burst, ratio: burst.appUs / burst.bareUs },
-      paced: { streams, appUs, bareUs, ratio: appUs / bareUs, directP99, bareP99, appP99, appRssMb: peakRss / 2 ** 20 },
+      paced: { streams, appUs, bareUs, coreUs, ratio: appUs / bareUs, directP99, bareP99, coreP99, appP99, appRssMb: peakRss / 2 ** 20 },
       abort,
       slowClients,
     };
   } finally {
     app.kill('SIGKILL');
     bare.kill('SIGKILL');
+    core.kill('SIGKILL');
     await fake.close();
   }
 }
@@ -219,9 +232,10 @@ export async function runSseRelay(): Promise<SseRelayResult> {
 /**
  * Memory with slow clients: `streams` clients that read the first chunk and then nothing
  * (raw sockets, paused) while the provider offers 48 MB each as fast as it can. Reported: the
- * server's memory still held after a garbage collection, per stream. What the kernel's socket
- * buffers took (~10 MB on loopback) has passed through the server and stays in the answer it
- * keeps for the log; without back-pressure the server would also read and keep the rest.
+ * server's memory those streams hold after a garbage collection, and how much it grew between
+ * 3 s and 6 s of waiting. What the kernel's socket buffers took (several MB on loopback, as
+ * they tune themselves) has passed through the server and stays in the answer it keeps for the
+ * log; without back-pressure the server would go on reading and keeping the rest.
  */
 async function slowReaders(app: ChildProcess, port: number, fake: FakeOpenAI, streams: number, body: () => unknown) {
   fake.always({ chunks: Array.from({ length: 24_000 }, (_, i) => `${'x'.repeat(2000)}${i} `) });
@@ -240,7 +254,10 @@ async function slowReaders(app: ChildProcess, port: number, fake: FakeOpenAI, st
       });
     }),
   );
-  // Let the provider push as much as the server accepts.
+  // Let the provider push as much as the server accepts, then as long again: flat memory does
+  // not grow in the second wait.
+  await new Promise((r) => setTimeout(r, 3000));
+  const early = (await probe(app, 'heap')).heap;
   await new Promise((r) => setTimeout(r, 3000));
   const held = (await probe(app, 'heap')).heap;
   // Still streaming, held back: not one of the provider's answers has been read to its end.
@@ -252,7 +269,7 @@ async function slowReaders(app: ChildProcess, port: number, fake: FakeOpenAI, st
   while (fake.aborted() - abortedBefore < streams) await new Promise((r) => setTimeout(r, 50));
   await new Promise((r) => setTimeout(r, 500));
   const released = (await probe(app, 'heap')).heap;
-  return { streams, unfinished, heldMb: held / 2 ** 20, releasedMb: released / 2 ** 20, heldKbPerStream: (held - released) / 1024 / streams };
+  return { streams, unfinished, heldMb: held / 2 ** 20, releasedMb: released / 2 ** 20, heldKbPerStream: (held - released) / 1024 / streams, growthKbPerStream: (held - early) / 1024 / streams };
 }
 
 if (import.meta.main) {

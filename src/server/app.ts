@@ -217,7 +217,7 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
       providers: contextProviders,
       tools,
       egressFetch,
-      settings: { roleContentSystem: config.roleContentSystem, temperature: config.temperature, topP: config.topP, querying: config.texts.querying, streamRelay: config.streamRelay },
+      settings: { roleContentSystem: config.roleContentSystem, temperature: config.temperature, topP: config.topP, querying: config.texts.querying, generating: config.texts.generating, streamRelay: config.streamRelay },
       log,
     },
     (c) => isHttps(c, config.trustProxy),

@@ -36,7 +36,9 @@ describe.each(['direct', 'sdk'])('generation (STREAM_RELAY=%s)', (relay) => {
     fake.reply({ chunks: ['Hel', 'lo ', 'there'] });
     const events = await ask({ user_input: 'Say hello', session: SESSION + 1, use_stats: true });
     const types = events.map((e) => e.type);
-    expect(types[0]).toBe('status');
+    // System info's texts: querying while the context is built, generating while the model answers.
+    expect(events.filter((e) => e.type === 'status').map((e) => (e as { text: string }).text)).toEqual(['Querying...', 'Generating...']);
+    expect(types.indexOf('status', 1)).toBeLessThan(types.indexOf('model'));
     expect(types).toContain('model');
     expect(events.filter((e) => e.type === 'text').map((e) => (e as { delta: string }).delta).join('')).toBe('Hello there');
     const done = events.at(-1)!;

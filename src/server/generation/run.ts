@@ -39,7 +39,7 @@ export interface GenerationDeps {
   tools: Map<string, ServerTool>;
   /** fetch for user-supplied URLs (files, user models). */
   egressFetch: typeof fetch;
-  settings: { roleContentSystem: string; temperature: number; topP: number; querying: string; streamRelay: 'direct' | 'sdk' };
+  settings: { roleContentSystem: string; temperature: number; topP: number; querying: string; generating: string; streamRelay: 'direct' | 'sdk' };
   log: { error(obj: object, msg?: string): void };
 }
 
@@ -242,6 +242,8 @@ export async function runGeneration(
     if (request.use_stats) emit({ type: 'stats', stats });
     for (const url of [...images, ...providerImages]) emit({ type: 'image', url });
 
+    // The context is built; what follows waits on the model (system info's texts, spec part 3).
+    emit({ type: 'status', text: deps.settings.generating });
     const fetchImpl = modelFetch(entry, deps);
     // The direct relay hands over one text part per network read of the provider.
     const direct = entry.provider === 'openai-compatible' && deps.settings.streamRelay === 'direct';

@@ -1,8 +1,9 @@
 // The model API of spec part 7: the lists and one model's details (anonymous visitors see the
 // system models), and the user's own models, whose API keys are sealed at rest and only ever
 // shown masked to their owner. An owner can share a model with their own group (`shared`):
-// the members who joined it with its password then use it, without ever seeing its key. A user's base URL is checked against the egress policy when it
-// is saved, and every call to it goes through the egress-safe fetch (src/server/generation/run.ts).
+// the members who joined it with its password then use it, without ever seeing its key. A
+// user's base URL is checked against the egress policy when it is saved, and every call to it
+// goes through the egress-safe fetch (src/server/generation/run.ts).
 import type { Context } from 'hono';
 import { z } from 'zod';
 import type { AppEnv, ServerPluginContext, ServerPluginModule, UserRow } from '../../../src/core/index.ts';

@@ -2,7 +2,8 @@
 // Why not hono's streamSSE: it runs a TransformStream, an encoder and a writer promise per
 // event. Here the text deltas that arrive in one burst become one event, and everything
 // emitted in one turn of the event loop goes out as one write (no added latency: the flush
-// runs as soon as the burst has been read). Under the Node server the events are written to
+// runs as soon as the burst has been read); the direct relay's text, already one part per
+// network read, is written at once (`endOfRead`). Under the Node server the events are written to
 // the socket's response directly; without one (app.request) into a ReadableStream.
 // Back-pressure: when a slow client lets the buffer fill, `emit` returns a promise that
 // resolves once the client has read some; the generation awaits it before it reads more of

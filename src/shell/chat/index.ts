@@ -7,8 +7,7 @@ import {
   McpRef,
   SILENT,
   ToolboxRef,
-  type McpClient,
-  type Toolbox,
+  type ServiceRef,
   type ToolCall,
   type ToolResult,
   type GenerationEvent,
@@ -31,22 +30,16 @@ export interface ChatDeps {
   t: Translate;
 }
 
-/** The local MCP helper's client, when the function plugin is installed (it provides it). */
-async function mcpFor(controller: ShellController): Promise<McpClient | undefined> {
+/**
+ * A service a plugin provides (the function plugin: the MCP helper's client, the toolbox of a
+ * local model), activating that plugin first; undefined when no installed plugin provides it.
+ */
+async function serviceFor<T>(controller: ShellController, ref: ServiceRef<T>): Promise<T | undefined> {
   const host = await controller.host();
-  if (!host.manifests.some((m) => m.provides?.some((r) => r.id === McpRef.id))) return undefined;
-  const owner = host.manifests.find((m) => m.provides?.some((r) => r.id === McpRef.id))!;
-  await host.ensureActive(owner.id).catch(() => undefined);
-  return host.services.maybe(McpRef);
-}
-
-/** The function plugin's toolbox for a local model's tool calls, when it is installed. */
-async function toolboxFor(controller: ShellController): Promise<Toolbox | undefined> {
-  const host = await controller.host();
-  const owner = host.manifests.find((m) => m.provides?.some((r) => r.id === ToolboxRef.id));
+  const owner = host.manifests.find((m) => m.provides?.some((r) => r.id === ref.id));
   if (!owner) return undefined;
   await host.ensureActive(owner.id).catch(() => undefined);
-  return host.services.maybe(ToolboxRef);
+  return host.services.maybe(ref);
 }
 
 /** Batches output updates to one per animation frame (or a timer outside a browser). */
@@ -133,7 +126,7 @@ export async function runChat(parsed: Extract<ParsedLine, { kind: 'chat' }>, dep
   // A model of the local model server is called from the browser (./local.ts).
   const info = state.get().systemInfo;
   const ollama = localModelUrl(settings, info);
-  const mcp = await mcpFor(controller);
+  const mcp = await serviceFor(controller, McpRef);
   if (mcp && !ollama) {
     const enabled = new Set(String(request.functions ?? '').split(',').map((s) => s.trim()).filter(Boolean));
     const tools = (await mcp.tools()).filter((t) => enabled.has(t.name));
@@ -149,7 +142,7 @@ export async function runChat(parsed: Extract<ParsedLine, { kind: 'chat' }>, dep
           signal,
           ollamaUrl: ollama,
           texts: { querying: info.querying, generating: info.generating },
-          toolbox: await toolboxFor(controller),
+          toolbox: await serviceFor(controller, ToolboxRef),
         });
       } else if (settings.get<boolean>('useStream')) {
         await streamGeneration(request, onEvent, { signal });

@@ -257,14 +257,18 @@ function parseArgs(args: string): unknown {
 export async function directChatStream(o: DirectStreamOptions, sink: PartSink): Promise<void> {
   const messages = toWireMessages(o.messages);
   const total = { inputTokens: 0, outputTokens: 0 };
+  const hasTools = Object.keys(o.tools).length > 0;
   for (let step = 0; step < o.maxSteps; step++) {
     await sink({ type: 'start-step' });
     const end: StepEnd = { calls: [], usage: { inputTokens: 0, outputTokens: 0 }, finished: false };
+    // The step's text goes back to the model with the results of the tools it called; without
+    // tools to offer there is no next step, and the answer is not kept twice.
     let text = '';
-    const ok = await streamStep(o, messages, end, (part) => {
+    const keepText: PartSink = (part) => {
       if (part.type === 'text-delta') text += part.text;
       return sink(part);
-    });
+    };
+    const ok = await streamStep(o, messages, end, hasTools ? keepText : sink);
     if (!ok) return;
     total.inputTokens += end.usage.inputTokens;
     total.outputTokens += end.usage.outputTokens;

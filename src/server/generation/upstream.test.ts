@@ -6,7 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ModelEntry } from '../models/systemModels.ts';
 import { directChatStream, type RelayPart } from './directStream.ts';
-import { viaNodeHttp } from './upstream.ts';
+import { IdleWatch } from './idleWatch.ts';
+import { nodeHttpSend, viaNodeHttp } from './upstream.ts';
 
 const servers: http.Server[] = [];
 afterEach(async () => {
@@ -109,5 +110,65 @@ describe('node:http upstream', () => {
     await new Promise((r) => closed.close(r));
     const parts = await turn(url);
     expect((parts.at(-1) as { error: Error }).error.message).toMatch(/^Cannot connect to API: connect ECONNREFUSED 127\.0\.0\.1:\d+$/);
+  });
+});
+
+describe('a provider that goes silent', () => {
+  /** A server that answers with `handler` (headers and all up to it). */
+  async function raw(handler: (res: http.ServerResponse) => void): Promise<string> {
+    const server = http.createServer((req, res) => {
+      req.resume();
+      req.on('end', () => handler(res));
+    });
+    servers.push(server);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+  const signal = () => new AbortController().signal;
+
+  it('is given up when no answer comes at all', async () => {
+    const idle = new IdleWatch(100);
+    const url = await raw(() => {});
+    const started = performance.now();
+    await expect(nodeHttpSend(idle)(`${url}/chat/completions`, {}, '{}', signal())).rejects.toThrow('The model provider sent nothing for 0.1 s.');
+    const waited = performance.now() - started;
+    expect(waited).toBeGreaterThanOrEqual(95);
+    expect(waited).toBeLessThan(1000);
+    expect(idle.size).toBe(0);
+  });
+
+  it('is given up when the answer stops in the middle', async () => {
+    const idle = new IdleWatch(100);
+    const url = await raw((res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(event('a'));
+    });
+    const upstream = await nodeHttpSend(idle)(`${url}/chat/completions`, {}, '{}', signal());
+    const seen: string[] = [];
+    await expect(upstream.pump((chunk) => void seen.push(Buffer.from(chunk).toString()))).rejects.toThrow();
+    expect(seen.join('')).toContain('"a"');
+    expect(idle.size).toBe(0);
+  });
+
+  it('is not given up while bytes keep coming, however long the answer takes', async () => {
+    const idle = new IdleWatch(100);
+    const url = await raw((res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      let n = 0;
+      const timer = setInterval(() => {
+        res.write(event(`t${n} `));
+        if (++n === 10) {
+          clearInterval(timer);
+          res.end(finish);
+        }
+      }, 40);
+    });
+    const upstream = await nodeHttpSend(idle)(`${url}/chat/completions`, {}, '{}', signal());
+    let text = '';
+    await upstream.pump((chunk) => void (text += Buffer.from(chunk).toString()));
+    // 400 ms in all, four times the limit, and every piece arrived.
+    expect(text).toContain('t9 ');
+    expect(text).toContain('[DONE]');
+    expect(idle.size).toBe(0);
   });
 });

@@ -9,6 +9,7 @@
 // of a slow browser reaching the provider.
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
+import { IdleWatch, type Watch } from './idleWatch.ts';
 
 /** What a chunk handler returns: 'stop' ends the reading. */
 export type ChunkResult = void | 'stop';
@@ -51,7 +52,7 @@ function readAll(res: IncomingMessage): Promise<string> {
  * many small chunks of the chunked encoding that one network read brought (a burst of tokens)
  * reach the handler as one chunk. A hold stops the reading; its release reads what waited.
  */
-function nodeBody(res: IncomingMessage): Pick<Upstream, 'pump' | 'hold'> {
+function nodeBody(res: IncomingMessage, watch: Watch): Pick<Upstream, 'pump' | 'hold'> {
   let holds = 0;
   let drain = () => {};
   return {
@@ -66,6 +67,7 @@ function nodeBody(res: IncomingMessage): Pick<Upstream, 'pump' | 'hold'> {
         };
         drain = () => {
           let chunk: Buffer | null;
+          watch.activity++;
           while (!done && holds === 0 && (chunk = res.read() as Buffer | null) !== null) {
             let result: ChunkResult;
             try {
@@ -96,30 +98,39 @@ function nodeBody(res: IncomingMessage): Pick<Upstream, 'pump' | 'hold'> {
   };
 }
 
+/** node:http(s) requests, given up when `idle` sees them silent too long. */
+export const nodeHttpSend =
+  (idle: IdleWatch): Send =>
+  (url, headers, body, signal) =>
+    new Promise((resolve, reject) => {
+      const target = new URL(url);
+      const secure = target.protocol === 'https:';
+      const req = (secure ? https : http).request(
+        target,
+        {
+          method: 'POST',
+          headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+          agent: secure ? agents.https : agents.http,
+          signal,
+        },
+        (res) => {
+          const responseHeaders: Record<string, string> = {};
+          for (const [key, value] of Object.entries(res.headers)) if (typeof value === 'string') responseHeaders[key] = value;
+          watch.activity++;
+          res.once('close', stop);
+          resolve({ status: res.statusCode ?? 0, headers: responseHeaders, text: () => readAll(res), ...nodeBody(res, watch) });
+        },
+      );
+      const watch = idle.watch(() => req.destroy(new Error(`The model provider sent nothing for ${idle.limitMs / 1000} s.`)));
+      const stop = () => idle.unwatch(watch);
+      req.once('close', stop);
+      // Before the response this rejects the request; afterwards the response reports the error.
+      req.on('error', reject);
+      req.end(body);
+    });
+
 /** The operator's system models: node:http(s). */
-export const viaNodeHttp: Send = (url, headers, body, signal) =>
-  new Promise((resolve, reject) => {
-    const target = new URL(url);
-    const secure = target.protocol === 'https:';
-    const req = (secure ? https : http).request(
-      target,
-      {
-        method: 'POST',
-        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-        agent: secure ? agents.https : agents.http,
-        signal,
-      },
-      (res) => {
-        const responseHeaders: Record<string, string> = {};
-        for (const [key, value] of Object.entries(res.headers)) if (typeof value === 'string') responseHeaders[key] = value;
-        resolve({ status: res.statusCode ?? 0, headers: responseHeaders, text: () => readAll(res), ...nodeBody(res) });
-      },
-    );
-    req.setTimeout(IDLE_TIMEOUT_MS, () => req.destroy(new Error(`The model provider sent nothing for ${IDLE_TIMEOUT_MS / 1000} s.`)));
-    // Before the response this rejects the request; afterwards the response reports the error.
-    req.on('error', reject);
-    req.end(body);
-  });
+export const viaNodeHttp: Send = nodeHttpSend(new IdleWatch(IDLE_TIMEOUT_MS));
 
 /** User and group models: through the given (egress-safe) fetch. */
 export const viaFetch =

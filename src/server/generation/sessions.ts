@@ -3,6 +3,7 @@
 // session, starts a sub-session whose memory follows the parent chain.
 import type { Kysely, Selectable } from 'kysely';
 import { SESSION_ID_MAX, SESSION_ID_MIN, type Database, type LogsTable, type SessionsTable } from '../../core/index.ts';
+import { precompiled } from '../db/precompiled.ts';
 import type { Owner } from './owner.ts';
 
 export type SessionRow = Selectable<SessionsTable>;
@@ -37,30 +38,26 @@ async function newSessionId(db: Kysely<Database>): Promise<number> {
   return id;
 }
 
+// The queries of every turn, compiled once (see precompiled.ts).
+const sessionById = precompiled((db, id: number) => db.selectFrom('sessions').selectAll().where('id', '=', id));
+/** The time of a session's latest log (null without logs); persist.ts reads it in its transaction. */
+export const maxLogTime = precompiled((db, session: number) => db.selectFrom('logs').select((eb) => eb.fn.max('time').as('time')).where('session', '=', session));
+const insertSession = precompiled(
+  (db, id: number, parentId: number | null, branchTime: number | null, userId: number | null, deviceId: string | null, now: number) =>
+    db.insertInto('sessions').values({ id, parent_id: parentId, branch_time: branchTime, user_id: userId, device_id: deviceId, shared: 0, created_at: now, updated_at: now }),
+);
+
 export async function getSession(db: Kysely<Database>, id: number): Promise<SessionRow | undefined> {
-  return db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
+  return (await sessionById(db, id)).rows[0];
 }
 
 async function latestTime(db: Kysely<Database>, session: number): Promise<number | undefined> {
-  const row = await db.selectFrom('logs').select((eb) => eb.fn.max('time').as('time')).where('session', '=', session).executeTakeFirst();
-  return row?.time === null || row?.time === undefined ? undefined : Number(row.time);
+  const time = (await maxLogTime(db, session)).rows[0]?.time;
+  return time === null || time === undefined ? undefined : Number(time);
 }
 
 async function create(db: Kysely<Database>, id: number, owner: Owner, parent?: { id: number; at: number }): Promise<number> {
-  const now = Date.now();
-  await db
-    .insertInto('sessions')
-    .values({
-      id,
-      parent_id: parent?.id ?? null,
-      branch_time: parent?.at ?? null,
-      user_id: owner.user?.id ?? null,
-      device_id: owner.user ? null : owner.deviceId,
-      shared: 0,
-      created_at: now,
-      updated_at: now,
-    })
-    .execute();
+  await insertSession(db, id, parent?.id ?? null, parent?.at ?? null, owner.user?.id ?? null, owner.user ? null : owner.deviceId, Date.now());
   return id;
 }
 

@@ -3,7 +3,7 @@
 // ticks) and its memory; 'heap' collects garbage first, so it reports what is really held.
 // Twice, a moment apart: the backing stores of freed buffers are released after the collection
 // (by a background sweeper), and a single collection left their memory counted at random.
-const gc = (globalThis as { gc?: () => void }).gc;
+const collect = (globalThis as { gc?: () => void }).gc;
 const report = () => {
   const usage = process.cpuUsage();
   const memory = process.memoryUsage();
@@ -12,9 +12,9 @@ const report = () => {
 process.on('message', (message) => {
   if (message === 'cpu') return report();
   if (message !== 'heap') return;
-  gc?.();
+  collect?.();
   setTimeout(() => {
-    gc?.();
+    collect?.();
     setTimeout(report, 20);
   }, 50);
 });

@@ -2,8 +2,9 @@
 // DATA_DIR by default; PostgreSQL or MySQL/MariaDB when DATABASE_URL says so.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, MysqlDialect, PostgresDialect } from 'kysely';
 import type { Database } from '../../core/dbSchema.ts';
+import { FairSqliteDialect } from './fairSqlite.ts';
 import { withStatementCache } from './statementCache.ts';
 
 export type Engine = 'sqlite' | 'postgres' | 'mysql';
@@ -38,7 +39,7 @@ export async function connectDatabase(databaseUrl: string, dataDir: string, onId
     // With WAL, NORMAL loses nothing when the process dies (only a power loss can cost the
     // last commits) and spares an fsync per transaction.
     sqlite.pragma('synchronous = NORMAL');
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+    const db = new Kysely<Database>({ dialect: new FairSqliteDialect({ database: withStatementCache(sqlite) }) });
     return { db, engine, close: () => db.destroy() };
   }
   if (engine === 'postgres') {

@@ -27,6 +27,7 @@ import { fetchFileTexts } from './files.ts';
 import { directChatStream, type PartSink, type RelayPart, type RelayTool } from './directStream.ts';
 import { buildMessages } from './messages.ts';
 import type { Owner } from './owner.ts';
+import { AnswerText } from './answerText.ts';
 import { estimateUsage, saveTurn } from './persist.ts';
 import { memory, memoryUnits, SessionError, sessionForTurn } from './sessions.ts';
 
@@ -264,7 +265,7 @@ export async function runGeneration(
           )
         : drain(sdkStream(entry, fetchImpl, messages, relayTools, deps, signal) as AsyncIterable<RelayPart>, sink);
 
-    let text = '';
+    const answer = new AnswerText();
     let modelSent = false;
     const calls = new Map<string, ToolCall>();
     const results = new Map<string, string>();
@@ -275,6 +276,7 @@ export async function runGeneration(
     let failure: unknown;
     keepStopped = async () => {
       // Nothing was said, or the browser was about to run tools: nothing worth a log.
+      const text = answer.text;
       if (!text || [...calls.keys()].some((id) => !results.has(id))) return;
       // The provider reports usage only at the end of a stream: estimate what it would bill.
       const used = usage.outputTokens ? usage : estimateUsage(messages, text);
@@ -298,7 +300,7 @@ export async function runGeneration(
       }
       switch (part.type) {
         case 'text-delta':
-          text += part.text;
+          answer.add(part.text);
           return emit({ type: 'text', delta: part.text }, direct);
         case 'start-step':
           steps++;
@@ -323,6 +325,7 @@ export async function runGeneration(
       }
     };
     await withRetries(start, onPart, () => modelSent, signal);
+    const text = answer.text;
     if (failure !== undefined) throw failure;
     if (signal.aborted) return stopped();
 

@@ -238,6 +238,9 @@ export async function runSseRelay(): Promise<SseRelayResult> {
  * log; without back-pressure the server would go on reading and keeping the rest.
  */
 async function slowReaders(app: ChildProcess, port: number, fake: FakeOpenAI, streams: number, body: () => unknown) {
+  // What the earlier phases left is let go first: their keep-alive connections, which the
+  // provider closes after 5 s idle, would otherwise be freed during the measuring.
+  await new Promise((r) => setTimeout(r, 6000));
   fake.always({ chunks: Array.from({ length: 24_000 }, (_, i) => `${'x'.repeat(2000)}${i} `) });
   const abortedBefore = fake.aborted();
   const sockets = await Promise.all(

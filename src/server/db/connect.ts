@@ -39,6 +39,11 @@ export async function connectDatabase(databaseUrl: string, dataDir: string, onId
     // With WAL, NORMAL loses nothing when the process dies (only a power loss can cost the
     // last commits) and spares an fsync per transaction.
     sqlite.pragma('synchronous = NORMAL');
+    // Checkpoints every 10,000 pages (a WAL of up to 40 MB) instead of 1,000: a chat turn
+    // rewrites the same few pages (the newest logs, their indexes, the session), and a checkpoint
+    // copies each page once however often it changed. A turn's database CPU with 300 turns in
+    // flight: 172 -> 137 µs.
+    sqlite.pragma('wal_autocheckpoint = 10000');
     const db = new Kysely<Database>({ dialect: new FairSqliteDialect({ database: withStatementCache(sqlite) }) });
     return { db, engine, close: () => db.destroy() };
   }

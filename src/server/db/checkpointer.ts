@@ -24,8 +24,15 @@ export function startCheckpointer(file: string, options: { intervalMs?: number; 
     if ('error' in message) return;
     for (const resolve of waiting.splice(0)) resolve(message);
   });
-  // A worker that dies leaves the checkpoints to the server's own connection (the safety net).
-  worker.on('error', () => {});
+  // A worker that dies leaves the checkpoints to the server's own connection (the safety net);
+  // the operator is told once, on stderr.
+  worker.on('error', (err) => process.emitWarning(`SQLite checkpoints fall back to the server's connection: ${err.message}`));
+  let warned = false;
+  worker.on('message', (message: { error?: string }) => {
+    if (!message.error || warned) return;
+    warned = true;
+    process.emitWarning(`SQLite checkpoint failed (the server's connection checkpoints past 80 MB): ${message.error}`);
+  });
   return {
     next: () => new Promise((resolve) => waiting.push(resolve)),
     stop: async () => {

@@ -14,13 +14,18 @@ afterEach(async () => {
   running = undefined;
 });
 
-it('copies the log into the database file from its own thread', async () => {
+/** A database in WAL mode whose own connection never checkpoints, with a table `t`. */
+function walDatabase(): { file: string; db: SQLite.Database; insert: SQLite.Statement } {
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'shellchat-checkpoint-')), 'db.sqlite');
   const db = new SQLite(file);
   db.pragma('journal_mode = WAL');
   db.pragma('wal_autocheckpoint = 0');
   db.exec('create table t (n integer)');
-  const insert = db.prepare('insert into t (n) values (?)');
+  return { file, db, insert: db.prepare('insert into t (n) values (?)') };
+}
+
+it('copies the log into the database file from its own thread', async () => {
+  const { file, db, insert } = walDatabase();
   for (let i = 0; i < 500; i++) insert.run(i);
 
   // Without a checkpoint, the database file alone (copied without its log) has none of it.
@@ -44,13 +49,8 @@ it('copies the log into the database file from its own thread', async () => {
 });
 
 it('lets the server write on while it works, and stops cleanly', async () => {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'shellchat-checkpoint-')), 'db.sqlite');
-  const db = new SQLite(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('wal_autocheckpoint = 0');
-  db.exec('create table t (n integer)');
+  const { file, db, insert } = walDatabase();
   running = startCheckpointer(file, { intervalMs: 5, thresholdBytes: 1 });
-  const insert = db.prepare('insert into t (n) values (?)');
   for (let round = 0; round < 20; round++) {
     for (let i = 0; i < 50; i++) insert.run(round * 50 + i);
     await new Promise((r) => setTimeout(r, 5));

@@ -7,9 +7,16 @@
 // reaching.
 import { Worker } from 'node:worker_threads';
 
+/** What the worker reports after each checkpoint it tried: frames in the log, frames copied. */
+interface Report {
+  checkpoints: number;
+  log: number;
+  checkpointed: number;
+}
+
 export interface Checkpointer {
-  /** Resolves with the worker's latest report (tests wait for one). */
-  next(): Promise<{ checkpoints: number; log: number; checkpointed: number }>;
+  /** Resolves with the worker's next report (tests wait for one). */
+  next(): Promise<Report>;
   stop(): Promise<void>;
 }
 
@@ -19,20 +26,20 @@ export function startCheckpointer(file: string, options: { intervalMs?: number; 
   });
   // The worker must not keep a finished server's process alive.
   worker.unref();
-  const waiting: ((report: { checkpoints: number; log: number; checkpointed: number }) => void)[] = [];
-  worker.on('message', (message: { checkpoints: number; log: number; checkpointed: number } | { error: string }) => {
-    if ('error' in message) return;
+  const waiting: ((report: Report) => void)[] = [];
+  // A worker that dies, or a checkpoint that fails, leaves the checkpoints to the server's own
+  // connection (the safety net); the operator is told once, on stderr.
+  let warned = false;
+  const warn = (why: string) => {
+    if (warned) return;
+    warned = true;
+    process.emitWarning(`SQLite checkpoints fall back to the server's connection (past 80 MB of log): ${why}`);
+  };
+  worker.on('message', (message: Report | { error: string }) => {
+    if ('error' in message) return warn(message.error);
     for (const resolve of waiting.splice(0)) resolve(message);
   });
-  // A worker that dies leaves the checkpoints to the server's own connection (the safety net);
-  // the operator is told once, on stderr.
-  worker.on('error', (err) => process.emitWarning(`SQLite checkpoints fall back to the server's connection: ${err.message}`));
-  let warned = false;
-  worker.on('message', (message: { error?: string }) => {
-    if (!message.error || warned) return;
-    warned = true;
-    process.emitWarning(`SQLite checkpoint failed (the server's connection checkpoints past 80 MB): ${message.error}`);
-  });
+  worker.on('error', (err) => warn(err.message));
   return {
     next: () => new Promise((resolve) => waiting.push(resolve)),
     stop: async () => {

@@ -29,73 +29,90 @@ export function estimateUsage(messages: unknown, output: string): { inputTokens:
 }
 
 // The queries of every turn, compiled once (see precompiled.ts).
-const insertLog = precompiled(
-  (
-    db,
-    session: number,
-    time: number,
-    userId: number | null,
-    deviceId: string | null,
-    model: string,
-    input: string,
-    output: string,
-    images: string,
-    tools: string,
-    inputTokens: number,
-    outputTokens: number,
-    now: number,
-  ) => {
-    const insert = db.insertInto('logs').values({
-      session,
-      time,
-      user_id: userId,
-      device_id: deviceId,
-      model,
-      input,
-      output,
-      images,
-      tools,
-      input_tokens: inputTokens,
-      output_tokens: outputTokens,
-      created_at: now,
-    });
-    // The new row's id: RETURNING where the engine has it (SQLite, PostgreSQL), else MySQL's insertId.
-    return db.getExecutor().adapter.supportsReturning ? insert.returning('id') : insert;
-  },
+interface LogValues {
+  session: number;
+  time: number;
+  userId: number | null;
+  deviceId: string | null;
+  model: string;
+  input: string;
+  output: string;
+  images: string;
+  tools: string;
+  inputTokens: number;
+  outputTokens: number;
+  now: number;
+}
+const insertLog = precompiled((db, a: LogValues) => {
+  const insert = db.insertInto('logs').values({
+    session: a.session,
+    time: a.time,
+    user_id: a.userId,
+    device_id: a.deviceId,
+    model: a.model,
+    input: a.input,
+    output: a.output,
+    images: a.images,
+    tools: a.tools,
+    input_tokens: a.inputTokens,
+    output_tokens: a.outputTokens,
+    created_at: a.now,
+  });
+  // The new row's id: RETURNING where the engine has it (SQLite, PostgreSQL), else MySQL's insertId.
+  return db.getExecutor().adapter.supportsReturning ? insert.returning('id') : insert;
+});
+interface UsageValues {
+  userId: number | null;
+  deviceId: string | null;
+  logId: number;
+  kind: string;
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+  cost: number;
+  now: number;
+}
+const insertUsage = precompiled((db, a: UsageValues) =>
+  db.insertInto('usage').values({
+    user_id: a.userId,
+    device_id: a.deviceId,
+    log_id: a.logId,
+    kind: a.kind,
+    model: a.model,
+    input_tokens: a.inputTokens,
+    output_tokens: a.outputTokens,
+    cost: a.cost,
+    created_at: a.now,
+  }),
 );
-const insertUsage = precompiled(
-  (db, userId: number | null, deviceId: string | null, logId: number, kind: string, model: string, inputTokens: number, outputTokens: number, cost: number, now: number) =>
-    db.insertInto('usage').values({ user_id: userId, device_id: deviceId, log_id: logId, kind, model, input_tokens: inputTokens, output_tokens: outputTokens, cost, created_at: now }),
-);
-const touchSession = precompiled((db, id: number, now: number) => db.updateTable('sessions').set({ updated_at: now }).where('id', '=', id));
+const touchSession = precompiled((db, a: { id: number; now: number }) => db.updateTable('sessions').set({ updated_at: a.now }).where('id', '=', a.id));
 
 export async function saveTurn(db: Kysely<Database>, turn: TurnRecord): Promise<{ time: number; logId: number }> {
   return db.transaction().execute(async (trx) => {
-    const last = (await maxLogTime(trx, turn.session)).rows[0];
+    const last = (await maxLogTime(trx, { session: turn.session })).rows[0];
     // Times are unique within a session and never before the session itself.
     const time = Math.max(Date.now(), Number(last?.time ?? 0) + 1, turn.session);
     const now = Date.now();
     const userId = turn.owner.user?.id ?? null;
     const deviceId = turn.owner.user ? null : turn.owner.deviceId;
-    const inserted = await insertLog(
-      trx,
-      turn.session,
+    const inserted = await insertLog(trx, {
+      session: turn.session,
       time,
       userId,
       deviceId,
-      turn.model,
-      turn.input,
-      turn.output,
-      JSON.stringify(turn.images),
-      JSON.stringify(turn.tools),
-      turn.usage.inputTokens,
-      turn.usage.outputTokens,
+      model: turn.model,
+      input: turn.input,
+      output: turn.output,
+      images: JSON.stringify(turn.images),
+      tools: JSON.stringify(turn.tools),
+      inputTokens: turn.usage.inputTokens,
+      outputTokens: turn.usage.outputTokens,
       now,
-    );
+    });
     const logId = Number((inserted.rows[0] as { id?: number } | undefined)?.id ?? inserted.insertId);
     const usage = [{ kind: 'chat', model: turn.model, ...turn.usage }, ...(turn.evalUsage ? [{ kind: 'eval', ...turn.evalUsage }] : [])];
-    for (const u of usage) await insertUsage(trx, userId, deviceId, logId, u.kind, u.model, u.inputTokens, u.outputTokens, u.cost, now);
-    await touchSession(trx, turn.session, now);
+    for (const u of usage) await insertUsage(trx, { userId, deviceId, logId, kind: u.kind, model: u.model, inputTokens: u.inputTokens, outputTokens: u.outputTokens, cost: u.cost, now });
+    await touchSession(trx, { id: turn.session, now });
     return { time, logId };
   });
 }

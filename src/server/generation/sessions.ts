@@ -39,25 +39,43 @@ async function newSessionId(db: Kysely<Database>): Promise<number> {
 }
 
 // The queries of every turn, compiled once (see precompiled.ts).
-const sessionById = precompiled((db, id: number) => db.selectFrom('sessions').selectAll().where('id', '=', id));
+const sessionById = precompiled((db, a: { id: number }) => db.selectFrom('sessions').selectAll().where('id', '=', a.id));
 /** The time of a session's latest log (null without logs); persist.ts reads it in its transaction. */
-export const maxLogTime = precompiled((db, session: number) => db.selectFrom('logs').select((eb) => eb.fn.max('time').as('time')).where('session', '=', session));
+export const maxLogTime = precompiled((db, a: { session: number }) =>
+  db.selectFrom('logs').select((eb) => eb.fn.max('time').as('time')).where('session', '=', a.session),
+);
 const insertSession = precompiled(
-  (db, id: number, parentId: number | null, branchTime: number | null, userId: number | null, deviceId: string | null, now: number) =>
-    db.insertInto('sessions').values({ id, parent_id: parentId, branch_time: branchTime, user_id: userId, device_id: deviceId, shared: 0, created_at: now, updated_at: now }),
+  (db, a: { id: number; parentId: number | null; branchTime: number | null; userId: number | null; deviceId: string | null; now: number }) =>
+    db.insertInto('sessions').values({
+      id: a.id,
+      parent_id: a.parentId,
+      branch_time: a.branchTime,
+      user_id: a.userId,
+      device_id: a.deviceId,
+      shared: 0,
+      created_at: a.now,
+      updated_at: a.now,
+    }),
 );
 
 export async function getSession(db: Kysely<Database>, id: number): Promise<SessionRow | undefined> {
-  return (await sessionById(db, id)).rows[0];
+  return (await sessionById(db, { id })).rows[0];
 }
 
 async function latestTime(db: Kysely<Database>, session: number): Promise<number | undefined> {
-  const time = (await maxLogTime(db, session)).rows[0]?.time;
+  const time = (await maxLogTime(db, { session })).rows[0]?.time;
   return time === null || time === undefined ? undefined : Number(time);
 }
 
 async function create(db: Kysely<Database>, id: number, owner: Owner, parent?: { id: number; at: number }): Promise<number> {
-  await insertSession(db, id, parent?.id ?? null, parent?.at ?? null, owner.user?.id ?? null, owner.user ? null : owner.deviceId, Date.now());
+  await insertSession(db, {
+    id,
+    parentId: parent?.id ?? null,
+    branchTime: parent?.at ?? null,
+    userId: owner.user?.id ?? null,
+    deviceId: owner.user ? null : owner.deviceId,
+    now: Date.now(),
+  });
   return id;
 }
 

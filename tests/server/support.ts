@@ -47,7 +47,7 @@ export async function engines(): Promise<Engine[]> {
 }
 
 /** Creates an empty database on the engine; returns its URL and a function that drops it. */
-async function freshDatabase(engine: Engine): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function freshDatabase(engine: Engine): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `shellchat_test_${randomBytes(6).toString('hex')}`;
   if (engine === 'sqlite') return { url: '', drop: async () => {} };
   if (engine === 'postgres') {

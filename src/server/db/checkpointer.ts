@@ -43,6 +43,9 @@ export function startCheckpointer(file: string, options: { intervalMs?: number; 
   return {
     next: () => new Promise((resolve) => waiting.push(resolve)),
     stop: async () => {
+      // Held again while it stops: an unreferenced worker let a process whose last work was
+      // this stop exit before the database was closed.
+      worker.ref();
       worker.postMessage('stop');
       await new Promise<void>((resolve) => {
         worker.once('exit', () => resolve());

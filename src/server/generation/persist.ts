@@ -1,7 +1,10 @@
 // A finished turn is one log row plus its usage rows, written in one transaction, so a
 // crash can lose an unfinished answer but never leaves a log without its cost (or the reverse).
-import type { Kysely } from 'kysely';
+// Turns that finish together share that transaction (group commit); the turn is reported done
+// only once it is committed.
+import type { Kysely, Transaction } from 'kysely';
 import type { Database, ToolResult } from '../../core/index.ts';
+import { grouped } from '../db/groupCommit.ts';
 import { precompiled } from '../db/precompiled.ts';
 import type { Owner } from './owner.ts';
 import { maxLogTime } from './sessions.ts';
@@ -87,32 +90,38 @@ const insertUsage = precompiled((db, a: UsageValues) =>
 );
 const touchSession = precompiled((db, a: { id: number; now: number }) => db.updateTable('sessions').set({ updated_at: a.now }).where('id', '=', a.id));
 
-export async function saveTurn(db: Kysely<Database>, turn: TurnRecord): Promise<{ time: number; logId: number }> {
-  return db.transaction().execute(async (trx) => {
-    const last = (await maxLogTime(trx, { session: turn.session })).rows[0];
-    // Times are unique within a session and never before the session itself.
-    const time = Math.max(Date.now(), Number(last?.time ?? 0) + 1, turn.session);
-    const now = Date.now();
-    const userId = turn.owner.user?.id ?? null;
-    const deviceId = turn.owner.user ? null : turn.owner.deviceId;
-    const inserted = await insertLog(trx, {
-      session: turn.session,
-      time,
-      userId,
-      deviceId,
-      model: turn.model,
-      input: turn.input,
-      output: turn.output,
-      images: JSON.stringify(turn.images),
-      tools: JSON.stringify(turn.tools),
-      inputTokens: turn.usage.inputTokens,
-      outputTokens: turn.usage.outputTokens,
-      now,
-    });
-    const logId = Number((inserted.rows[0] as { id?: number } | undefined)?.id ?? inserted.insertId);
-    const usage = [{ kind: 'chat', model: turn.model, ...turn.usage }, ...(turn.evalUsage ? [{ kind: 'eval', ...turn.evalUsage }] : [])];
-    for (const u of usage) await insertUsage(trx, { userId, deviceId, logId, kind: u.kind, model: u.model, inputTokens: u.inputTokens, outputTokens: u.outputTokens, cost: u.cost, now });
-    await touchSession(trx, { id: turn.session, now });
-    return { time, logId };
+interface SavedTurn {
+  time: number;
+  logId: number;
+}
+
+/** Saves a turn; turns that finish together share a transaction (groupCommit.ts). */
+export const saveTurn: (db: Kysely<Database>, turn: TurnRecord) => Promise<SavedTurn> = grouped(writeTurn);
+
+async function writeTurn(trx: Transaction<Database>, turn: TurnRecord): Promise<SavedTurn> {
+  const last = (await maxLogTime(trx, { session: turn.session })).rows[0];
+  // Times are unique within a session and never before the session itself.
+  const time = Math.max(Date.now(), Number(last?.time ?? 0) + 1, turn.session);
+  const now = Date.now();
+  const userId = turn.owner.user?.id ?? null;
+  const deviceId = turn.owner.user ? null : turn.owner.deviceId;
+  const inserted = await insertLog(trx, {
+    session: turn.session,
+    time,
+    userId,
+    deviceId,
+    model: turn.model,
+    input: turn.input,
+    output: turn.output,
+    images: JSON.stringify(turn.images),
+    tools: JSON.stringify(turn.tools),
+    inputTokens: turn.usage.inputTokens,
+    outputTokens: turn.usage.outputTokens,
+    now,
   });
+  const logId = Number((inserted.rows[0] as { id?: number } | undefined)?.id ?? inserted.insertId);
+  const usage = [{ kind: 'chat', model: turn.model, ...turn.usage }, ...(turn.evalUsage ? [{ kind: 'eval', ...turn.evalUsage }] : [])];
+  for (const u of usage) await insertUsage(trx, { userId, deviceId, logId, kind: u.kind, model: u.model, inputTokens: u.inputTokens, outputTokens: u.outputTokens, cost: u.cost, now });
+  await touchSession(trx, { id: turn.session, now });
+  return { time, logId };
 }

@@ -14,14 +14,14 @@ const STREAMS = Number(process.env.BENCH_NSTREAMS ?? 60);
 const CONCURRENCY = 8;
 
 /** A measured process's CPU time (µs, all threads) and resident memory, from bench/cpuProbe.ts. */
-function probe(child: ChildProcess, what: 'cpu' | 'heap' = 'cpu'): Promise<{ cpu: number; rss: number; heap: number }> {
+export function probe(child: ChildProcess, what: 'cpu' | 'heap' = 'cpu'): Promise<{ cpu: number; rss: number; heap: number }> {
   return new Promise((resolve) => {
     child.once('message', (m) => resolve(m as { cpu: number; rss: number; heap: number }));
     child.send(what);
   });
 }
 
-async function startProcess(script: string, env: Record<string, string>, readyPath: string, port: number): Promise<ChildProcess> {
+export async function startProcess(script: string, env: Record<string, string>, readyPath: string, port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--expose-gc', '--import', path.join(ROOT, 'bench/cpuProbe.ts'), script], {
     cwd: ROOT,
     env: { ...process.env, ...env, PORT: String(port) },
@@ -112,37 +112,59 @@ async function abortPropagation(url: string, fake: FakeOpenAI, streams: number):
 }
 
 /**
- * Added latency under load: `streams` concurrent streams of paced tokens (every `paceMs`); each
- * gap between two text events beyond the pace is latency the relay added. Reports the p99.
+ * Added latency under load: `streams` concurrent streams of paced tokens (every `paceMs`).
+ * Two measures, both reported as p99:
+ * - latency: each token carries the time the provider wrote it (the fake provider stamps it,
+ *   in this process), so its latency is when the client read it minus that. This is what a
+ *   relay adds, constant delays included;
+ * - gap: each gap between two text events beyond the pace, the jitter a reader sees.
  */
-async function addedLatency(url: string, fake: FakeOpenAI, streams: number, tokens: number, paceMs: number, body: (i: number) => unknown): Promise<number> {
-  fake.always({ chunks: Array.from({ length: tokens }, (_, i) => `w${i} `), delayMs: paceMs });
+async function addedLatency(url: string, fake: FakeOpenAI, streams: number, tokens: number, paceMs: number, body: (i: number) => unknown): Promise<{ gap: number; latency: number }> {
+  fake.always({ chunks: Array.from({ length: tokens }, (_, i) => `w${i}:@@ `), delayMs: paceMs, stamp: true });
   const extra: number[] = [];
+  const latencies: number[] = [];
   await Promise.all(
     Array.from({ length: streams }, async (_, i) => {
       const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body(i)) });
       const reader = response.body!.getReader();
       const decoder = new TextDecoder();
       let last = 0;
+      // The end of a read that may hold the first part of a stamp, completed by the next read.
+      let carry = '';
       for (;;) {
         const { value, done } = await reader.read();
         if (done) break;
         const now = performance.now();
-        const events = (decoder.decode(value, { stream: true }).match(/"delta"|data: \{"choices"/g) ?? []).length;
+        const text = carry + decoder.decode(value, { stream: true });
+        let end = 0;
+        for (const stamp of text.matchAll(/w\d+:(\d+\.\d+) /g)) {
+          latencies.push(now - Number(stamp[1]));
+          end = stamp.index + stamp[0].length;
+        }
+        carry = text.slice(Math.max(end, text.length - 40));
+        const events = (text.match(/"delta"|data: \{"choices"/g) ?? []).length;
         if (events && last) extra.push(Math.max(0, now - last - paceMs * events));
         if (events) last = now;
       }
     }),
   );
-  extra.sort((a, b) => a - b);
-  return extra[Math.floor(extra.length * 0.99)] ?? 0;
+  const p99 = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length * 0.99)] ?? 0;
+  return { gap: p99(extra), latency: p99(latencies) };
+}
+
+interface PerRelay {
+  direct: number;
+  bare: number;
+  core: number;
+  app: number;
 }
 
 export interface SseRelayResult {
   /** Burst: streams of 1,000 tokens written as fast as the fake provider can. */
   burst: { appUs: number; bareUs: number; coreUs: number; ratio: number };
   /** Paced: concurrent streams at 50 tokens/s, one token per network packet. */
-  paced: { streams: number; appUs: number; bareUs: number; coreUs: number; ratio: number; directP99: number; bareP99: number; coreP99: number; appP99: number; appRssMb: number };
+  /** p99s in ms, each by way of: the provider itself, the bare relay, the relay core, shellchat. */
+  paced: { streams: number; appUs: number; bareUs: number; coreUs: number; ratio: number; gapP99: PerRelay; latencyP99: PerRelay; appRssMb: number };
   abort: { aborted: number; maxMs: number; streams: number };
   slowClients: { streams: number; unfinished: boolean; heldMb: number; releasedMb: number; heldKbPerStream: number; growthKbPerStream: number };
 }
@@ -183,41 +205,36 @@ export async function runSseRelay(): Promise<SseRelayResult> {
     const streams = Number(process.env.BENCH_STREAMS ?? 300);
     const pacedTokens = Number(process.env.BENCH_PACED_TOKENS ?? 500);
     const directBody = () => ({ model: 'bench', stream: true, messages: [{ role: 'user', content: 'x' }] });
-    const directP99s: number[] = [];
     // Alternating rounds here too: one paced run is noisy (±10% on this machine).
-    const pacedRun = async (child: ChildProcess, url: string, body: (i: number) => unknown) => {
-      const before = (await probe(child)).cpu;
+    const pacedRun = async (child: ChildProcess | undefined, url: string, body: (i: number) => unknown) => {
+      const before = child ? (await probe(child)).cpu : 0;
       const p99 = await addedLatency(url, fake, streams, pacedTokens, 20, body);
-      return { p99, us: ((await probe(child)).cpu - before) / (streams * pacedTokens) };
+      return { ...p99, us: child ? ((await probe(child)).cpu - before) / (streams * pacedTokens) : 0 };
     };
-    const bareRuns: { p99: number; us: number }[] = [];
-    const coreRuns: { p99: number; us: number }[] = [];
-    const appRuns: { p99: number; us: number }[] = [];
+    const runs: Record<'direct' | 'bare' | 'core' | 'app', Awaited<ReturnType<typeof pacedRun>>[]> = { direct: [], bare: [], core: [], app: [] };
     let peakRss = 0;
     const sampler = setInterval(() => void probe(app).then((p) => (peakRss = Math.max(peakRss, p.rss))), 250);
     for (let i = 0; i < PACED_ROUNDS; i++) {
-      // The latency a client talking to the provider itself sees, in the same rounds.
-      directP99s.push(await addedLatency(`${fake.url}/chat/completions`, fake, streams, pacedTokens, 20, directBody));
-      bareRuns.push(await pacedRun(bare, bareUrl, () => 'x'));
-      coreRuns.push(await pacedRun(core, coreUrl, () => 'x'));
-      appRuns.push(await pacedRun(app, appUrl, appBody));
+      // What a client talking to the provider itself sees, in the same rounds.
+      runs.direct.push(await pacedRun(undefined, `${fake.url}/chat/completions`, directBody));
+      runs.bare.push(await pacedRun(bare, bareUrl, () => 'x'));
+      runs.core.push(await pacedRun(core, coreUrl, () => 'x'));
+      runs.app.push(await pacedRun(app, appUrl, appBody));
     }
     clearInterval(sampler);
-    const [bareUs, bareP99, appUs, appP99, directP99, coreUs, coreP99] = [
-      bareRuns.map((r) => r.us),
-      bareRuns.map((r) => r.p99),
-      appRuns.map((r) => r.us),
-      appRuns.map((r) => r.p99),
-      directP99s,
-      coreRuns.map((r) => r.us),
-      coreRuns.map((r) => r.p99),
-    ].map(median) as [number, number, number, number, number, number, number];
+    const medians = (pick: (run: Awaited<ReturnType<typeof pacedRun>>) => number) => ({
+      direct: median(runs.direct.map(pick)),
+      bare: median(runs.bare.map(pick)),
+      core: median(runs.core.map(pick)),
+      app: median(runs.app.map(pick)),
+    });
+    const us = medians((r) => r.us);
 
     const abort = { ...(await abortPropagation(appUrl, fake, 100)), streams: 100 };
     const slowClients = await slowReaders(app, appPort, fake, 4, appBody);
     return {
       burst: { ...burst, ratio: burst.appUs / burst.bareUs },
-      paced: { streams, appUs, bareUs, coreUs, ratio: appUs / bareUs, directP99, bareP99, coreP99, appP99, appRssMb: peakRss / 2 ** 20 },
+      paced: { streams, appUs: us.app, bareUs: us.bare, coreUs: us.core, ratio: us.app / us.bare, gapP99: medians((r) => r.gap), latencyP99: medians((r) => r.latency), appRssMb: peakRss / 2 ** 20 },
       abort,
       slowClients,
     };
@@ -237,7 +254,7 @@ export async function runSseRelay(): Promise<SseRelayResult> {
  * they tune themselves) has passed through the server and stays in the answer it keeps for the
  * log; without back-pressure the server would go on reading and keeping the rest.
  */
-async function slowReaders(app: ChildProcess, port: number, fake: FakeOpenAI, streams: number, body: () => unknown) {
+export async function slowReaders(app: ChildProcess, port: number, fake: FakeOpenAI, streams: number, body: () => unknown) {
   // What the earlier phases left is let go first: their keep-alive connections, which the
   // provider closes after 5 s idle, would otherwise be freed during the measuring.
   await new Promise((r) => setTimeout(r, 6000));

@@ -3,22 +3,33 @@
 // ticks) and its memory; 'heap' collects garbage first, so it reports what is really held:
 // the JavaScript heap and the memory outside it (`external`, which already counts every
 // Buffer's and ArrayBuffer's bytes; adding `arrayBuffers` as well counted those twice).
-// Twice, a moment apart: the backing stores of freed buffers are released after the collection
-// (by a background sweeper), and a single collection left their memory counted at random.
+// Until it settles: the backing stores of freed buffers are released after the collection (by
+// a background sweeper), and a single collection left their memory counted at random.
 const collect = (globalThis as { gc?: () => void }).gc;
 const report = () => {
   const usage = process.cpuUsage();
   const memory = process.memoryUsage();
   process.send?.({ cpu: usage.user + usage.system, rss: memory.rss, heap: memory.heapUsed + memory.external });
 };
+const held = () => {
+  const memory = process.memoryUsage();
+  return memory.heapUsed + memory.external;
+};
 process.on('message', (message) => {
   if (message === 'cpu') return report();
   if (message !== 'heap') return;
-  collect?.();
-  setTimeout(() => {
+  // Collected until two readings 50 ms apart agree within 256 KB (at most 20 times): after a
+  // burst of network reads, thousands of freed read buffers can take the sweeper a while.
+  let last = Number.POSITIVE_INFINITY;
+  let rounds = 0;
+  const settle = () => {
     collect?.();
-    setTimeout(report, 20);
-  }, 50);
+    const now = held();
+    if (Math.abs(now - last) < 256 * 1024 || ++rounds >= 20) return report();
+    last = now;
+    setTimeout(settle, 50);
+  };
+  settle();
 });
 // The IPC channel must not keep a finished process alive.
 process.channel?.unref();

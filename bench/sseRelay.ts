@@ -14,14 +14,14 @@ const STREAMS = Number(process.env.BENCH_NSTREAMS ?? 60);
 const CONCURRENCY = 8;
 
 /** A measured process's CPU time (µs, all threads) and resident memory, from bench/cpuProbe.ts. */
-export function probe(child: ChildProcess, what: 'cpu' | 'heap' = 'cpu'): Promise<{ cpu: number; rss: number; heap: number }> {
+function probe(child: ChildProcess, what: 'cpu' | 'heap' = 'cpu'): Promise<{ cpu: number; rss: number; heap: number }> {
   return new Promise((resolve) => {
     child.once('message', (m) => resolve(m as { cpu: number; rss: number; heap: number }));
     child.send(what);
   });
 }
 
-export async function startProcess(script: string, env: Record<string, string>, readyPath: string, port: number): Promise<ChildProcess> {
+async function startProcess(script: string, env: Record<string, string>, readyPath: string, port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--expose-gc', '--import', path.join(ROOT, 'bench/cpuProbe.ts'), script], {
     cwd: ROOT,
     env: { ...process.env, ...env, PORT: String(port) },
@@ -254,7 +254,7 @@ export async function runSseRelay(): Promise<SseRelayResult> {
  * they tune themselves) has passed through the server and stays in the answer it keeps for the
  * log; without back-pressure the server would go on reading and keeping the rest.
  */
-export async function slowReaders(app: ChildProcess, port: number, fake: FakeOpenAI, streams: number, body: () => unknown) {
+async function slowReaders(app: ChildProcess, port: number, fake: FakeOpenAI, streams: number, body: () => unknown) {
   // What the earlier phases left is let go first: their keep-alive connections, which the
   // provider closes after 5 s idle, would otherwise be freed during the measuring.
   await new Promise((r) => setTimeout(r, 6000));

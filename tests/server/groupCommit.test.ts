@@ -118,4 +118,18 @@ describe.each(await engines())('chat turns finishing together on %s', (engine) =
       expect(own.logs.map((log) => log.input)).toEqual([`question ${i}`]);
     }
   });
+
+  it('puts turns sent at once into a new session all into that session', async () => {
+    const client = t.client();
+    const first = Date.now() - 2_000_000;
+    // The device cookie first (from a turn elsewhere), then eight turns into one new session.
+    await client.post<GenerateResult>('/api/generate', { session: first, user_input: 'hello' });
+    const fresh = first + 5_000;
+    const turns = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => client.post<GenerateResult>('/api/generate', { session: fresh, user_input: `at once ${i}` })),
+    );
+    expect(turns.map((turn) => turn.result!.info.session)).toEqual(Array(8).fill(fresh));
+    const session = (await client.get<{ logs: { input: string }[] }>(`/api/session/${fresh}`)).result!;
+    expect(session.logs.map((log) => log.input).sort()).toEqual(Array.from({ length: 8 }, (_, i) => `at once ${i}`));
+  });
 });

@@ -89,8 +89,17 @@ async function create(db: Kysely<Database>, id: number, owner: Owner, parent?: {
  */
 export async function sessionForTurn(db: Kysely<Database>, requested: number, viewing: number | undefined, owner: Owner): Promise<number> {
   if (!validSessionId(requested)) throw new SessionError('Time traveler detected.', 400);
-  const session = await getSession(db, requested);
-  if (!session) return create(db, requested, owner);
+  let session = await getSession(db, requested);
+  if (!session) {
+    try {
+      return await create(db, requested, owner);
+    } catch (err) {
+      // Another request created it meanwhile (two turns sent at once into a new session): the
+      // row that won decides, as if this turn had come a moment later.
+      session = await getSession(db, requested);
+      if (!session) throw err;
+    }
+  }
   const latest = await latestTime(db, requested);
   if (!owns(session, owner)) {
     if (!canRead(session, owner)) throw new SessionError('Session not found.', 404);

@@ -246,3 +246,42 @@ describe('generation: more providers and forms', () => {
     ]);
   });
 });
+
+describe('the usage ledger of a self-evaluated turn', () => {
+  let fake: FakeOpenAI;
+  let t: TestServer;
+  beforeAll(async () => {
+    fake = await startFakeOpenAI();
+    t = await startTestServer('sqlite', {
+      MODEL: 'gpt-4o-mini',
+      OPENAI_BASE_URL: fake.url,
+      OPENAI_API_KEY: 'sk-system-key',
+      MODEL_PRICE_INPUT: '0.001',
+      MODEL_PRICE_OUTPUT: '0.002',
+    });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await fake?.close();
+  });
+
+  it('counts the answer and its evaluation apart, each at the model\'s prices, with the score', async () => {
+    fake.reply({ text: 'Paris.', usage: { prompt_tokens: 10, completion_tokens: 5 } });
+    fake.reply({ text: '9 - Correct and well known.', usage: { prompt_tokens: 30, completion_tokens: 4 } });
+    const answer = await t.client().post<{ eval: { score: number; reason: string }; info: { time: number } }>('/api/generate', {
+      session: SESSION + 40,
+      user_input: 'Capital of France?',
+      use_eval: true,
+    });
+    expect(answer.result!.eval).toEqual({ score: 9, reason: 'Correct and well known.' });
+    // The evaluator was asked about this question and this answer.
+    expect(JSON.stringify(fake.requests.at(-1)!.body.messages)).toMatch(/Capital of France\?[\s\S]*Paris\./);
+    const log = await t.server.db.db.selectFrom('logs').selectAll().where('session', '=', SESSION + 40).executeTakeFirstOrThrow();
+    expect(log).toMatchObject({ output: 'Paris.', input_tokens: 10, output_tokens: 5, time: answer.result!.info.time });
+    const usage = await t.server.db.db.selectFrom('usage').select(['kind', 'model', 'input_tokens', 'output_tokens', 'cost']).where('log_id', '=', log.id).orderBy('id').execute();
+    expect(usage.map((u) => ({ ...u, cost: Number(u.cost.toFixed(6)) }))).toEqual([
+      { kind: 'chat', model: 'gpt-4o-mini', input_tokens: 10, output_tokens: 5, cost: 0.02 },
+      { kind: 'eval', model: 'gpt-4o-mini', input_tokens: 30, output_tokens: 4, cost: 0.038 },
+    ]);
+  });
+});

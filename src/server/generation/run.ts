@@ -28,7 +28,7 @@ import { directChatStream, type PartSink, type RelayPart, type RelayTool } from 
 import { buildMessages } from './messages.ts';
 import type { Owner } from './owner.ts';
 import { AnswerText } from './answerText.ts';
-import { estimateUsage, saveTurn } from './persist.ts';
+import { estimateUsage, saveTurn, type TurnRecord } from './persist.ts';
 import { memory, memoryUnits, SessionError, sessionForTurn } from './sessions.ts';
 
 export { MAX_TOOL_ROUNDS };
@@ -274,22 +274,24 @@ export async function runGeneration(
     let steps = 0;
     let lastStepCalledTools = false;
     let failure: unknown;
+    // The turn's log: what was said, the tools that ran and the tokens used, at the model's prices.
+    const turnRecord = (output: string, tools: ToolResult[], used: { inputTokens: number; outputTokens: number }, evalUsage?: TurnRecord['evalUsage']): TurnRecord => ({
+      session,
+      owner,
+      model: entry.name,
+      input: request.user_input,
+      output,
+      images,
+      tools,
+      usage: { ...used, cost: used.inputTokens * entry.priceInput + used.outputTokens * entry.priceOutput },
+      evalUsage,
+    });
     keepStopped = async () => {
       // Nothing was said, or the browser was about to run tools: nothing worth a log.
       const text = answer.text;
       if (!text || [...calls.keys()].some((id) => !results.has(id))) return;
       // The provider reports usage only at the end of a stream: estimate what it would bill.
-      const used = usage.outputTokens ? usage : estimateUsage(messages, text);
-      await saveTurn(db, {
-        session,
-        owner,
-        model: entry.name,
-        input: request.user_input,
-        output: text,
-        images,
-        tools: request.tool_results ?? [],
-        usage: { ...used, cost: used.inputTokens * entry.priceInput + used.outputTokens * entry.priceOutput },
-      });
+      await saveTurn(db, turnRecord(text, request.tool_results ?? [], usage.outputTokens ? usage : estimateUsage(messages, text)));
     };
     // Called synchronously for each network read on the direct relay: the text goes on to the
     // browser's stream, and its back-pressure comes back as the returned promise.
@@ -346,7 +348,6 @@ export async function runGeneration(
       throw new GenerationError(`The model kept calling tools; stopped after ${MAX_TOOL_ROUNDS} rounds.`);
     }
 
-    const cost = usage.inputTokens * entry.priceInput + usage.outputTokens * entry.priceOutput;
     let evaluation: GenerateResult['eval'];
     let evalUsage;
     if (request.use_eval && text) {
@@ -361,17 +362,7 @@ export async function runGeneration(
       };
       emit({ type: 'eval', score: judged.score, reason: judged.reason });
     }
-    const { time } = await saveTurn(db, {
-      session,
-      owner,
-      model: entry.name,
-      input: request.user_input,
-      output: text,
-      images,
-      tools: [...(request.tool_results ?? []), ...serverResults],
-      usage: { ...usage, cost },
-      evalUsage,
-    });
+    const { time } = await saveTurn(db, turnRecord(text, [...(request.tool_results ?? []), ...serverResults], usage, evalUsage));
     if (request.use_stats) emit({ type: 'stats', stats });
     emit({ type: 'done', session, time });
     return { events, tool_calls: [], images: [...images, ...providerImages], text, stats, info: { model: entry.name, session, time }, eval: evaluation };

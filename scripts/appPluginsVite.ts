@@ -1,8 +1,11 @@
-// Vite plugin: turns the operator's app config into two virtual modules.
+// Vite plugin: turns the operator's app config into three virtual modules.
 // - `virtual:shellchat/plugins` (in the first paint): the plugins' setting specs, serialized at
-//   build time, a lazy loader for the plugin entries, and lazy loaders for locale files.
+//   build time, and lazy loaders for the plugin entries and the locale files.
 // - `virtual:shellchat/entries` (loaded with the command runtime): the enabled plugins (eager
 //   manifests, lazy browser code and docs).
+// - `virtual:shellchat/locales` (loaded with the first locale file): a loader per locale file.
+//   Not in the first paint: with 18 languages, its table of files costs more than the page's
+//   budget has to spare.
 // A plugin left out of the config is never imported, so it is absent from the bundle.
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -13,6 +16,7 @@ import type { PluginManifest } from '../src/core/contract.ts';
 
 const PLUGINS_ID = 'virtual:shellchat/plugins';
 const ENTRIES_ID = 'virtual:shellchat/entries';
+const LOCALES_ID = 'virtual:shellchat/locales';
 
 export async function readAppConfig(root: string): Promise<AppConfig> {
   const file = process.env.SHELLCHAT_APP_CONFIG
@@ -22,17 +26,21 @@ export async function readAppConfig(root: string): Promise<AppConfig> {
 }
 
 async function pluginsModule(root: string, ids: string[]): Promise<string> {
-  const abs = (...parts: string[]) => JSON.stringify(path.join(root, ...parts));
   const settings = [];
   for (const id of ids) {
     const manifest = (await import(pathToFileURL(path.join(root, 'plugins', id, 'manifest.ts')).href)).default as PluginManifest;
     settings.push(...(manifest.settings ?? []));
   }
-  const lines = [
+  return [
     `export const settings = ${JSON.stringify(settings)};`,
     `export const loadPlugins = () => import(${JSON.stringify(ENTRIES_ID)}).then((m) => m.plugins);`,
-    'const locales = {',
-  ];
+    `export const loadLocale = (lang, ns) => import(${JSON.stringify(LOCALES_ID)}).then((m) => m.loadLocale(lang, ns));`,
+  ].join('\n');
+}
+
+function localesModule(root: string, ids: string[]): string {
+  const abs = (...parts: string[]) => JSON.stringify(path.join(root, ...parts));
+  const lines = ['const locales = {'];
   const namespaces = ['shell', ...ids];
   for (const lang of readdirSync(path.join(root, 'locales'))) {
     for (const ns of namespaces) {
@@ -78,12 +86,13 @@ export function appPlugins(root: string): Plugin {
       }
     },
     resolveId(id) {
-      return id === PLUGINS_ID || id === ENTRIES_ID ? '\0' + id : undefined;
+      return id === PLUGINS_ID || id === ENTRIES_ID || id === LOCALES_ID ? '\0' + id : undefined;
     },
     async load(id) {
-      if (id !== '\0' + PLUGINS_ID && id !== '\0' + ENTRIES_ID) return undefined;
+      if (id !== '\0' + PLUGINS_ID && id !== '\0' + ENTRIES_ID && id !== '\0' + LOCALES_ID) return undefined;
       config ??= await readAppConfig(root);
-      return id === '\0' + PLUGINS_ID ? pluginsModule(root, config.plugins) : entriesModule(root, config.plugins);
+      if (id === '\0' + PLUGINS_ID) return pluginsModule(root, config.plugins);
+      return id === '\0' + LOCALES_ID ? localesModule(root, config.plugins) : entriesModule(root, config.plugins);
     },
   };
 }

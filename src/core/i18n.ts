@@ -7,16 +7,22 @@ import { DEFAULT_LANGUAGE, isRtl } from './languages.ts';
 
 export type LocaleLoader = (lang: string, ns: string) => Promise<Record<string, unknown> | undefined>;
 
-/** Locales with complete translations; any other code falls back through this table. */
-export const TRANSLATED_LOCALES = ['en-US', 'zh-CN', 'ar-SA'] as const;
+/**
+ * Locales with complete translations, one per UI language (spec part 9's 18); any other code
+ * falls back through this table.
+ */
+export const TRANSLATED_LOCALES = [
+  'en-US', 'ar-SA', 'bn-BD', 'de-DE', 'es-ES', 'fr-FR', 'hi-IN', 'id-ID', 'it-IT',
+  'ja-JP', 'ko-KR', 'nl-NL', 'pl-PL', 'pt-BR', 'ru-RU', 'sv-SE', 'tr-TR', 'zh-CN',
+] as const;
 
-/** ar-EG → ar-SA → en-US; zh-TW → zh-CN → en-US; anything else → en-US. */
+/** ar-EG → ar-SA → en-US; zh-TW → zh-CN → en-US; fr-CA → fr-FR → en-US; en-GB → en-US. */
 export function fallbackChain(code: string): string[] {
   const chain: string[] = [];
   const base = code.split('-')[0];
   const sameLanguage = TRANSLATED_LOCALES.find((l) => l !== code && l.split('-')[0] === base);
   if (sameLanguage) chain.push(sameLanguage);
-  if (code !== DEFAULT_LANGUAGE) chain.push(DEFAULT_LANGUAGE);
+  if (code !== DEFAULT_LANGUAGE && sameLanguage !== DEFAULT_LANGUAGE) chain.push(DEFAULT_LANGUAGE);
   return chain;
 }
 

@@ -38,6 +38,11 @@ describe('locale fallback and direction', () => {
     expect(fallbackChain('ar-EG')).toEqual(['ar-SA', 'en-US']);
     expect(fallbackChain('zh-TW')).toEqual(['zh-CN', 'en-US']);
     expect(fallbackChain('fr-FR')).toEqual(['en-US']);
+    expect(fallbackChain('fr-CA')).toEqual(['fr-FR', 'en-US']);
+    expect(fallbackChain('pt-PT')).toEqual(['pt-BR', 'en-US']);
+    expect(fallbackChain('nl-BE')).toEqual(['nl-NL', 'en-US']);
+    expect(fallbackChain('sv-FI')).toEqual(['sv-SE', 'en-US']);
+    expect(fallbackChain('en-GB')).toEqual(['en-US']);
     expect(fallbackChain('en-US')).toEqual([]);
   });
   it('knows Arabic is right to left', () => {

@@ -1,6 +1,6 @@
 // Contract tests over every manifest and locale: ids and spellings are unique, every i18n key
-// a manifest names exists in en-US, zh-CN and ar-SA, the three locales have the same keys and
-// placeholders, and every command is in help.
+// a manifest names exists in every translated locale (one per UI language), those locales have
+// the en-US keys and placeholders, and every command is in help.
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import {
   createI18n,
   detailsKey,
   helpOverview,
+  LANGUAGES,
   spellings,
   summaryKey,
   TRANSLATED_LOCALES,
@@ -114,7 +115,12 @@ describe('locales', () => {
     }
   });
 
-  it.each(['zh-CN', 'ar-SA'])('%s has exactly the en-US keys and placeholders', (lang) => {
+  it('translates all 18 UI languages of spec part 9, one locale each, every one of them on disk', () => {
+    expect(new Set(TRANSLATED_LOCALES.map((code) => code.split('-')[0])).size).toBe(18);
+    expect(TRANSLATED_LOCALES.every((code) => LANGUAGES.some((l) => l.code === code))).toBe(true);
+  });
+
+  it.each(TRANSLATED_LOCALES.filter((code) => code !== 'en-US'))('%s has exactly the en-US keys and placeholders', (lang) => {
     for (const ns of ['shell', ...pluginIds]) {
       const en = locales.get(`en-US/${ns}`)!;
       const other = locales.get(`${lang}/${ns}`)!;

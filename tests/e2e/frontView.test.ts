@@ -1,4 +1,6 @@
 // Front view, layouts, themes and commands in the real browser against the real server.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HAS_CHROME, openApp, run, useServerAndBrowser } from './support.ts';
 
@@ -122,6 +124,12 @@ describe.skipIf(!HAS_CHROME)('front view', () => {
     await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
     await expect.poll(() => page.getByTestId('submit').textContent()).not.toBe('Send');
     expect(await run(page, ':nope')).not.toBe('Unknown command.');
+    // A country without a translation of its own speaks its language's: fr-CA shows fr-FR.
+    const french = JSON.parse(readFileSync(path.join(import.meta.dirname, '../../locales/fr-FR/shell.json'), 'utf8')) as { ui: { submit: string } };
+    expect(french.ui.submit).not.toBe('Send');
+    await run(page, ':lang use fr-CA');
+    await page.waitForFunction(() => document.documentElement.lang === 'fr-CA');
+    await expect.poll(() => page.getByTestId('submit').textContent()).toBe(french.ui.submit);
     await run(page, ':lang use ar-SA');
     await page.waitForFunction(() => document.documentElement.dir === 'rtl');
     await run(page, ':lang reset');

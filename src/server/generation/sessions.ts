@@ -1,7 +1,7 @@
 // Sessions and their branches, and memory (spec part 4): a session is readable by its owner
 // and root, or by anyone once shared; sending from an older log, or into someone else's
 // session, starts a sub-session whose memory follows the parent chain.
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import { SESSION_ID_MAX, SESSION_ID_MIN, type Database, type LogsTable, type SessionsTable } from '../../core/index.ts';
 import { grouped } from '../db/groupCommit.ts';
 import { precompiled } from '../db/precompiled.ts';
@@ -69,7 +69,7 @@ async function latestTime(db: Kysely<Database>, session: number): Promise<number
 }
 
 // Sessions begun together (hundreds of new chats at once) are created in one transaction.
-const insertSessionGrouped = grouped((trx: Transaction<Database>, row: Parameters<typeof insertSession>[1]) => insertSession(trx, row));
+const insertSessionGrouped = grouped(insertSession);
 
 async function create(db: Kysely<Database>, id: number, owner: Owner, parent?: { id: number; at: number }): Promise<number> {
   await insertSessionGrouped(db, {

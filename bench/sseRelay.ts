@@ -111,20 +111,25 @@ async function abortPropagation(url: string, fake: FakeOpenAI, streams: number):
   return { aborted: fake.aborted() - before, maxMs: performance.now() - started };
 }
 
+/** Concurrent paced streams begin over this long (ms), as users' questions would, not in one instant. */
+const RAMP_MS = Number(process.env.BENCH_RAMP_MS ?? 1000);
+
 /**
- * Added latency under load: `streams` concurrent streams of paced tokens (every `paceMs`).
- * Two measures, both reported as p99:
+ * Added latency under load: `streams` concurrent streams of paced tokens (every `paceMs`), each
+ * at its own phase within the pace (independent streams do not tick together), begun over
+ * RAMP_MS. Two measures, both reported as p99:
  * - latency: each token carries the time the provider wrote it (the fake provider stamps it,
  *   in this process), so its latency is when the client read it minus that. This is what a
  *   relay adds, constant delays included;
  * - gap: each gap between two text events beyond the pace, the jitter a reader sees.
  */
 async function addedLatency(url: string, fake: FakeOpenAI, streams: number, tokens: number, paceMs: number, body: (i: number) => unknown): Promise<{ gap: number; latency: number }> {
-  fake.always({ chunks: Array.from({ length: tokens }, (_, i) => `w${i}:@@ `), delayMs: paceMs, stamp: true });
+  fake.always({ chunks: Array.from({ length: tokens }, (_, i) => `w${i}:@@ `), delayMs: paceMs, stamp: true, phaseMs: paceMs });
   const extra: number[] = [];
   const latencies: number[] = [];
   await Promise.all(
     Array.from({ length: streams }, async (_, i) => {
+      await new Promise((r) => setTimeout(r, (i * RAMP_MS) / streams));
       const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body(i)) });
       const reader = response.body!.getReader();
       const decoder = new TextDecoder();

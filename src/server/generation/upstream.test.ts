@@ -172,3 +172,45 @@ describe('a provider that goes silent', () => {
     expect(idle.size).toBe(0);
   });
 });
+
+describe('a kept-alive connection the provider closed', () => {
+  /** A server that drops the connection, unanswered, of the requests `drop` picks (by number from 1). */
+  async function dropping(drop: (n: number) => boolean) {
+    const seen = { requests: 0, connections: 0 };
+    const server = http.createServer((req, res) => {
+      const n = ++seen.requests;
+      req.resume();
+      req.on('end', () => {
+        if (drop(n)) return void req.socket.destroy();
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(`{"n":${n}}`);
+      });
+    });
+    server.on('connection', () => seen.connections++);
+    servers.push(server);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/chat/completions`, seen };
+  }
+  const send = nodeHttpSend(new IdleWatch(60_000));
+
+  it('sends the request once more, on a new connection, when the one it reused had been closed', async () => {
+    const { url, seen } = await dropping((n) => n === 2);
+    expect(await (await send(url, {}, '{}', new AbortController().signal)).text()).toBe('{"n":1}');
+    // The second request goes out on the first one's kept-alive connection, which the server
+    // drops as if it had closed it while idle.
+    const second = await send(url, {}, '{}', new AbortController().signal);
+    expect(await second.text()).toBe('{"n":3}');
+    expect(seen).toEqual({ requests: 3, connections: 2 });
+  });
+
+  it('is not sent again when a new connection fails, or a second time', async () => {
+    const fresh = await dropping(() => true);
+    await expect(send(fresh.url, {}, '{}', new AbortController().signal)).rejects.toThrow('socket hang up');
+    expect(fresh.seen.requests).toBe(1);
+    const stale = await dropping((n) => n > 1);
+    await (await send(stale.url, {}, '{}', new AbortController().signal)).text();
+    await expect(send(stale.url, {}, '{}', new AbortController().signal)).rejects.toThrow('socket hang up');
+    // The first, then the reused connection's and one more on a new connection.
+    expect(stale.seen).toEqual({ requests: 3, connections: 2 });
+  });
+});

@@ -98,6 +98,16 @@ function nodeBody(res: IncomingMessage, watch: Watch): Pick<Upstream, 'pump' | '
   };
 }
 
+/**
+ * A keep-alive connection that the provider closed while it lay idle, found out only when the
+ * request is sent on it: the request failed before the provider could have read it, so it is
+ * sent once more on a new connection (what `request.reusedSocket` is for). Without this, a
+ * provider that closes idle connections without a Keep-Alive hint (Node's own server does,
+ * after 5 s) now and then fails a turn with "read ECONNRESET" (seen in bench B5).
+ */
+const staleConnection = (req: http.ClientRequest, err: unknown) =>
+  req.reusedSocket && ['ECONNRESET', 'EPIPE'].includes((err as NodeJS.ErrnoException).code ?? '');
+
 /** node:http(s) requests, given up when `idle` sees them silent too long. */
 export const nodeHttpSend =
   (idle: IdleWatch): Send =>
@@ -105,28 +115,36 @@ export const nodeHttpSend =
     new Promise((resolve, reject) => {
       const target = new URL(url);
       const secure = target.protocol === 'https:';
-      const req = (secure ? https : http).request(
-        target,
-        {
-          method: 'POST',
-          headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-          agent: secure ? agents.https : agents.http,
-          signal,
-        },
-        (res) => {
-          const responseHeaders: Record<string, string> = {};
-          for (const [key, value] of Object.entries(res.headers)) if (typeof value === 'string') responseHeaders[key] = value;
-          watch.activity++;
-          res.once('close', stop);
-          resolve({ status: res.statusCode ?? 0, headers: responseHeaders, text: () => readAll(res), ...nodeBody(res, watch) });
-        },
-      );
-      const watch = idle.watch(() => req.destroy(new Error(`The model provider sent nothing for ${idle.limitMs / 1000} s.`)));
-      const stop = () => idle.unwatch(watch);
-      req.once('close', stop);
-      // Before the response this rejects the request; afterwards the response reports the error.
-      req.on('error', reject);
-      req.end(body);
+      let responded = false;
+      const attempt = (retried: boolean) => {
+        const req = (secure ? https : http).request(
+          target,
+          {
+            method: 'POST',
+            headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+            agent: secure ? agents.https : agents.http,
+            signal,
+          },
+          (res) => {
+            responded = true;
+            const responseHeaders: Record<string, string> = {};
+            for (const [key, value] of Object.entries(res.headers)) if (typeof value === 'string') responseHeaders[key] = value;
+            watch.activity++;
+            res.once('close', stop);
+            resolve({ status: res.statusCode ?? 0, headers: responseHeaders, text: () => readAll(res), ...nodeBody(res, watch) });
+          },
+        );
+        const watch = idle.watch(() => req.destroy(new Error(`The model provider sent nothing for ${idle.limitMs / 1000} s.`)));
+        const stop = () => idle.unwatch(watch);
+        req.once('close', stop);
+        // Before the response this rejects the request; afterwards the response reports the error.
+        req.on('error', (err) => {
+          if (!responded && !retried && !signal.aborted && staleConnection(req, err)) attempt(true);
+          else reject(err);
+        });
+        req.end(body);
+      };
+      attempt(false);
     });
 
 /** The operator's system models: node:http(s). */

@@ -63,8 +63,8 @@ async function runStreams(url: string, body: (i: number) => unknown, onText?: (t
 }
 
 const ROUNDS = 5;
-/** Paced runs take ~12 s each: fewer rounds. */
-const PACED_ROUNDS = Number(process.env.BENCH_PACED_ROUNDS ?? 3);
+/** Paced rounds take ~11 s each; one differs from the next by up to ±20% on this machine, hence five. */
+const PACED_ROUNDS = Number(process.env.BENCH_PACED_ROUNDS ?? 5);
 
 /** µs of CPU per token over one run of streams. */
 async function cpuPerToken(child: ChildProcess, run: () => Promise<void>, tokens: number): Promise<number> {

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ModelEntry } from '../models/systemModels.ts';
 import { directChatStream, type RelayPart } from './directStream.ts';
 import { IdleWatch } from './idleWatch.ts';
-import { nodeHttpSend, viaNodeHttp } from './upstream.ts';
+import { nodeHttpSend, viaFetch, viaNodeHttp } from './upstream.ts';
 
 const servers: http.Server[] = [];
 afterEach(async () => {
@@ -192,10 +192,13 @@ describe('a kept-alive connection the provider closed', () => {
     return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/chat/completions`, seen };
   }
   const send = nodeHttpSend(new IdleWatch(60_000));
+  /** Until the connection of the answer just read is back among the free ones. */
+  const freed = () => new Promise((r) => setTimeout(r, 10));
 
   it('sends the request once more, on a new connection, when the one it reused had been closed', async () => {
     const { url, seen } = await dropping((n) => n === 2);
     expect(await (await send(url, {}, '{}', new AbortController().signal)).text()).toBe('{"n":1}');
+    await freed();
     // The second request goes out on the first one's kept-alive connection, which the server
     // drops as if it had closed it while idle.
     const second = await send(url, {}, '{}', new AbortController().signal);
@@ -209,8 +212,23 @@ describe('a kept-alive connection the provider closed', () => {
     expect(fresh.seen.requests).toBe(1);
     const stale = await dropping((n) => n > 1);
     await (await send(stale.url, {}, '{}', new AbortController().signal)).text();
+    await freed();
     await expect(send(stale.url, {}, '{}', new AbortController().signal)).rejects.toThrow('socket hang up');
     // The first, then the reused connection's and one more on a new connection.
     expect(stale.seen).toEqual({ requests: 3, connections: 2 });
+  });
+
+  it('through fetch (user models), is sent once more when the connection closed under it, and no more', async () => {
+    const send = viaFetch(fetch);
+    const { url, seen } = await dropping((n) => n === 2);
+    expect(await (await send(url, {}, '{}', new AbortController().signal)).text()).toBe('{"n":1}');
+    await freed();
+    expect(await (await send(url, {}, '{}', new AbortController().signal)).text()).toBe('{"n":3}');
+    expect(seen).toEqual({ requests: 3, connections: 2 });
+    // fetch does not tell a reused connection from a new one: a request the provider keeps
+    // dropping goes out twice, then fails.
+    const dead = await dropping(() => true);
+    await expect(send(dead.url, {}, '{}', new AbortController().signal)).rejects.toThrow('fetch failed');
+    expect(dead.seen.requests).toBe(2);
   });
 });

@@ -150,11 +150,24 @@ export const nodeHttpSend =
 /** The operator's system models: node:http(s). */
 export const viaNodeHttp: Send = nodeHttpSend(new IdleWatch(IDLE_TIMEOUT_MS));
 
+/**
+ * fetch (undici) failed because the connection closed under the request before any answer.
+ * As a rule that is a kept-alive connection the provider had closed; fetch does not say
+ * whether the connection was reused, so such a request is sent once more either way (the
+ * official OpenAI client retries connection errors too).
+ */
+const closedUnderRequest = (err: unknown) =>
+  err instanceof TypeError && ['UND_ERR_SOCKET', 'ECONNRESET'].includes((err.cause as { code?: string } | undefined)?.code ?? '');
+
 /** User and group models: through the given (egress-safe) fetch. */
 export const viaFetch =
   (fetchImpl: typeof fetch): Send =>
   async (url, headers, body, signal) => {
-    const response = await fetchImpl(url, { method: 'POST', headers, body, signal });
+    const send = () => fetchImpl(url, { method: 'POST', headers, body, signal });
+    const response = await send().catch((err: unknown) => {
+      if (signal.aborted || !closedUnderRequest(err)) throw err;
+      return send();
+    });
     const responseHeaders: Record<string, string> = {};
     response.headers.forEach((value, key) => (responseHeaders[key] = value));
     let held: Promise<void>[] = [];

@@ -214,7 +214,8 @@ describe('a kept-alive connection the provider closed', () => {
     await (await send(stale.url, {}, '{}', new AbortController().signal)).text();
     await freed();
     await expect(send(stale.url, {}, '{}', new AbortController().signal)).rejects.toThrow('socket hang up');
-    // The first, then the reused connection's and one more on a new connection.
+    // Three requests: the first; the second, on the reused connection; and its one retry, on
+    // a new connection, which the server drops too.
     expect(stale.seen).toEqual({ requests: 3, connections: 2 });
   });
 

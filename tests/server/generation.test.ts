@@ -113,6 +113,22 @@ describe.each(['direct', 'sdk'])('generation (STREAM_RELAY=%s)', (relay) => {
     expect(fake.requests.length - before).toBe(2);
   });
 
+  it('sends the request again when the provider closed the kept-alive connection it went out on', async () => {
+    // A first turn leaves a kept-alive connection to the provider; the next request goes out
+    // on it, and the provider drops it unanswered, as one does with a connection it had closed.
+    await ask({ user_input: 'warm', session: SESSION + 30 });
+    fake.reply({ drop: true });
+    fake.reply({ text: 'On a new connection.' });
+    const events = await ask({ user_input: 'x', session: SESSION + 31 });
+    expect(events.filter((e) => e.type === 'text').map((e) => (e as { delta: string }).delta).join('')).toBe('On a new connection.');
+    expect(events.some((e) => e.type === 'error')).toBe(false);
+    // Dropped once, then answered: no more tries than that.
+    fake.reply({ drop: true });
+    fake.reply({ drop: true });
+    const failed = await ask({ user_input: 'y', session: SESSION + 32 });
+    expect(failed.at(-1)).toMatchObject({ type: 'error', error: expect.stringMatching(/^Cannot connect to API: /) });
+  });
+
   it('a stop (a closed connection) aborts the upstream request and keeps the answer so far', async () => {
     const tokens = Array.from({ length: 50 }, (_, i) => `t${i} `);
     fake.reply({ chunks: tokens, delayMs: 40 });

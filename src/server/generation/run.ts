@@ -4,7 +4,7 @@
 // OpenAI-compatible models stream through the direct relay (directStream.ts) unless
 // STREAM_RELAY=sdk; the others through the AI SDK's single-consumer streamText (we read
 // fullStream once, so no replay buffer is kept).
-import { experimental_streamTextLowMemory as streamText, jsonSchema, stepCountIs, tool, type ModelMessage, type ToolSet } from 'ai';
+import { APICallError, experimental_streamTextLowMemory as streamText, jsonSchema, stepCountIs, tool, type ModelMessage, type ToolSet } from 'ai';
 import type { Kysely } from 'kysely';
 import type {
   ContextProvider,
@@ -30,6 +30,7 @@ import type { Owner } from './owner.ts';
 import { AnswerText } from './answerText.ts';
 import { estimateUsage, saveTurn, type TurnRecord } from './persist.ts';
 import { memory, memoryUnits, SessionError, sessionForTurn } from './sessions.ts';
+import { closedUnderRequest } from './upstream.ts';
 
 export { MAX_TOOL_ROUNDS };
 
@@ -67,6 +68,10 @@ export const MAX_RETRIES = 3;
 
 function retryDelay(err: unknown, attempt: number): number | undefined {
   const e = err as { statusCode?: number; responseHeaders?: Record<string, string> };
+  // Through the AI SDK, a connection that closed before any answer (a kept-alive one the
+  // provider had closed, as a rule) is tried again at once, once. The direct relay retries
+  // this itself (upstream.ts), so its errors are not APICallErrors and do not come here.
+  if (attempt === 0 && APICallError.isInstance(err) && err.statusCode === undefined && closedUnderRequest(err)) return 0;
   if (typeof e?.statusCode !== 'number' || (e.statusCode !== 429 && e.statusCode < 500)) return undefined;
   const after = Number(e.responseHeaders?.['retry-after']);
   // Honour Retry-After up to 30 s; otherwise back off 0.5 s, 1 s, 2 s.

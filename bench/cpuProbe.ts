@@ -6,18 +6,21 @@
 // Until it settles: the backing stores of freed buffers are released after the collection (by
 // a background sweeper), and a single collection left their memory counted at random.
 const collect = (globalThis as { gc?: () => void }).gc;
-const report = () => {
+// Each reply carries its request's id: a reply that comes after its caller stopped waiting
+// (two requests in flight at once) must not answer the next request.
+const report = (id: number) => {
   const usage = process.cpuUsage();
   const memory = process.memoryUsage();
-  process.send?.({ cpu: usage.user + usage.system, rss: memory.rss, heap: memory.heapUsed + memory.external });
+  process.send?.({ id, cpu: usage.user + usage.system, rss: memory.rss, heap: memory.heapUsed + memory.external });
 };
 const held = () => {
   const memory = process.memoryUsage();
   return memory.heapUsed + memory.external;
 };
 process.on('message', (message) => {
-  if (message === 'cpu') return report();
-  if (message !== 'heap') return;
+  const { id, what } = message as { id: number; what: 'cpu' | 'heap' };
+  if (what === 'cpu') return report(id);
+  if (what !== 'heap') return;
   // Collected until two readings 50 ms apart agree within 256 KB (at most 20 times): after a
   // burst of network reads, thousands of freed read buffers can take the sweeper a while.
   let last = Number.POSITIVE_INFINITY;
@@ -25,7 +28,7 @@ process.on('message', (message) => {
   const settle = () => {
     collect?.();
     const now = held();
-    if (Math.abs(now - last) < 256 * 1024 || ++rounds >= 20) return report();
+    if (Math.abs(now - last) < 256 * 1024 || ++rounds >= 20) return report(id);
     last = now;
     setTimeout(settle, 50);
   };

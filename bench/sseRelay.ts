@@ -13,11 +13,25 @@ const TOKENS = Number(process.env.BENCH_TOKENS ?? 1000);
 const STREAMS = Number(process.env.BENCH_NSTREAMS ?? 60);
 const CONCURRENCY = 8;
 
-/** A measured process's CPU time (µs, all threads) and resident memory, from bench/cpuProbe.ts. */
+let probes = 0;
+/**
+ * A measured process's CPU time (µs, all threads) and resident memory, from bench/cpuProbe.ts.
+ * Replies are matched to requests by id. Taking the next message instead let two requests in
+ * flight at once (the RSS sampler's and a round's) answer both with the first reply and leave
+ * the second for a later request: the first memory reading of the slow-client phase was then a
+ * stale, uncollected one (up to 53 MB too high), and a round's CPU could start from an old
+ * reading.
+ */
 function probe(child: ChildProcess, what: 'cpu' | 'heap' = 'cpu'): Promise<{ cpu: number; rss: number; heap: number }> {
+  const id = ++probes;
   return new Promise((resolve) => {
-    child.once('message', (m) => resolve(m as { cpu: number; rss: number; heap: number }));
-    child.send(what);
+    const onMessage = (m: unknown) => {
+      if ((m as { id?: number }).id !== id) return;
+      child.off('message', onMessage);
+      resolve(m as { cpu: number; rss: number; heap: number });
+    };
+    child.on('message', onMessage);
+    child.send({ id, what });
   });
 }
 

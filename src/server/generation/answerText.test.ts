@@ -28,3 +28,17 @@ it('keeps a surrogate pair whole when a provider splits it between two pieces', 
   waiting.add('\ude00');
   expect(waiting.text).toBe('a😀');
 });
+
+it('keeps short ASCII pieces, pieces that turn non-ASCII part-way and long pieces alike', () => {
+  const answer = new AnswerText();
+  const pieces = ['plain ', 'café ', 'é', ' x', 'a'.repeat(64), `${'b'.repeat(65)}ü`, 'ok 中文 ', '\u0000\u007f', '😀'.repeat(40), ''];
+  let expected = '';
+  for (let round = 0; round < 200; round++) {
+    for (const piece of pieces) {
+      answer.add(piece);
+      expected += piece;
+    }
+  }
+  expect(answer.text).toBe(expected);
+  expect(Buffer.byteLength(answer.text)).toBe(Buffer.byteLength(expected));
+});

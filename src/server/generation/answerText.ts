@@ -11,6 +11,7 @@
 // shared pool, which the answer would keep alive.
 const FIRST_CHUNK = 1024;
 const LARGEST_CHUNK = 64 * 1024;
+const SHORT_PIECE = 64;
 
 export class AnswerText {
   /** Filled chunks, each trimmed to what it holds (whole characters only). */
@@ -31,15 +32,30 @@ export class AnswerText {
       this.highSurrogate = piece.slice(-1);
       piece = piece.slice(0, -1);
     }
-    if (!piece) return;
-    const bytes = Buffer.byteLength(piece);
-    if (!this.current || this.current.length - this.used < bytes) {
+    const units = piece.length;
+    if (!units) return;
+    // Room for the worst case, three bytes per UTF-16 unit (a surrogate pair is four bytes for
+    // two units), so the piece's byte length need not be computed first.
+    if (!this.current || this.current.length - this.used < units * 3) {
       if (this.current) this.filled.push(this.used === this.current.length ? this.current : exactCopy(this.current, this.used));
       const size = this.current ? Math.min(LARGEST_CHUNK, this.current.length * 2) : FIRST_CHUNK;
-      this.current = Buffer.allocUnsafeSlow(Math.max(size, bytes));
+      this.current = Buffer.allocUnsafeSlow(Math.max(size, units * 3));
       this.used = 0;
     }
-    this.used += this.current.write(piece, this.used);
+    // A short ASCII piece (most tokens) is copied here: two calls into native code per token
+    // (byteLength, write) cost more than the copy, about 2 µs a token with 300 streams
+    // interleaved (benchmark B5's paced streams, measured per marginal token). Long pieces (a
+    // burst of tokens in one read) are encoded natively, which is faster per character.
+    const buffer = this.current;
+    let at = this.used;
+    let i = 0;
+    for (const end = units > SHORT_PIECE ? 0 : units; i < end; i++) {
+      const code = piece.charCodeAt(i);
+      if (code >= 0x80) break;
+      buffer[at++] = code;
+    }
+    if (i < units) at += buffer.write(i ? piece.slice(i) : piece, at, 'utf8');
+    this.used = at;
   }
 
   get text(): string {

@@ -79,20 +79,35 @@ function retryDelay(err: unknown, attempt: number): number | undefined {
 }
 
 /**
- * Runs a turn's stream into `sink`, starting it again after a 429 or 5xx that came before the
- * first token. Once a token has gone to the user, an error is reported, not retried. Each
- * source ends its stream after an error part.
+ * Whether an error part of the current attempt is held for a retry instead of reported: only
+ * before the first token has gone to the user, and while attempts remain. The sink asks it on
+ * error parts, so the text parts (nearly all of them) reach the sink with no wrapper around it.
  */
-async function withRetries(start: (sink: PartSink) => Promise<void>, sink: PartSink, started: () => boolean, signal: AbortSignal): Promise<void> {
+class RetryGate {
+  held: unknown = undefined;
+  open = true;
+  private readonly started: () => boolean;
+  constructor(started: () => boolean) {
+    this.started = started;
+  }
+  take(error: unknown): boolean {
+    if (!this.open || this.started()) return false;
+    this.held = error;
+    return true;
+  }
+}
+
+/**
+ * Runs a turn's stream, starting it again after a 429 or 5xx that came before the first
+ * token (which the sink handed to `gate`). Once a token has gone to the user, an error is
+ * reported, not retried. Each source ends its stream after an error part.
+ */
+async function withRetries(start: () => Promise<void>, gate: RetryGate, signal: AbortSignal): Promise<void> {
   for (let attempt = 0; ; attempt++) {
-    let failure: unknown;
-    await start((part) => {
-      if (part.type === 'error' && !started() && attempt < MAX_RETRIES) {
-        failure = part.error;
-        return;
-      }
-      return sink(part);
-    });
+    gate.held = undefined;
+    gate.open = attempt < MAX_RETRIES;
+    await start();
+    const failure = gate.held;
     if (failure === undefined) return;
     const delay = retryDelay(failure, attempt);
     if (delay === undefined) throw failure;
@@ -272,6 +287,7 @@ export async function runGeneration(
 
     const answer = new AnswerText();
     let modelSent = false;
+    const gate = new RetryGate(() => modelSent);
     const calls = new Map<string, ToolCall>();
     const results = new Map<string, string>();
     let usage = { inputTokens: 0, outputTokens: 0 };
@@ -327,11 +343,11 @@ export async function runGeneration(
           usage = { inputTokens: part.totalUsage.inputTokens ?? 0, outputTokens: part.totalUsage.outputTokens ?? 0 };
           return;
         case 'error':
-          failure ??= part.error;
+          if (!gate.take(part.error)) failure ??= part.error;
           return;
       }
     };
-    await withRetries(start, onPart, () => modelSent, signal);
+    await withRetries(() => start(onPart), gate, signal);
     const text = answer.text;
     if (failure !== undefined) throw failure;
     if (signal.aborted) return stopped();

@@ -77,7 +77,7 @@ async function runStreams(url: string, body: (i: number) => unknown, onText?: (t
 }
 
 const ROUNDS = 5;
-/** Paced rounds take ~11 s each; one differs from the next by up to ±20% on this machine, hence five. */
+/** Paced rounds take ~11 s each, five of each kind: the CPU rounds (relays at once) and the latency rounds (each alone, ±20% from one to the next). */
 const PACED_ROUNDS = Number(process.env.BENCH_PACED_ROUNDS ?? 5);
 
 /** µs of CPU per token over one run of streams. */
@@ -129,46 +129,57 @@ async function abortPropagation(url: string, fake: FakeOpenAI, streams: number):
 const RAMP_MS = Number(process.env.BENCH_RAMP_MS ?? 1000);
 
 /**
- * Added latency under load: `streams` concurrent streams of paced tokens (every `paceMs`), each
- * at its own phase within the pace (independent streams do not tick together), begun over
- * RAMP_MS. Two measures, both reported as p99:
+ * Paced streams under load: `streams` concurrent streams of paced tokens (every `paceMs`) to
+ * each target, each at its own phase within the pace (independent streams do not tick
+ * together), begun over RAMP_MS; the i-th stream of every target starts at the same moment.
+ * Two measures per target, both reported as p99:
  * - latency: each token carries the time the provider wrote it (the fake provider stamps it,
  *   in this process), so its latency is when the client read it minus that. This is what a
  *   relay adds, constant delays included;
  * - gap: each gap between two text events beyond the pace, the jitter a reader sees.
  */
-async function addedLatency(url: string, fake: FakeOpenAI, streams: number, tokens: number, paceMs: number, body: (i: number) => unknown): Promise<{ gap: number; latency: number }> {
+async function pacedStreams(
+  targets: { url: string; body: (i: number) => unknown }[],
+  fake: FakeOpenAI,
+  streams: number,
+  tokens: number,
+  paceMs: number,
+): Promise<{ gap: number; latency: number }[]> {
   fake.always({ chunks: Array.from({ length: tokens }, (_, i) => `w${i}:@@ `), delayMs: paceMs, stamp: true, phaseMs: paceMs });
-  const extra: number[] = [];
-  const latencies: number[] = [];
+  const p99 = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length * 0.99)] ?? 0;
+  const measured = targets.map(() => ({ extra: [] as number[], latencies: [] as number[] }));
   await Promise.all(
     Array.from({ length: streams }, async (_, i) => {
       await new Promise((r) => setTimeout(r, (i * RAMP_MS) / streams));
-      const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body(i)) });
-      const reader = response.body!.getReader();
-      const decoder = new TextDecoder();
-      let last = 0;
-      // The end of a read that may hold the first part of a stamp, completed by the next read.
-      let carry = '';
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        const now = performance.now();
-        const text = carry + decoder.decode(value, { stream: true });
-        let end = 0;
-        for (const stamp of text.matchAll(/w\d+:(\d+\.\d+) /g)) {
-          latencies.push(now - Number(stamp[1]));
-          end = stamp.index + stamp[0].length;
-        }
-        carry = text.slice(Math.max(end, text.length - 40));
-        const events = (text.match(/"delta"|data: \{"choices"/g) ?? []).length;
-        if (events && last) extra.push(Math.max(0, now - last - paceMs * events));
-        if (events) last = now;
-      }
+      await Promise.all(targets.map((target, k) => readPaced(target.url, target.body(i), paceMs, measured[k]!)));
     }),
   );
-  const p99 = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length * 0.99)] ?? 0;
-  return { gap: p99(extra), latency: p99(latencies) };
+  return measured.map(({ extra, latencies }) => ({ gap: p99(extra), latency: p99(latencies) }));
+}
+
+/** One paced stream, read to its end: each token's latency and each gap beyond the pace. */
+async function readPaced(url: string, body: unknown, paceMs: number, into: { extra: number[]; latencies: number[] }): Promise<void> {
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let last = 0;
+  // The end of a read that may hold the first part of a stamp, completed by the next read.
+  let carry = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    const now = performance.now();
+    const text = carry + decoder.decode(value, { stream: true });
+    let end = 0;
+    for (const stamp of text.matchAll(/w\d+:(\d+\.\d+) /g)) {
+      into.latencies.push(now - Number(stamp[1]));
+      end = stamp.index + stamp[0].length;
+    }
+    carry = text.slice(Math.max(end, text.length - 40));
+    const events = (text.match(/"delta"|data: \{"choices"/g) ?? []).length;
+    if (events && last) into.extra.push(Math.max(0, now - last - paceMs * events));
+    if (events) last = now;
+  }
 }
 
 interface PerRelay {
@@ -181,9 +192,25 @@ interface PerRelay {
 export interface SseRelayResult {
   /** Burst: streams of 1,000 tokens written as fast as the fake provider can. */
   burst: { appUs: number; bareUs: number; coreUs: number; ratio: number };
-  /** Paced: concurrent streams at 50 tokens/s, one token per network packet. */
-  /** p99s in ms, each by way of: the provider itself, the bare relay, the relay core, shellchat. */
-  paced: { streams: number; appUs: number; bareUs: number; coreUs: number; ratio: number; gapP99: PerRelay; latencyP99: PerRelay; appRssMb: number };
+  /**
+   * Paced: concurrent streams at 50 tokens/s, one token per network packet. CPU (µs per token,
+   * and the median of the rounds' ratios) with the three relays streaming at once, `cpuStreams`
+   * each; `alone` is each relay's CPU in the latency rounds, `streams` to it alone. p99s in ms,
+   * each by way of: the provider itself, the bare relay, the relay core, shellchat.
+   */
+  paced: {
+    streams: number;
+    cpuStreams: number;
+    appUs: number;
+    bareUs: number;
+    coreUs: number;
+    ratio: number;
+    ratios: number[];
+    alone: { appUs: number; bareUs: number; coreUs: number; ratio: number };
+    gapP99: PerRelay;
+    latencyP99: PerRelay;
+    appRssMb: number;
+  };
   abort: { aborted: number; maxMs: number; streams: number };
   slowClients: { streams: number; unfinished: boolean; heldMb: number; releasedMb: number; heldKbPerStream: number; growthKbPerStream: number };
 }
@@ -224,11 +251,33 @@ export async function runSseRelay(): Promise<SseRelayResult> {
     const streams = Number(process.env.BENCH_STREAMS ?? 300);
     const pacedTokens = Number(process.env.BENCH_PACED_TOKENS ?? 500);
     const directBody = () => ({ model: 'bench', stream: true, messages: [{ role: 'user', content: 'x' }] });
-    // Alternating rounds here too: one paced run is noisy (±10% on this machine).
+    const relays = { bare: { child: bare, url: bareUrl, body: () => 'x' }, core: { child: core, url: coreUrl, body: () => 'x' }, app: { child: app, url: appUrl, body: appBody } };
+
+    // CPU per token: the three relays at once, the same streams to each, so that each round
+    // finds the machine in the same state for all of them. Measured one after the other, a
+    // round differed from the next by up to ±20% (the bare relay most) and the ratio of the
+    // medians ranged 1.07-1.53x over nine runs; at once, a round's ratio varies by a few
+    // percent. Each relay gets a third of the load the latency rounds give it alone.
+    const cpuStreams = Number(process.env.BENCH_CPU_STREAMS ?? Math.round(streams / 3));
+    const together: Record<keyof typeof relays, number[]> & { ratio: number[] } = { bare: [], core: [], app: [], ratio: [] };
+    for (let i = 0; i < PACED_ROUNDS; i++) {
+      const order = Object.values(relays);
+      const before = await Promise.all(order.map((r) => probe(r.child)));
+      await pacedStreams(order, fake, cpuStreams, pacedTokens, 20);
+      const after = await Promise.all(order.map((r) => probe(r.child)));
+      const us = order.map((_, k) => (after[k]!.cpu - before[k]!.cpu) / (cpuStreams * pacedTokens));
+      together.bare.push(us[0]!);
+      together.core.push(us[1]!);
+      together.app.push(us[2]!);
+      together.ratio.push(us[2]! / us[0]!);
+    }
+
+    // Latency: each relay alone under the full load, in alternating rounds, beside a client
+    // talking to the provider itself. Their CPU is reported too, as measured alone.
     const pacedRun = async (child: ChildProcess | undefined, url: string, body: (i: number) => unknown) => {
       const before = child ? (await probe(child)).cpu : 0;
-      const p99 = await addedLatency(url, fake, streams, pacedTokens, 20, body);
-      return { ...p99, us: child ? ((await probe(child)).cpu - before) / (streams * pacedTokens) : 0 };
+      const [p99] = await pacedStreams([{ url, body }], fake, streams, pacedTokens, 20);
+      return { ...p99!, us: child ? ((await probe(child)).cpu - before) / (streams * pacedTokens) : 0 };
     };
     const runs: Record<'direct' | 'bare' | 'core' | 'app', Awaited<ReturnType<typeof pacedRun>>[]> = { direct: [], bare: [], core: [], app: [] };
     let peakRss = 0;
@@ -236,9 +285,7 @@ export async function runSseRelay(): Promise<SseRelayResult> {
     for (let i = 0; i < PACED_ROUNDS; i++) {
       // What a client talking to the provider itself sees, in the same rounds.
       runs.direct.push(await pacedRun(undefined, `${fake.url}/chat/completions`, directBody));
-      runs.bare.push(await pacedRun(bare, bareUrl, () => 'x'));
-      runs.core.push(await pacedRun(core, coreUrl, () => 'x'));
-      runs.app.push(await pacedRun(app, appUrl, appBody));
+      for (const name of ['bare', 'core', 'app'] as const) runs[name].push(await pacedRun(relays[name].child, relays[name].url, relays[name].body));
     }
     clearInterval(sampler);
     const medians = (pick: (run: Awaited<ReturnType<typeof pacedRun>>) => number) => ({
@@ -247,13 +294,25 @@ export async function runSseRelay(): Promise<SseRelayResult> {
       core: median(runs.core.map(pick)),
       app: median(runs.app.map(pick)),
     });
-    const us = medians((r) => r.us);
+    const alone = medians((r) => r.us);
 
     const abort = { ...(await abortPropagation(appUrl, fake, 100)), streams: 100 };
     const slowClients = await slowReaders(app, appPort, fake, 4, appBody);
     return {
       burst: { ...burst, ratio: burst.appUs / burst.bareUs },
-      paced: { streams, appUs: us.app, bareUs: us.bare, coreUs: us.core, ratio: us.app / us.bare, gapP99: medians((r) => r.gap), latencyP99: medians((r) => r.latency), appRssMb: peakRss / 2 ** 20 },
+      paced: {
+        streams,
+        cpuStreams,
+        appUs: median(together.app),
+        bareUs: median(together.bare),
+        coreUs: median(together.core),
+        ratio: median(together.ratio),
+        ratios: together.ratio,
+        alone: { appUs: alone.app, bareUs: alone.bare, coreUs: alone.core, ratio: alone.app / alone.bare },
+        gapP99: medians((r) => r.gap),
+        latencyP99: medians((r) => r.latency),
+        appRssMb: peakRss / 2 ** 20,
+      },
       abort,
       slowClients,
     };

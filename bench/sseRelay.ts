@@ -22,7 +22,7 @@ let probes = 0;
  * stale, uncollected one (up to 53 MB too high), and a round's CPU could start from an old
  * reading.
  */
-function probe(child: ChildProcess, what: 'cpu' | 'heap' = 'cpu'): Promise<{ cpu: number; rss: number; heap: number }> {
+export function probe(child: ChildProcess, what: 'cpu' | 'heap' = 'cpu'): Promise<{ cpu: number; rss: number; heap: number }> {
   const id = ++probes;
   return new Promise((resolve) => {
     const onMessage = (m: unknown) => {
@@ -35,7 +35,7 @@ function probe(child: ChildProcess, what: 'cpu' | 'heap' = 'cpu'): Promise<{ cpu
   });
 }
 
-async function startProcess(script: string, env: Record<string, string>, readyPath: string, port: number): Promise<ChildProcess> {
+export async function startProcess(script: string, env: Record<string, string>, readyPath: string, port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--expose-gc', '--import', path.join(ROOT, 'bench/cpuProbe.ts'), script], {
     cwd: ROOT,
     env: { ...process.env, ...env, PORT: String(port) },
@@ -87,7 +87,7 @@ async function cpuPerToken(child: ChildProcess, run: () => Promise<void>, tokens
   return ((await probe(child)).cpu - before) / tokens;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /**
  * The relays in alternating rounds after a warm-up round each (JIT, connection pools), so that
@@ -138,7 +138,7 @@ const RAMP_MS = Number(process.env.BENCH_RAMP_MS ?? 1000);
  *   relay adds, constant delays included;
  * - gap: each gap between two text events beyond the pace, the jitter a reader sees.
  */
-async function pacedStreams(
+export async function pacedStreams(
   targets: { url: string; body: (i: number) => unknown }[],
   fake: FakeOpenAI,
   streams: number,

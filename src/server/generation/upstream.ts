@@ -9,6 +9,7 @@
 // of a slow browser reaching the provider.
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
+import { urlToHttpOptions } from 'node:url';
 import { IdleWatch, type Watch } from './idleWatch.ts';
 
 /** What a chunk handler returns: 'stop' ends the reading. */
@@ -108,18 +109,31 @@ function nodeBody(res: IncomingMessage, watch: Watch): Pick<Upstream, 'pump' | '
 const staleConnection = (req: http.ClientRequest, err: unknown) =>
   req.reusedSocket && ['ECONNRESET', 'EPIPE'].includes((err as NodeJS.ErrnoException).code ?? '');
 
+// A system model's URL is the same for every turn: parsed once (with the request options it
+// makes), not on every request.
+const targets = new Map<string, { secure: boolean; options: http.RequestOptions }>();
+function targetOf(url: string): { secure: boolean; options: http.RequestOptions } {
+  let target = targets.get(url);
+  if (!target) {
+    const parsed = new URL(url);
+    target = { secure: parsed.protocol === 'https:', options: urlToHttpOptions(parsed) };
+    if (targets.size >= 64) targets.clear();
+    targets.set(url, target);
+  }
+  return target;
+}
+
 /** node:http(s) requests, given up when `idle` sees them silent too long. */
 export const nodeHttpSend =
   (idle: IdleWatch): Send =>
   (url, headers, body, signal) =>
     new Promise((resolve, reject) => {
-      const target = new URL(url);
-      const secure = target.protocol === 'https:';
+      const { secure, options } = targetOf(url);
       let responded = false;
       const attempt = (retried: boolean) => {
         const req = (secure ? https : http).request(
-          target,
           {
+            ...options,
             method: 'POST',
             headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
             agent: secure ? agents.https : agents.http,

@@ -135,3 +135,36 @@ it('answers an HTTP/1.0 client with a plain body that ends with the connection',
   expect(text.slice(0, split).toLowerCase()).not.toContain('transfer-encoding');
   expect(text.slice(split + 4)).toBe(expected(['plain', 'text']));
 });
+
+it("sends the last events and the body's end in one socket write", async () => {
+  const writes: string[][] = [];
+  const server = http.createServer((_req, res) => {
+    const stream = nodeSseStream(res, { 'content-type': 'text/event-stream' }, () => {});
+    stream.emit({ type: 'text', delta: 'hi' }, true);
+    setImmediate(() => {
+      // From here on (the first write, corked by Node until the next tick, is out), what the
+      // socket is asked to write: Writable's hooks, one _write per separate write, one
+      // _writev for what a cork gathered.
+      const socket = res.socket as unknown as { _write: (...a: unknown[]) => void; _writev: (...a: unknown[]) => void };
+      const seen: string[] = [];
+      const [write, writev] = [socket._write, socket._writev];
+      socket._write = function (this: unknown, ...a: unknown[]) {
+        seen.push('write');
+        return write.apply(this, a);
+      };
+      socket._writev = function (this: unknown, ...a: unknown[]) {
+        seen.push(`writev of ${(a[0] as unknown[]).length}`);
+        return writev.apply(this, a);
+      };
+      res.on('finish', () => writes.push(seen));
+      stream.emit({ type: 'done', session: 1, time: 2 });
+      stream.close();
+    });
+  });
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { text } = await exchange((server.address() as AddressInfo).port, get('/'), (s) => s.endsWith('\r\n0\r\n\r\n'));
+  const [{ body }] = responses(text, 1) as [{ body: string }];
+  expect(body).toBe('event: text\ndata: {"delta":"hi"}\n\nevent: done\ndata: {"session":1,"time":2}\n\n');
+  expect(writes).toEqual([['writev of 2']]);
+});

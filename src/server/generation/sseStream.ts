@@ -30,7 +30,8 @@ interface Sink {
   /** The client is behind: the buffer is over its high-water mark. */
   full(): boolean;
   ready(): Promise<void>;
-  end(): void;
+  /** Ends the body, after `last` (the events still pending) when there are any. */
+  end(last: string): void;
 }
 
 function sseEncoder(sink: Sink): SseStream {
@@ -68,10 +69,13 @@ function sseEncoder(sink: Sink): SseStream {
       return sink.full() ? sink.ready() : undefined;
     },
     close() {
-      flush();
       if (closed) return;
       closed = true;
-      sink.end();
+      if (pendingText) out += textFrame(pendingText);
+      pendingText = '';
+      const last = out;
+      out = '';
+      sink.end(last);
     },
   };
 }
@@ -96,15 +100,16 @@ export function nodeSseStream(res: ServerResponse, headers: Record<string, strin
   });
   let socket: Socket | null = null;
   const target = (): Writable => socket ?? res;
+  const write = (chunk: string) => {
+    if (socket) {
+      socket.write(`${Buffer.byteLength(chunk).toString(16)}\r\n${chunk}\r\n`);
+      return;
+    }
+    res.write(chunk);
+    if (res.chunkedEncoding && res.socket && !res.socket.destroyed) socket = res.socket as Socket;
+  };
   return sseEncoder({
-    write: (chunk) => {
-      if (socket) {
-        socket.write(`${Buffer.byteLength(chunk).toString(16)}\r\n${chunk}\r\n`);
-        return;
-      }
-      res.write(chunk);
-      if (res.chunkedEncoding && res.socket && !res.socket.destroyed) socket = res.socket as Socket;
-    },
+    write,
     full: () => target().writableNeedDrain,
     ready: () =>
       new Promise<void>((resolve) => {
@@ -117,7 +122,17 @@ export function nodeSseStream(res: ServerResponse, headers: Record<string, strin
         writable.on('drain', done);
         res.on('close', done);
       }),
-    end: () => res.end(),
+    end: (last) => {
+      if (!last) return void res.end();
+      if (!socket) return void res.end(last);
+      // The last events ('done', as a rule) and the end of the body in one write and one
+      // packet, not two. res.end() uncorks the socket fully itself; the uncork after it is a
+      // no-op then, and keeps the socket from staying corked if that ever changes.
+      socket.cork();
+      write(last);
+      res.end();
+      socket.uncork();
+    },
   });
 }
 
@@ -152,8 +167,9 @@ export function webSseStream(onCancel: () => void): SseStream & { body: Readable
     },
     full: () => !cancelled && (controller.desiredSize ?? 1) <= 0,
     ready: () => new Promise<void>((resolve) => waiters.push(resolve)),
-    end: () => {
+    end: (last) => {
       if (cancelled) return;
+      if (last) controller.enqueue(encoder.encode(last));
       release();
       controller.close();
     },

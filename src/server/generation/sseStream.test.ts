@@ -164,7 +164,7 @@ it("sends the last events and the body's end in one socket write", async () => {
   servers.push(server);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const { text } = await exchange((server.address() as AddressInfo).port, get('/'), (s) => s.endsWith('\r\n0\r\n\r\n'));
-  const [{ body }] = responses(text, 1) as [{ body: string }];
-  expect(body).toBe('event: text\ndata: {"delta":"hi"}\n\nevent: done\ndata: {"session":1,"time":2}\n\n');
+  const [response] = responses(text, 1);
+  expect(response!.body).toBe('event: text\ndata: {"delta":"hi"}\n\nevent: done\ndata: {"session":1,"time":2}\n\n');
   expect(writes).toEqual([['writev of 2']]);
 });

@@ -51,6 +51,14 @@ console.log(`  p99 latency of a token, provider to client: on the provider direc
 console.log(`  p99 gap beyond the pace: on the provider directly ${ms(gap.direct)}, through the bare relay ${ms(gap.bare)}, the relay core ${ms(gap.core)}, shellchat ${ms(gap.app)}`);
 check(latency.app - latency.direct <= 5, `shellchat adds <= 5 ms to a token's p99 latency over a direct connection (${ms(latency.app - latency.direct)} at ${paced.streams} streams; BENCH_STREAMS sets the count; the bare relay adds ${ms(latency.bare - latency.direct)})`);
 check(gap.app - gap.direct <= 5, `shellchat adds <= 5 ms to the p99 gap between tokens over a direct connection (${ms(gap.app - gap.direct)}; the bare relay adds ${ms(gap.bare - gap.direct)})`);
+const big = relay.atTarget;
+if (big.direct && big.bare && big.app) {
+  const line = (r: NonNullable<typeof big.app>) => `p99 latency ${ms(r.latency)}, gap ${ms(r.gap)}, first token p50 ${ms(r.firstP50)} / p99 ${ms(r.firstP99)}`;
+  console.log(`  at the target's ${big.streams} streams (measured, not checked: the fake provider and the clients share the 2 cores):`);
+  console.log(`    on the provider directly: ${line(big.direct)}`);
+  console.log(`    bare relay: ${line(big.bare)}`);
+  console.log(`    shellchat: ${line(big.app)}`);
+}
 check(relay.abort.aborted === relay.abort.streams && relay.abort.maxMs <= 100, `${relay.abort.aborted}/${relay.abort.streams} upstream requests cancelled within 100 ms of the disconnects (all within ${relay.abort.maxMs.toFixed(0)} ms)`);
 const slow = relay.slowClients;
 console.log(`  ${slow.streams} clients that stop reading while the provider offers 48 MB each: server heap ${slow.heldMb.toFixed(1)} MB while they wait, ${slow.releasedMb.toFixed(1)} MB once they are gone: ${slow.heldKbPerStream.toFixed(0)} KB per stream, grown by ${slow.growthKbPerStream.toFixed(0)} KB per stream from 3 s to 6 s`);

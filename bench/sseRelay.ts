@@ -131,12 +131,13 @@ const RAMP_MS = Number(process.env.BENCH_RAMP_MS ?? 1000);
 /**
  * Paced streams under load: `streams` concurrent streams of paced tokens (every `paceMs`) to
  * each target, each at its own phase within the pace (independent streams do not tick
- * together), begun over RAMP_MS; the i-th stream of every target starts at the same moment.
+ * together), begun over `rampMs`; the i-th stream of every target starts at the same moment.
  * Two measures per target, both reported as p99:
  * - latency: each token carries the time the provider wrote it (the fake provider stamps it,
  *   in this process), so its latency is when the client read it minus that. This is what a
  *   relay adds, constant delays included;
  * - gap: each gap between two text events beyond the pace, the jitter a reader sees.
+ * And how long each stream's first token took from the request (p50 and p99).
  */
 export async function pacedStreams(
   targets: { url: string; body: (i: number) => unknown }[],
@@ -144,21 +145,24 @@ export async function pacedStreams(
   streams: number,
   tokens: number,
   paceMs: number,
-): Promise<{ gap: number; latency: number }[]> {
+  rampMs = RAMP_MS,
+): Promise<{ gap: number; latency: number; firstP50: number; firstP99: number }[]> {
   fake.always({ chunks: Array.from({ length: tokens }, (_, i) => `w${i}:@@ `), delayMs: paceMs, stamp: true, phaseMs: paceMs });
-  const p99 = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length * 0.99)] ?? 0;
-  const measured = targets.map(() => ({ extra: [] as number[], latencies: [] as number[] }));
+  const at = (q: number) => (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length * q)] ?? 0;
+  const p99 = at(0.99);
+  const measured = targets.map(() => ({ extra: [] as number[], latencies: [] as number[], firsts: [] as number[] }));
   await Promise.all(
     Array.from({ length: streams }, async (_, i) => {
-      await new Promise((r) => setTimeout(r, (i * RAMP_MS) / streams));
+      await new Promise((r) => setTimeout(r, (i * rampMs) / streams));
       await Promise.all(targets.map((target, k) => readPaced(target.url, target.body(i), paceMs, measured[k]!)));
     }),
   );
-  return measured.map(({ extra, latencies }) => ({ gap: p99(extra), latency: p99(latencies) }));
+  return measured.map(({ extra, latencies, firsts }) => ({ gap: p99(extra), latency: p99(latencies), firstP50: at(0.5)(firsts), firstP99: p99(firsts) }));
 }
 
 /** One paced stream, read to its end: each token's latency and each gap beyond the pace. */
-async function readPaced(url: string, body: unknown, paceMs: number, into: { extra: number[]; latencies: number[] }): Promise<void> {
+async function readPaced(url: string, body: unknown, paceMs: number, into: { extra: number[]; latencies: number[]; firsts: number[] }): Promise<void> {
+  const sent = performance.now();
   const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   const reader = response.body!.getReader();
   const decoder = new TextDecoder();
@@ -172,6 +176,7 @@ async function readPaced(url: string, body: unknown, paceMs: number, into: { ext
     const text = carry + decoder.decode(value, { stream: true });
     let end = 0;
     for (const stamp of text.matchAll(/w\d+:(\d+\.\d+) /g)) {
+      if (stamp[0].startsWith('w0:')) into.firsts.push(now - sent);
       into.latencies.push(now - Number(stamp[1]));
       end = stamp.index + stamp[0].length;
     }
@@ -211,6 +216,8 @@ export interface SseRelayResult {
     latencyP99: PerRelay;
     appRssMb: number;
   };
+  /** The target's 1,000 streams, once each (ms): p99 latency and gap, first token p50 and p99. */
+  atTarget: { streams: number } & Partial<Record<'direct' | 'bare' | 'app', { gap: number; latency: number; firstP50: number; firstP99: number }>>;
   abort: { aborted: number; maxMs: number; streams: number };
   slowClients: { streams: number; unfinished: boolean; heldMb: number; releasedMb: number; heldKbPerStream: number; growthKbPerStream: number };
 }
@@ -296,6 +303,17 @@ export async function runSseRelay(): Promise<SseRelayResult> {
     });
     const alone = medians((r) => r.us);
 
+    // The target's own load, once, measured but not checked: 1,000 streams (10 s each, begun
+    // over 2 s), 50,000 tokens a second, with the fake provider and the clients on the same 2
+    // cores as the relay. Each relay in turn, beside a client on the provider itself.
+    const bigStreams = Number(process.env.BENCH_TARGET_STREAMS ?? 1000);
+    const atTarget = { streams: bigStreams } as { streams: number } & Record<'direct' | 'bare' | 'app', Awaited<ReturnType<typeof pacedStreams>>[number]>;
+    if (bigStreams > 0) {
+      atTarget.direct = (await pacedStreams([{ url: `${fake.url}/chat/completions`, body: directBody }], fake, bigStreams, pacedTokens, 20, 2000))[0]!;
+      atTarget.bare = (await pacedStreams([relays.bare], fake, bigStreams, pacedTokens, 20, 2000))[0]!;
+      atTarget.app = (await pacedStreams([relays.app], fake, bigStreams, pacedTokens, 20, 2000))[0]!;
+    }
+
     const abort = { ...(await abortPropagation(appUrl, fake, 100)), streams: 100 };
     const slowClients = await slowReaders(app, appPort, fake, 4, appBody);
     return {
@@ -313,6 +331,7 @@ export async function runSseRelay(): Promise<SseRelayResult> {
         latencyP99: medians((r) => r.latency),
         appRssMb: peakRss / 2 ** 20,
       },
+      atTarget,
       abort,
       slowClients,
     };

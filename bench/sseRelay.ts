@@ -217,7 +217,7 @@ export interface SseRelayResult {
     appRssMb: number;
   };
   /** The target's 1,000 streams, once each (ms): p99 latency and gap, first token p50 and p99. */
-  atTarget: { streams: number } & Partial<Record<'direct' | 'bare' | 'app', { gap: number; latency: number; firstP50: number; firstP99: number }>>;
+  atTarget: { streams: number } & Partial<Record<'direct' | 'bare' | 'app', Awaited<ReturnType<typeof pacedStreams>>[number]>>;
   abort: { aborted: number; maxMs: number; streams: number };
   slowClients: { streams: number; unfinished: boolean; heldMb: number; releasedMb: number; heldKbPerStream: number; growthKbPerStream: number };
 }
@@ -307,7 +307,7 @@ export async function runSseRelay(): Promise<SseRelayResult> {
     // over 2 s), 50,000 tokens a second, with the fake provider and the clients on the same 2
     // cores as the relay. Each relay in turn, beside a client on the provider itself.
     const bigStreams = Number(process.env.BENCH_TARGET_STREAMS ?? 1000);
-    const atTarget = { streams: bigStreams } as { streams: number } & Record<'direct' | 'bare' | 'app', Awaited<ReturnType<typeof pacedStreams>>[number]>;
+    const atTarget: SseRelayResult['atTarget'] = { streams: bigStreams };
     if (bigStreams > 0) {
       atTarget.direct = (await pacedStreams([{ url: `${fake.url}/chat/completions`, body: directBody }], fake, bigStreams, pacedTokens, 20, 2000))[0]!;
       atTarget.bare = (await pacedStreams([relays.bare], fake, bigStreams, pacedTokens, 20, 2000))[0]!;

@@ -6,6 +6,9 @@
 //
 //   git worktree add /tmp/before <commit> && ln -s "$PWD/node_modules" /tmp/before/
 //   node bench/abRelay.ts /tmp/before          (BENCH_AB_ROUNDS, BENCH_AB_TOKENS, BENCH_CPU_STREAMS)
+//
+// To weigh a runtime flag instead of a change, pass this checkout as the other one and the flag
+// in BENCH_AB_NODE_OPTIONS: it goes to the "after" server only.
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,16 +25,16 @@ const tokens = Number(process.env.BENCH_AB_TOKENS ?? 500);
 const streams = Number(process.env.BENCH_CPU_STREAMS ?? 100);
 
 const fake = await startFakeOpenAI({ models: ['bench'] });
-const server = async (root: string) => {
+const server = async (root: string, nodeOptions = '') => {
   const port = await freePort();
-  const env = { MODEL: 'bench', OPENAI_BASE_URL: fake.url, DATA_DIR: mkdtempSync(path.join(tmpdir(), 'shellchat-ab-')), LOG_LEVEL: 'warn', SHELLCHAT_DIST: '/nonexistent' };
+  const env = { NODE_OPTIONS: nodeOptions, MODEL: 'bench', OPENAI_BASE_URL: fake.url, DATA_DIR: mkdtempSync(path.join(tmpdir(), 'shellchat-ab-')), LOG_LEVEL: 'warn', SHELLCHAT_DIST: '/nonexistent' };
   return { child: await startProcess(path.join(root, 'src/server/main.ts'), env, '/api/ping', port), url: `http://127.0.0.1:${port}/api/generate_sse` };
 };
 const barePort = await freePort();
 const relays: Record<'bare' | 'before' | 'after', { child: ChildProcess; url: string }> = {
   bare: { child: await startProcess(path.join(ROOT, 'bench/bareRelay.ts'), { UPSTREAM: fake.url }, '/', barePort), url: `http://127.0.0.1:${barePort}/` },
   before: await server(path.resolve(other)),
-  after: await server(ROOT),
+  after: await server(ROOT, process.env.BENCH_AB_NODE_OPTIONS),
 };
 let session = 1_800_000_000_000;
 const targets = Object.entries(relays).map(([name, r]) => ({ ...r, body: name === 'bare' ? () => 'x' : () => ({ session: session++, user_input: 'hello', mem_length: 0 }) }));

@@ -13,7 +13,7 @@ export type ShellEvents = {
   'speak:cancel': undefined;
   /** Stop generating (Ctrl+C, `:stop`). */
   'generation:stop': undefined;
-  /** Session or log navigation from a key or a swipe (logged in). */
+  /** Session or log navigation from a key or a swipe (between sessions: logged in only). */
   navigate: { target: 'session' | 'log'; direction: 'previous' | 'next' };
   /** A setting changed: key and new value. */
   'settings:changed': { key: string; value: unknown };

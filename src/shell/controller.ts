@@ -251,9 +251,13 @@ export class ShellController {
     this.state.set({ input: index < 0 ? '' : (history[index] ?? '') });
   }
 
-  /** Session and log navigation (keys and swipes); the session plugin answers when logged in. */
+  /**
+   * Session and log navigation (keys and swipes), answered by the session plugin. Moving
+   * between sessions needs a login (spec part 2); moving between the logs of the attached
+   * session does not, since an anonymous visitor owns its sessions through the device cookie.
+   */
   navigate(target: 'session' | 'log', direction: 'previous' | 'next'): void {
-    if (!this.identity().loggedIn) {
+    if (target === 'session' && !this.identity().loggedIn) {
       this.show([{ kind: 'error', text: this.t('msg.sessionHistoryLogin') }]);
       return;
     }

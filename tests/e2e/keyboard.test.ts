@@ -114,20 +114,27 @@ describe.skipIf(!HAS_CHROME)('keyboard and gestures', () => {
     await context.close();
   });
 
-  it('session and log navigation ask an anonymous visitor to log in', async () => {
+  it('session navigation asks an anonymous visitor to log in; log navigation answers without one', async () => {
     const { page, context } = await openApp(app.browser, app.server.url);
     const input = page.getByTestId('input');
-    for (const key of ['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight']) {
+    for (const key of ['ArrowUp', 'ArrowDown']) {
       await run(page, ':clear');
       await input.focus();
       await page.keyboard.press(key);
       expect(await output(page), key).toBe(LOGIN_MESSAGE);
     }
+    // This visitor's new session has no logs yet (the sessions test walks real ones).
+    for (const key of ['ArrowLeft', 'ArrowRight']) {
+      await run(page, ':clear');
+      await input.focus();
+      await page.keyboard.press(key);
+      await expect.poll(() => output(page), { timeout: 5000 }).toBe('No log found.');
+    }
     await input.press('Escape');
-    for (const key of ['h', 'l', 'k', 'j']) {
+    for (const [key, expected] of [['h', LOGIN_MESSAGE], ['l', LOGIN_MESSAGE], ['k', 'No log found.'], ['j', 'No log found.']] as const) {
       await page.keyboard.press('Control+r');
       await page.keyboard.press(key);
-      expect(await output(page), key).toBe(LOGIN_MESSAGE);
+      await expect.poll(() => output(page), { timeout: 5000 }).toBe(expected);
     }
     await context.close();
   });
@@ -136,10 +143,10 @@ describe.skipIf(!HAS_CHROME)('keyboard and gestures', () => {
     const { page, context } = await openApp(app.browser, app.server.url, { hasTouch: true });
     await run(page, ':help');
     await swipe(page, 'output', 120);
-    expect(await output(page)).toBe(LOGIN_MESSAGE);
+    await expect.poll(() => output(page)).toBe('No log found.');
     await page.keyboard.press('Control+r');
     await swipe(page, 'output', -120);
-    expect(await output(page)).toBe(LOGIN_MESSAGE);
+    await expect.poll(() => output(page)).toBe('No log found.');
     const input = page.getByTestId('input');
     await input.fill(':theme te');
     await swipe(page, 'input', 120);

@@ -1,7 +1,8 @@
 // Sessions in the browser, against the real server and the fake OpenAI-compatible provider
 // (it answers "You said: <input>"): log in, ask two questions, walk the logs with Left and
 // Right, branch by sending from the older log, list the sessions, share one with Ctrl-click on
-// the model-info line, and attach it as another user in another browser context.
+// the model-info line, and attach it as another user in another browser context; and the same
+// walk and branch for an anonymous visitor, who owns its sessions through the device cookie.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fakeOpenAI.ts';
@@ -116,5 +117,33 @@ describe.skipIf(!HAS_CHROME)('sessions and logs in the browser', () => {
     await press(page, 'ArrowUp', `Session ${session} attached.`);
     await press(page, 'ArrowUp', 'No previous session.');
     expect([...ada.errors, ...bob.errors]).toEqual([]);
+  });
+
+  it('an anonymous visitor walks the logs of its own session and branches, but needs a login for other sessions', async () => {
+    const { page, context, errors } = await openApp(browser, server.url);
+    contexts.push(context);
+    expect(await run(page, 'First question')).toContain('You said: First question');
+    expect(await run(page, 'Second question')).toContain('You said: Second question');
+    const session = Number(await setting(page, 'session'));
+
+    await press(page, 'ArrowLeft', 'You said: First question');
+    expect(await output(page)).not.toContain('Second question');
+    await press(page, 'ArrowLeft', 'No log found.');
+    await press(page, 'ArrowRight', 'You said: Second question');
+    // k does the same with the input unfocused (Esc on the empty input blurs it).
+    await press(page, 'ArrowRight', 'No log found.');
+    await page.getByTestId('input').press('Escape');
+    await page.keyboard.press('k');
+    await expect.poll(() => output(page), { timeout: 5000 }).toContain('You said: First question');
+
+    // Sending from the older log branches, as it does for a user: memory holds the first turn only.
+    expect(await run(page, 'A different path')).toContain('You said: A different path');
+    const users = (fake.requests.at(-1)!.body.messages as { role: string; content: unknown }[]).filter((m) => m.role === 'user').map((m) => m.content);
+    expect(users).toEqual(['First question', 'A different path']);
+    expect(Number(await setting(page, 'session'))).not.toBe(session);
+    expect(await run(page, ':session')).toContain(String(session));
+
+    await press(page, 'ArrowUp', 'Please log in to view session history.');
+    expect(errors).toEqual([]);
   });
 });

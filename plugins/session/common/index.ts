@@ -194,7 +194,7 @@ export function activateSession(ctx: PluginContext): void {
     }),
   );
 
-  // Keys and swipes (spec part 2): the shell emits 'navigate' for logged-in users.
+  // Keys and swipes (spec part 2): the shell emits 'navigate' (between sessions only when logged in).
   async function navigateLog(direction: 'previous' | 'next'): Promise<Output[]> {
     const t = ctx.t;
     const session = current();

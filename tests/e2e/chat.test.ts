@@ -113,6 +113,15 @@ describe.skipIf(!HAS_CHROME)('chat', () => {
     const evaluation = page.getByTestId('eval');
     await expect.poll(() => evaluation.getAttribute('data-colour')).toBe('green');
     expect(await evaluation.textContent()).toContain('Correct and well known.');
+
+    // An evaluator that ignores the format: a grey '?' and its reply on one line, cut at 150.
+    fake.reply({ text: 'Berlin.' });
+    fake.reply({ text: `I would rather not score this.\n\n${'blah '.repeat(60)}` });
+    await run(page, 'And of Germany?');
+    await expect.poll(() => evaluation.getAttribute('data-colour')).toBe('grey');
+    expect(await evaluation.locator('.eval-score').textContent()).toBe('?');
+    expect(await evaluation.textContent()).toMatch(/^\? I would rather not score this\. (blah ){23}blah\.\.\.$/);
+    expect(await stats.textContent()).toMatch(/eval: \?/);
     await context.close();
   });
 

@@ -1,6 +1,7 @@
 // Self-evaluation (spec parts 4 and 9): a second, non-streaming call asks a model to score the
 // answer from 0 to 10 with a one-sentence reason. Its tokens are counted in usage.
 import { generateText, type LanguageModel } from 'ai';
+import { truncatePreview } from '../../core/index.ts';
 
 export interface Judgement {
   score: number | null;
@@ -10,11 +11,16 @@ export interface Judgement {
 
 const PROMPT = `You check answers for mistakes. Score how correct and credible the ANSWER to the QUESTION is, from 0 (wrong or made up) to 10 (correct and well supported). An honest "I don't know" scores higher than a confident guess. Reply with one line: the score, a space, a hyphen, a space, and a one-sentence reason. Example: 8 - The facts are right but the date is not given.`;
 
+/**
+ * The score and reason from the evaluator's reply: "8 - reason", "8/10: reason", "Score: 8 -
+ * reason", or the score in bold. A reply with no score (a model that ignored the format) keeps
+ * its text as the reason, on one line and cut like a preview, so the block stays one line.
+ */
 export function parseJudgement(text: string): { score: number | null; reason: string } {
-  const m = /^\s*(\d{1,2})(?:\s*\/\s*10)?\s*[-:–—]?\s*([\s\S]*)$/.exec(text.trim());
-  if (!m) return { score: null, reason: text.trim() };
-  const score = Number(m[1]);
-  return { score: score >= 0 && score <= 10 ? score : null, reason: m[2]!.trim() };
+  const m = /^\s*(?:\*\*)?(?:score\s*[:=]?\s*)?(\d{1,2})(?:\s*\/\s*10)?(?:\*\*)?(?!\d)\s*[-:–—.]?\s*([\s\S]*)$/i.exec(text.trim());
+  const score = m ? Number(m[1]) : Number.NaN;
+  if (!m || score > 10) return { score: null, reason: truncatePreview(text.replace(/\s+/g, ' ').trim()) };
+  return { score, reason: m[2]!.trim() };
 }
 
 export async function evaluate(model: LanguageModel, question: string, answer: string, signal: AbortSignal): Promise<Judgement> {

@@ -1,7 +1,7 @@
 import { evalColour } from '../../core/index.ts';
 import { useShellState, useT } from '../context.tsx';
 
-/** The self-evaluation score, coloured per spec part 9. */
+/** The self-evaluation score, coloured per spec part 9; '?' (grey) when the evaluator gave none, as in the stats. */
 export function EvalBlock() {
   const evaluation = useShellState((s) => s.evaluation);
   const t = useT();
@@ -15,7 +15,7 @@ export function EvalBlock() {
     >
       {evaluation && (
         <>
-          <span className="eval-score">{evaluation.score}</span> {evaluation.reason}
+          <span className="eval-score">{Number.isFinite(evaluation.score) ? evaluation.score : '?'}</span> {evaluation.reason}
         </>
       )}
     </div>

@@ -12,6 +12,12 @@ const root = path.resolve(import.meta.dirname, '..');
 
 /** A reply that shows what the renderer can do: markdown, a table, code and math. */
 function demoReply(req: RecordedRequest) {
+  // The self-evaluation call (`:eval on`): a reply in the judge's format, so that the score
+  // block shows how a real judge's score looks.
+  const system = (req.body.messages as { role: string; content: unknown }[] | undefined)?.find((m) => m.role === 'system');
+  if (typeof system?.content === 'string' && system.content.startsWith('You check answers')) {
+    return { text: '7 - The demo double cannot judge answers: this score is an example.' };
+  }
   const question = lastUserText(req.body) || '(nothing)';
   return {
     delayMs: 12,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayWidth, foldFullWidth, shortenPlaceholder, truncatePreview } from './text.ts';
+import { displayWidth, foldFullWidth, previewLine, shortenPlaceholder, truncatePreview } from './text.ts';
 import { evalColour } from './evaluation.ts';
 
 describe('full-width folding', () => {
@@ -43,6 +43,14 @@ describe('previews (spec part 3)', () => {
   it('cuts at 150 characters plus an ellipsis', () => {
     expect(truncatePreview('x'.repeat(150))).toBe('x'.repeat(150));
     expect(truncatePreview('x'.repeat(151))).toBe('x'.repeat(150) + '...');
+  });
+
+  it('previewLine puts the text on one line before the cut, so a second pass changes nothing', () => {
+    const text = `a\n\n${'b '.repeat(100)}\n| c |`;
+    const once = previewLine(text);
+    expect(once).toBe(`a ${'b '.repeat(74)}...`);
+    expect(previewLine(once)).toBe(once);
+    expect(previewLine('  short\ttext \n')).toBe('short text');
   });
 });
 

@@ -52,3 +52,12 @@ export function truncatePreview(text: string, length = PREVIEW_LENGTH): string {
   const chars = Array.from(text);
   return chars.length > length ? chars.slice(0, length).join('') + ELLIPSIS : text;
 }
+
+/**
+ * A preview on one line: whitespace runs become one space, then the cut. Applying it again to
+ * its own result changes nothing, so the server and the browser may both apply it (a cut
+ * before the collapse would leave text the second cut trims again: 'te.....').
+ */
+export function previewLine(text: string, length = PREVIEW_LENGTH): string {
+  return truncatePreview(text.replace(/\s+/g, ' ').trim(), length);
+}

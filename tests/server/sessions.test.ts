@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient, GenerateResult } from '../../src/core/index.ts';
 import type { PublicLog, SessionDetail, SessionSummary } from '../../plugins/session/common/api.ts';
+import { preview } from '../../plugins/session/common/index.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fakeOpenAI.ts';
 import { engines, failure, startTestServer, type TestServer } from './support.ts';
 
@@ -206,6 +207,18 @@ describe.each(await engines())('sessions and logs on %s', (engine) => {
     const [match] = (await ada.get<{ logs: PublicLog[] }>('/api/log/search', { text: 'needle' })).result!.logs;
     expect(match!.input).toBe(`needle ${'y'.repeat(143)}...`);
     expect(match!.output).toBe(`${'x'.repeat(150)}...`);
+  });
+
+  it('puts a search match on one line before cutting it, so the browser shows it as sent', async () => {
+    const S6 = base + 6_000;
+    // Markdown with blank lines: cut before the collapse, it came back as 151 characters that
+    // the browser's preview cut again ('...' then '..').
+    fake.reply({ text: `A table:\n\n| a | b |\n| --- | --- |\n${'| cell | cell |\n'.repeat(20)}` });
+    await say(ada, S6, 'haystack\n\nwith lines');
+    const [match] = (await ada.get<{ logs: PublicLog[] }>('/api/log/search', { text: 'haystack' })).result!.logs;
+    expect(match!.input).toBe('haystack with lines');
+    expect(match!.output).toBe(`A table: | a | b | | --- | --- | ${'| cell | cell | '.repeat(20)}`.slice(0, 150) + '...');
+    expect(preview(match!.output)).toBe(match!.output);
   });
 
   it('lets anonymous visitors read their own sessions through the device cookie, and nothing more', async () => {

@@ -9,7 +9,7 @@ import {
   SESSION_ID_MAX,
   SESSION_ID_MIN,
   text,
-  truncatePreview,
+  previewLine,
   type ApiClient,
   type Output,
   type PluginContext,
@@ -39,7 +39,7 @@ export function formatTime(ms: number): string {
 }
 
 /** Spec part 3: previews keep 150 characters plus '...'; on one line, so tables stay readable. */
-export const preview = (value: string) => truncatePreview(value.replace(/\s+/g, ' ').trim());
+export const preview = (value: string) => previewLine(value);
 
 export function previewTable(t: Translate, logs: readonly PublicLog[], withSession = false): Output {
   const columns = [...(withSession ? [t('table.session')] : []), t('table.time'), t('table.input'), t('table.output')];

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import {
   SESSION_ID_MAX,
   SESSION_ID_MIN,
-  truncatePreview,
+  previewLine,
   type AppEnv,
   type Database,
   type LogRow,
@@ -129,7 +129,7 @@ export function registerSessionRoutes(ctx: ServerPluginContext): void {
     return rows.map((r) => ({
       id: Number(r.id),
       user: r.username ?? '',
-      input: truncatePreview(String(r.input ?? '').replace(/\s+/g, ' ').trim(), SUMMARY_INPUT_LENGTH),
+      input: previewLine(String(r.input ?? ''), SUMMARY_INPUT_LENGTH),
       length: Number(r.length ?? 0),
       created_at: Number(r.created_at),
     }));
@@ -268,7 +268,7 @@ export function registerSessionRoutes(ctx: ServerPluginContext): void {
       .orderBy('logs.time', 'desc')
       .limit(SEARCH_MAX)
       .execute();
-    const logs = rows.map(publicLog).map((log) => ({ ...log, input: truncatePreview(log.input), output: truncatePreview(log.output) }));
+    const logs = rows.map(publicLog).map((log) => ({ ...log, input: previewLine(log.input), output: previewLine(log.output) }));
     return answer(c, { logs });
   });
 }

@@ -1,7 +1,7 @@
 // Self-evaluation (spec parts 4 and 9): a second, non-streaming call asks a model to score the
 // answer from 0 to 10 with a one-sentence reason. Its tokens are counted in usage.
 import { generateText, type LanguageModel } from 'ai';
-import { truncatePreview } from '../../core/index.ts';
+import { previewLine } from '../../core/index.ts';
 
 export interface Judgement {
   score: number | null;
@@ -19,7 +19,7 @@ const PROMPT = `You check answers for mistakes. Score how correct and credible t
 export function parseJudgement(text: string): { score: number | null; reason: string } {
   const m = /^\s*(?:\*\*)?(?:score\s*[:=]?\s*)?(\d{1,2})(?:\s*\/\s*10)?(?:\*\*)?(?!\d)\s*[-:–—.]?\s*([\s\S]*)$/i.exec(text.trim());
   const score = m ? Number(m[1]) : Number.NaN;
-  if (!m || score > 10) return { score: null, reason: truncatePreview(text.replace(/\s+/g, ' ').trim()) };
+  if (!m || score > 10) return { score: null, reason: previewLine(text) };
   return { score, reason: m[2]!.trim() };
 }
 

@@ -4,6 +4,7 @@ import type { Emitter } from 'mitt';
 import {
   DEFAULT_PLACEHOLDER,
   maskSecrets,
+  parseLine,
   pushHistory,
   shortenPlaceholder,
   walkHistory,
@@ -157,11 +158,17 @@ export class ShellController {
     }
   }
 
-  /** Runs the input. Ignored while generating (spec part 4). */
+  /**
+   * Runs the input. Ignored while generating (spec part 4), except `:stop`: the command made
+   * for that moment, which a keyboard user types as readily as Ctrl+C.
+   */
   async submit(raw = this.state.get().input): Promise<void> {
-    if (this.state.get().generating || !raw.trim()) return;
+    if (!raw.trim()) return;
+    const stopping = this.state.get().generating;
+    if (stopping && !(await this.isStop(raw))) return;
     this.cycle = undefined;
-    this.abort = new AbortController();
+    // `:stop` runs beside the generation and aborts the generation's controller (its effect).
+    if (!stopping || !this.abort) this.abort = new AbortController();
     this.state.set({ input: '', notice: '' });
     const host = await this.host();
     const result = await host.run(raw, this.abort.signal);
@@ -177,6 +184,14 @@ export class ShellController {
     }
     this.show(result.outputs);
     this.state.set((s) => ({ runs: s.runs + 1 }));
+  }
+
+  /** Whether a line is the `:stop` command (any spelling the registry resolves to it, no arguments). */
+  private async isStop(raw: string): Promise<boolean> {
+    const parsed = parseLine(raw);
+    if (parsed.kind !== 'command') return false;
+    const resolved = (await this.host()).registry.resolve(parsed.tokens);
+    return resolved.kind === 'found' && resolved.command.pluginId === 'general' && resolved.command.spec.id === 'stop' && !resolved.argTokens.length;
   }
 
   clear(): void {

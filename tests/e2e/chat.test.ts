@@ -88,6 +88,48 @@ describe.skipIf(!HAS_CHROME)('chat', () => {
     await context.close();
   });
 
+  it('while generating, Send becomes Stop, and a typed :stop stops too', async () => {
+    const { page, context } = await openApp(browser, server.url);
+    const root = page.locator('.shell');
+    const input = page.getByTestId('input');
+    const long = () => fake.reply({ chunks: Array.from({ length: 200 }, (_, i) => `word${i} `), delayMs: 30 });
+    // Waits for this request's own words, not the ones the last stopped answer left on screen.
+    const startLong = async () => {
+      long();
+      const sent = fake.requests.length;
+      await input.fill('Tell me a long story');
+      await input.press('Enter');
+      await expect.poll(() => fake.requests.length).toBe(sent + 1);
+      await expect.poll(async () => (await output(page).textContent())?.includes('word3')).toBe(true);
+    };
+
+    // The Stop button.
+    let aborted = fake.aborted();
+    await startLong();
+    expect(await page.getByTestId('submit').count()).toBe(0);
+    expect(await page.getByTestId('stop').textContent()).toBe('Stop');
+    await page.getByTestId('stop').click();
+    await expect.poll(() => root.getAttribute('data-generating')).toBe('false');
+    await expect.poll(() => fake.aborted(), { timeout: 2000 }).toBe(aborted + 1);
+    expect(await page.getByTestId('submit').textContent()).toBe('Send');
+
+    // ':stop' typed and sent with Enter; other input meanwhile is still ignored.
+    aborted = fake.aborted();
+    await startLong();
+    const requests = fake.requests.length;
+    await input.fill(':help');
+    await input.press('Enter');
+    expect(await input.inputValue()).toBe(':help');
+    await input.fill('  :stop ');
+    await input.press('Enter');
+    await expect.poll(() => root.getAttribute('data-generating')).toBe('false');
+    await expect.poll(() => fake.aborted(), { timeout: 2000 }).toBe(aborted + 1);
+    expect(fake.requests.length).toBe(requests);
+    expect(await output(page).textContent()).not.toContain('word199');
+    expect(await input.inputValue()).toBe('');
+    await context.close();
+  });
+
   it("shows 'Silent...' for an empty reply and the provider's error text for a failure", async () => {
     const { page, context } = await openApp(browser, server.url);
     fake.reply({ chunks: [''] });

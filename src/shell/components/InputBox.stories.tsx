@@ -13,7 +13,7 @@ export const WithText: Story = {
   parameters: { shell: { state: { input: 'Explain the difference between\nTCP and UDP.' } } satisfies ShellParameters },
 };
 
-/** Submit is disabled while an answer is generating. */
+/** While an answer is generating, Send becomes Stop. */
 export const Generating: Story = {
   parameters: { shell: { state: { generating: true, placeholder: 'Explain TCP vs UDP' } } satisfies ShellParameters },
 };

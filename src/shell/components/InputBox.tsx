@@ -4,7 +4,7 @@ import { useSetting, useShell, useShellState, useT } from '../context.tsx';
 import { onSwipe } from '../gestures.ts';
 
 /**
- * The multi-line input and its submit button. Keys are handled by the shell's key map
+ * The multi-line input and its Send button (Stop while an answer streams). Keys are handled by the shell's key map
  * (App); here the box only grows with its content and reacts to swipes.
  */
 export function InputBox() {
@@ -73,9 +73,17 @@ export function InputBox() {
           </div>
         )}
       </div>
-      <button type="submit" data-testid="submit" className="submit" disabled={generating}>
-        {t('ui.submit')}
-      </button>
+      {/* While an answer streams, Send becomes Stop: input is ignored then (spec part 4), and
+          stopping is the one thing to do. */}
+      {generating ? (
+        <button type="button" data-testid="stop" className="submit stop" onClick={() => controller.stop()}>
+          {t('ui.stop')}
+        </button>
+      ) : (
+        <button type="submit" data-testid="submit" className="submit">
+          {t('ui.submit')}
+        </button>
+      )}
     </form>
   );
 }

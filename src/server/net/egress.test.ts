@@ -108,6 +108,16 @@ describe('destinations', () => {
     expect((await refusal(egress('https://v6only.example/'))).message).toContain('fd00::1 (private address)');
   });
 
+  it('says in words when a host name does not resolve', async () => {
+    const failing = (code: string) => Object.assign(new Error(`getaddrinfo ${code} nowhere.example`), { code });
+    vi.spyOn(dns.promises, 'lookup')
+      .mockRejectedValueOnce(failing('ENOTFOUND'))
+      .mockRejectedValueOnce(failing('EAI_AGAIN'));
+    const egress = createEgressFetch();
+    expect((await refusal(egress('https://nowhere.example/'))).message).toBe('Could not resolve nowhere.example: no such host.');
+    expect((await refusal(egress('https://nowhere.example/'))).message).toBe('Could not resolve nowhere.example: the name server did not answer.');
+  });
+
   it('connects to the address it checked: a rebinding second answer is never asked for', async () => {
     // A rebinding name answers public first, loopback after. The check and the connect share one
     // lookup, so the loopback answer is never used and the local server sees nothing.

@@ -127,12 +127,24 @@ function stripBrackets(host: string): string {
   return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
 }
 
+/** The resolver's failures in words a user can act on, not 'getaddrinfo ENOTFOUND <host>'. */
+async function lookupAll(host: string): Promise<LookupAddress[]> {
+  try {
+    return await dns.promises.lookup(host, { all: true });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOTFOUND' || code === 'ENODATA') throw new EgressError(`Could not resolve ${host}: no such host.`);
+    if (code === 'EAI_AGAIN') throw new EgressError(`Could not resolve ${host}: the name server did not answer.`);
+    throw err;
+  }
+}
+
 /** Resolves a host name (or takes a literal IP) and refuses if ANY answer is not public. */
 export async function resolvePublicAddresses(hostname: string): Promise<LookupAddress[]> {
   const host = stripBrackets(hostname);
   const family = net.isIP(host);
   // Read dns.promises at call time so tests can substitute answers.
-  const answers = family ? [{ address: host, family }] : await dns.promises.lookup(host, { all: true });
+  const answers = family ? [{ address: host, family }] : await lookupAll(host);
   if (answers.length === 0) throw new EgressError(`Could not resolve ${host}.`);
   for (const { address } of answers) {
     const reason = refusalReason(address);

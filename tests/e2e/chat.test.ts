@@ -179,6 +179,31 @@ describe.skipIf(!HAS_CHROME)('chat', () => {
     await context.close();
   });
 
+  it("copies a code block's code with its Copy button, in the interface's language", async () => {
+    const { page, context } = await openApp(browser, server.url, { permissions: ['clipboard-read', 'clipboard-write'] });
+    fake.reply({ text: 'Two blocks:\n\n```ts\nconst a = 1;\nconst b = `${a}<b>`;\n```\n\n```\nsecond\n```\n' });
+    await run(page, 'show me code');
+    const buttons = page.getByTestId('code-copy');
+    await expect.poll(() => buttons.count()).toBe(2);
+    await page.locator('.md-code').first().hover();
+    await buttons.first().click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('const a = 1;\nconst b = `${a}<b>`;\n');
+    expect(await buttons.first().textContent()).toBe('Copied');
+    await expect.poll(() => buttons.first().textContent(), { timeout: 3000 }).toBe('Copy');
+    await buttons.nth(1).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('second\n');
+    await run(page, ':lang use de-DE');
+    fake.reply({ text: '```\nnoch einmal\n```' });
+    await run(page, 'noch einmal');
+    await expect.poll(() => buttons.first().textContent()).toBe('Kopieren');
+    // The whole answer came in one chunk, just before the end: its final form stays (a frame
+    // of the stream still due used to put the open-fence form back over it).
+    await page.waitForTimeout(100);
+    expect(await page.locator('[data-testid=output] .markdown[data-streaming]').count()).toBe(0);
+    expect(await page.locator('.md-pending').count()).toBe(0);
+    await context.close();
+  });
+
   it('runs no script from a hostile answer, streamed or whole, in the real app', async () => {
     const { page, context } = await openApp(browser, server.url);
     await page.evaluate(() => {

@@ -42,22 +42,30 @@ async function serviceFor<T>(controller: ShellController, ref: ServiceRef<T>): P
   return host.services.maybe(ref);
 }
 
-/** Batches output updates to one per animation frame (or a timer outside a browser). */
-function frameBatcher(apply: () => void): { schedule(): void; flush(): void } {
+/**
+ * Batches output updates to one per animation frame (or a timer outside a browser). `stop()`
+ * at the end of the stream drops a frame still due: it would otherwise land after the final
+ * output and put the answer back in its streaming form (an open fence shown raw).
+ */
+export function frameBatcher(apply: () => void): { schedule(): void; flush(): void; stop(): void } {
   let pending = false;
+  let stopped = false;
   const raf = globalThis.requestAnimationFrame ?? ((fn: () => void) => setTimeout(fn, 16));
   return {
     schedule() {
-      if (pending) return;
+      if (pending || stopped) return;
       pending = true;
       raf(() => {
         pending = false;
-        apply();
+        if (!stopped) apply();
       });
     },
     flush() {
       pending = false;
-      apply();
+      if (!stopped) apply();
+    },
+    stop() {
+      stopped = true;
     },
   };
 }
@@ -179,6 +187,7 @@ export async function runChat(parsed: Extract<ParsedLine, { kind: 'chat' }>, dep
   } catch (err) {
     if (!signal.aborted) failed = err instanceof ApiError ? err.message : deps.t('msg.errorOccurred');
   } finally {
+    batch.stop();
     state.set({ generating: false });
   }
   if (failed) {

@@ -5,7 +5,9 @@ import { generateMarkdown } from '../../../bench/render/generate.ts';
 import { renderMarkdown } from './pipeline.ts';
 import { Markdown, StreamingMarkdown } from './StreamingMarkdown.tsx';
 
-const flat = (s: string) => s.replace(/>\n+</g, '><').trim();
+/** Without the Copy buttons' wrappers (CodeBlock.tsx), so the group wrappers can be told apart. */
+const noCopy = (s: string) => s.replace(/<div class="md-code">(<pre[\s\S]*?<\/pre>)<button type="button" class="md-copy" data-testid="code-copy">Copy<\/button><\/div>/g, '$1');
+const flat = (s: string) => noCopy(s.replace(/>\n+</g, '><').trim());
 const streaming = (text: string, done = false) => unwrap(flat(renderToStaticMarkup(createElement(StreamingMarkdown, { text, done }))));
 /** Without the block-group wrappers (plain divs that change nothing in the layout). */
 const unwrap = (s: string) => s.replace(/<div class="md-group">|<\/div>(?=.)/g, '');

@@ -3,7 +3,11 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { markdownToHast, renderMarkdown } from './pipeline.ts';
 
-const html = (markdown: string) => renderToStaticMarkup(renderMarkdown(markdown));
+/** The app's own wrapper and Copy button around each code block (CodeBlock.tsx), exactly. */
+const COPY_WRAPPER = /<div class="md-code">(<pre[\s\S]*?<\/pre>)<button type="button" class="md-copy" data-testid="code-copy">Copy<\/button><\/div>/g;
+const withCopy = (markdown: string) => renderToStaticMarkup(renderMarkdown(markdown));
+/** The rendered markup without the app's Copy buttons: what is left came from the model's text. */
+const html = (markdown: string) => withCopy(markdown).replace(COPY_WRAPPER, '$1');
 
 /** Every URL-valued attribute in the output. */
 const urls = (out: string) => [...out.matchAll(/\s(?:href|src|action|formaction|xlink:href|poster|srcset)="([^"]*)"/gi)].map((m) => m[1]!);
@@ -89,6 +93,18 @@ describe('markdown pipeline', () => {
     expect(ids.length).toBeGreaterThan(0);
     for (const id of ids) expect(id.startsWith('user-content-')).toBe(true);
     for (const href of urls(out)) expect(ids).toContain(href.slice(1));
+  });
+
+  it('gives each code block a Copy button of its own, which the text cannot forge', () => {
+    const out = withCopy('```ts\nconst a = 1;\n```\n\n    indented code\n\nText `inline` only.');
+    expect(out.match(/<div class="md-code"><pre[ >]/g)).toHaveLength(2);
+    expect(out.match(/data-testid="code-copy"/g)).toHaveLength(2);
+    expect(out).not.toMatch(/<code>inline<\/code><\/pre>|md-code"><code/);
+    // The same markup written by a model stays text or is stripped.
+    const forged = withCopy('<div class="md-code"><pre>x</pre><button type="button" class="md-copy" data-testid="code-copy">Copy</button></div>');
+    expect(forged).not.toContain('<button');
+    expect(forged).not.toMatch(/<[^>]*\sdata-testid=/);
+    expect(forged).not.toMatch(/<div class="md-code">/);
   });
 
   it('returns hast without raw nodes or event handlers', () => {

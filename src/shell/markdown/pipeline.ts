@@ -17,6 +17,7 @@ import 'katex/dist/katex.min.css';
 import './markdown.css';
 import type { Element, ElementContent, Properties, Root as HastRoot } from 'hast';
 import { toJsxRuntime, type Options as JsxOptions } from 'hast-util-to-jsx-runtime';
+import { CodeBlock } from './CodeBlock.tsx';
 import type { ReactElement } from 'react';
 import { Fragment, jsx, jsxs } from 'react/jsx-runtime';
 import rehypeKatex from 'rehype-katex';
@@ -222,6 +223,8 @@ const jsxOptions: JsxOptions = {
   ignoreInvalidStyle: true,
   elementAttributeNameCase: 'react',
   stylePropertyNameCase: 'dom',
+  // Code blocks get a Copy button (CodeBlock.tsx); everything else is plain elements.
+  components: { pre: CodeBlock },
 };
 
 /** A hast tree to React elements (a fragment). */

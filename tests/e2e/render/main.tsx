@@ -96,11 +96,26 @@ const URL_ATTRS = new Set([
 // Browsers ignore ASCII tab and newline anywhere in a URL and C0 controls and spaces around it.
 const normalizeUrl = (value: string) => value.replace(/[\u0000-\u0020\u007f-\u009f\u00ad\u200b-\u200f\u2028\u2029\ufeff]/g, '').toLowerCase();
 
+/**
+ * The app's own Copy button on a code block (src/shell/markdown/CodeBlock.tsx), in exactly this
+ * shape: a model's text cannot make it, since the sanitizer keeps no button and no data-*.
+ */
+const isCopyButton = (el: Element) =>
+  el.localName === 'button' &&
+  el.className === 'md-copy' &&
+  el.getAttribute('data-testid') === 'code-copy' &&
+  el.attributes.length === 3 &&
+  el.children.length === 0 &&
+  el.parentElement?.className === 'md-code' &&
+  el.parentElement.children.length === 2 &&
+  el.previousElementSibling?.localName === 'pre';
+
 /** What must never be in the rendered DOM. */
 function scan(): string[] {
   const problems: string[] = [];
   if (document.scripts.length !== scriptsAtLoad) problems.push(`script count ${scriptsAtLoad} -> ${document.scripts.length}`);
   for (const el of stage.querySelectorAll('*')) {
+    if (isCopyButton(el)) continue;
     const tag = el.localName.toLowerCase();
     if (BAD_TAGS.has(tag)) problems.push(`<${tag}>`);
     if (tag === 'input' && !((el as HTMLInputElement).type === 'checkbox' && (el as HTMLInputElement).disabled)) problems.push('<input> other than a disabled checkbox');

@@ -28,6 +28,7 @@ import { systemInfo } from './systemInfo.ts';
 import { createSecretBox } from './crypto/secretBox.ts';
 import { createEgressFetch, resolvePublicAddresses } from './net/egress.ts';
 import { ModelRegistry } from './models/registry.ts';
+import { InFlight } from './generation/inflight.ts';
 import { registerGenerationRoutes } from './generation/routes.ts';
 import { completeOnce } from './generation/complete.ts';
 import { ownerOf } from './generation/owner.ts';
@@ -45,6 +46,11 @@ export interface Server {
   log: Logger;
   /** The generated root password, when this start created root without ROOT_PASSWORD. */
   generatedRootPassword?: string;
+  /**
+   * Stops the generations under way (each keeps its answer so far as its log and tells its
+   * browser), waiting at most `ms` for them; returns how many there were.
+   */
+  stopGenerations(ms: number): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -209,9 +215,11 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
   };
   for (const { module } of plugins) await module.register(context);
 
+  const inflight = new InFlight();
   registerGenerationRoutes(
     app,
     {
+      inflight,
       db: db.db,
       models,
       providers: contextProviders,
@@ -252,6 +260,7 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
     models,
     log,
     generatedRootPassword,
+    stopGenerations: (ms) => inflight.stopAll(ms),
     close: () => db.close(),
   };
 }

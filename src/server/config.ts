@@ -60,6 +60,8 @@ export interface ServerConfig {
   demo: boolean;
   /** How OpenAI-compatible streams are relayed (STREAM_RELAY): the direct parser or the AI SDK. */
   streamRelay: 'direct' | 'sdk';
+  /** How long a shutdown lets answers stream before it stops them, keeping each (SHUTDOWN_GRACE_MS). */
+  shutdownGraceMs: number;
 }
 
 const bool = (value: string | undefined) => /^(1|true|yes|on)$/i.test(value ?? '');
@@ -188,5 +190,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     remotes: parseRemotes(env.PLUGIN_REMOTES),
     demo: bool(env.SHELLCHAT_DEMO),
     streamRelay: streamRelay(env.STREAM_RELAY),
+    shutdownGraceMs: number(env.SHUTDOWN_GRACE_MS, 10_000, 0, 3_600_000, 'SHUTDOWN_GRACE_MS'),
   };
 }

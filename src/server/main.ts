@@ -26,13 +26,25 @@ function shutdown(signal: string): void {
   if (closing) return;
   closing = true;
   server.log.info({ signal }, 'finishing in-flight requests');
-  http.close(() => void server.close().finally(() => process.exit(0)));
+  let closed: Promise<void> | undefined;
+  const closeDb = () => (closed ??= server.close());
+  http.close(() => void closeDb().finally(() => process.exit(0)));
   // Idle keep-alive sockets would hold close() open: close them now, and each one that goes
-  // idle once its in-flight request is answered. In-flight requests get 10 s.
+  // idle once its in-flight request is answered. In-flight requests get SHUTDOWN_GRACE_MS (10 s
+  // by default); answers still streaming then are stopped as a user's stop would (each keeps
+  // what it said as its log and tells its browser), with 5 s more to save them.
   const closeIdle = () => (http as unknown as { closeIdleConnections?: () => void }).closeIdleConnections?.();
   closeIdle();
   setInterval(closeIdle, 100).unref();
-  setTimeout(() => process.exit(0), 10_000).unref();
+  setTimeout(() => {
+    void server.stopGenerations(5_000).then((stopped) => {
+      if (stopped) server.log.info({ stopped }, 'stopped the answers still streaming; their answers so far are saved');
+      (http as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+      void closeDb().finally(() => process.exit(0));
+    });
+    // Whatever still holds on (a database that does not answer) does not keep the process.
+    setTimeout(() => process.exit(1), 10_000).unref();
+  }, config.shutdownGraceMs).unref();
 }
 process.on('SIGTERM', () => shutdown('SIGTERM'));
 process.on('SIGINT', () => shutdown('SIGINT'));

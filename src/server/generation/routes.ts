@@ -38,7 +38,7 @@ export function registerGenerationRoutes(
       c.res.headers.forEach((value, key) => (headers[key] = value));
       const setCookie = c.res.headers.getSetCookie();
       const stream = nodeSseStream(outgoing, setCookie.length ? { ...headers, 'set-cookie': setCookie as never } : headers, () => abort.abort());
-      void runGeneration(deps, request, who, stream.emit, abort.signal).finally(() => stream.close());
+      void deps.inflight.track(abort, runGeneration(deps, request, who, stream.emit, abort.signal).finally(() => stream.close()));
       // The context's response (made above to read its headers) is dropped first: Hono would
       // merge it into RESPONSE_ALREADY_SENT as a new response, which the Node adapter would
       // try to write again (ERR_HTTP_HEADERS_SENT, then a destroyed stream).
@@ -49,7 +49,7 @@ export function registerGenerationRoutes(
     // A closed tab or a stop aborts the upstream provider request.
     const stream = webSseStream(() => abort.abort());
     c.req.raw.signal.addEventListener('abort', () => abort.abort(), { once: true });
-    void runGeneration(deps, request, who, stream.emit, abort.signal).finally(() => stream.close());
+    void deps.inflight.track(abort, runGeneration(deps, request, who, stream.emit, abort.signal).finally(() => stream.close()));
     return c.body(stream.body);
   };
 
@@ -68,9 +68,9 @@ export function registerGenerationRoutes(
     let error = '';
     const abort = new AbortController();
     c.req.raw.signal.addEventListener('abort', () => abort.abort());
-    const result = await runGeneration(deps, request, owner(c), (e) => {
+    const result = await deps.inflight.track(abort, runGeneration(deps, request, owner(c), (e) => {
       if (e.type === 'error') error = e.error;
-    }, abort.signal);
+    }, abort.signal));
     return result ? ok(c, result) : fail(c, 400, error || 'Error occurred.');
   });
 

@@ -28,6 +28,7 @@ import { directChatStream, type PartSink, type RelayPart, type RelayTool } from 
 import { buildMessages } from './messages.ts';
 import type { Owner } from './owner.ts';
 import { AnswerText } from './answerText.ts';
+import { ServerStopping, type InFlight } from './inflight.ts';
 import { estimateUsage, saveTurn, type TurnRecord } from './persist.ts';
 import { memory, memoryUnits, SessionError, sessionForTurn } from './sessions.ts';
 import { closedUnderRequest } from './upstream.ts';
@@ -43,9 +44,14 @@ export interface GenerationDeps {
   egressFetch: typeof fetch;
   settings: { roleContentSystem: string; temperature: number; topP: number; querying: string; generating: string; streamRelay: 'direct' | 'sdk' };
   log: { error(obj: object, msg?: string): void };
+  /** Generations under way (a shutdown stops them: inflight.ts). */
+  inflight: InFlight;
 }
 
 export class GenerationError extends Error {}
+
+const SERVER_STOPPING_KEPT = 'The server is restarting: the answer so far was saved. Send again to go on.';
+const SERVER_STOPPING = 'The server is restarting. Send again in a moment.';
 
 /** Providers whose APIs take image URLs themselves (the provider fetches them, not us). */
 const URL_PROVIDERS = new Set(['openai-compatible', 'openai', 'anthropic']);
@@ -186,13 +192,19 @@ export async function runGeneration(
 ): Promise<GenerateResult | undefined> {
   const { db } = deps;
   const user = owner.user;
-  // What a stop (or a closed tab) leaves: the answer so far, kept as the turn's log.
-  let keepStopped: (() => Promise<void>) | undefined;
+  // What a stop (or a closed tab) leaves: the answer so far, kept as the turn's log. Stopped by
+  // a shutdown, the browser is still there: it learns where the log went and why it stopped.
+  let keepStopped: (() => Promise<{ session: number; time: number } | undefined>) | undefined;
   const stopped = async () => {
+    let kept: { session: number; time: number } | undefined;
     try {
-      await keepStopped?.();
+      kept = await keepStopped?.();
     } catch (err) {
       deps.log.error({ err: { message: String((err as Error)?.message) } }, 'saving a stopped answer failed');
+    }
+    if (signal.reason instanceof ServerStopping) {
+      if (kept) emit({ type: 'done', session: kept.session, time: kept.time });
+      emit({ type: 'error', error: kept ? SERVER_STOPPING_KEPT : SERVER_STOPPING });
     }
     return undefined;
   };
@@ -312,7 +324,8 @@ export async function runGeneration(
       const text = answer.text;
       if (!text || [...calls.keys()].some((id) => !results.has(id))) return;
       // The provider reports usage only at the end of a stream: estimate what it would bill.
-      await saveTurn(db, turnRecord(text, request.tool_results ?? [], usage.outputTokens ? usage : estimateUsage(messages, text)));
+      const { time } = await saveTurn(db, turnRecord(text, request.tool_results ?? [], usage.outputTokens ? usage : estimateUsage(messages, text)));
+      return { session, time };
     };
     // Called synchronously for each network read on the direct relay: the text goes on to the
     // browser's stream, and its back-pressure comes back as the returned promise.

@@ -192,6 +192,13 @@ describe.skipIf(!HAS_CHROME)('chat', () => {
     await expect.poll(() => buttons.first().textContent(), { timeout: 3000 }).toBe('Copy');
     await buttons.nth(1).click();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe('second\n');
+    // Selecting the whole answer selects the code, not the buttons' labels.
+    const selected = await page.evaluate(() => {
+      getSelection()!.selectAllChildren(document.querySelector('[data-testid=output]')!);
+      return getSelection()!.toString();
+    });
+    expect(selected).toContain('const a = 1;');
+    expect(selected).not.toMatch(/Copy|Copied/);
     await run(page, ':lang use de-DE');
     fake.reply({ text: '```\nnoch einmal\n```' });
     await run(page, 'noch einmal');

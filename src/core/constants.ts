@@ -24,6 +24,8 @@ export const OLLAMA_HEALTH_TIMEOUT_MS = 100;
 export const PHONE_BREAKPOINT_PX = 768;
 export const INPUT_MIN_HEIGHT_PX = 45;
 export const PREVIEW_LENGTH = 150;
+/** The longest input a turn takes (characters; the browser checks it before sending). */
+export const USER_INPUT_MAX = 200_000;
 export const PLACEHOLDER_LENGTH = 20;
 /** A placeholder at least this wide (CJK counting 2) is shortened. */
 export const PLACEHOLDER_MAX_WIDTH = 45;

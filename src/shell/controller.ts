@@ -3,6 +3,7 @@
 import type { Emitter } from 'mitt';
 import {
   DEFAULT_PLACEHOLDER,
+  USER_INPUT_MAX,
   maskSecrets,
   parseLine,
   pushHistory,
@@ -164,6 +165,13 @@ export class ShellController {
    */
   async submit(raw = this.state.get().input): Promise<void> {
     if (!raw.trim()) return;
+    // Too long for a turn (the server would refuse it): said here, and the text stays in the box.
+    if (raw.length > USER_INPUT_MAX) {
+      const format = (n: number) => n.toLocaleString();
+      this.show([{ kind: 'error', text: this.t('msg.inputTooLong', { length: format(raw.length), max: format(USER_INPUT_MAX) }) }]);
+      this.state.set((s) => ({ runs: s.runs + 1 }));
+      return;
+    }
     const stopping = this.state.get().generating;
     if (stopping && !(await this.isStop(raw))) return;
     this.cycle = undefined;

@@ -130,6 +130,17 @@ describe.skipIf(!HAS_CHROME)('chat', () => {
     await context.close();
   });
 
+  it('refuses an input too long for a turn before sending it, and keeps it in the box', async () => {
+    const { page, context } = await openApp(browser, server.url);
+    const requests = fake.requests.length;
+    const long = 'x'.repeat(200_001);
+    await page.getByTestId('input').fill(long);
+    expect(await run(page, long)).toBe('The input is too long: 200,001 characters, at most 200,000.');
+    expect((await page.getByTestId('input').inputValue()).length).toBe(200_001);
+    expect(fake.requests.length).toBe(requests);
+    await context.close();
+  });
+
   it("shows 'Silent...' for an empty reply and the provider's error text for a failure", async () => {
     const { page, context } = await openApp(browser, server.url);
     fake.reply({ chunks: [''] });

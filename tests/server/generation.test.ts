@@ -92,6 +92,18 @@ describe.each(['direct', 'sdk'])('generation (STREAM_RELAY=%s)', (relay) => {
     expect(stranger.at(-1)).toEqual({ type: 'error', error: 'Session not found.' });
   });
 
+  it('refuses an input over 200,000 characters, saying so', async () => {
+    const requests = fake.requests.length;
+    const answer = await fetch(`${t.url}/api/generate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ session: SESSION + 90, user_input: 'x'.repeat(200_001) }),
+    });
+    expect(answer.status).toBe(400);
+    expect(((await answer.json()) as { error: string }).error).toBe('Invalid user_input: The input is too long: at most 200,000 characters.');
+    expect(fake.requests.length).toBe(requests);
+  });
+
   it('reports provider errors clearly and saves nothing', async () => {
     fake.reply({ status: 401, text: 'Invalid API key' });
     const events = await ask({ user_input: 'x', session: SESSION + 4 });

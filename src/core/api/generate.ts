@@ -1,11 +1,12 @@
 // Request schema of the generation endpoints (server validation). zod stays out of the first paint.
 import { z } from 'zod';
+import { USER_INPUT_MAX } from '../constants.ts';
 import { MAX_TOOL_ROUNDS } from '../generation.ts';
 
 const toolCall = z.object({ id: z.string().max(128), name: z.string().max(128), args: z.string().max(100_000) });
 
 export const generateBody = z.object({
-  user_input: z.string().max(200_000),
+  user_input: z.string().max(USER_INPUT_MAX, { error: `The input is too long: at most ${USER_INPUT_MAX.toLocaleString('en-US')} characters.` }),
   images: z.array(z.string().max(4096)).max(16).optional(),
   files: z.array(z.string().max(4096)).max(16).optional(),
   time: z.number().int().nonnegative().optional(),
@@ -62,7 +63,7 @@ export function generateQueryToBody(query: Record<string, string>): unknown {
 }
 
 export const logAddBody = z.object({
-  input: z.string().max(200_000),
+  input: z.string().max(USER_INPUT_MAX),
   output: z.string().max(1_000_000),
   model: z.string().max(128),
   session: z.number().int().positive(),

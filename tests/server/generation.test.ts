@@ -174,6 +174,25 @@ describe.each(['direct', 'sdk'])('generation (STREAM_RELAY=%s)', (relay) => {
     expect(messages.filter((m) => m.role !== 'system').map((m) => m.content)).toEqual(['long', log!.output, 'continue']);
   });
 
+  it('an answer the provider cuts off mid-stream is reported, and kept as far as it came', async () => {
+    const tokens = Array.from({ length: 10 }, (_, i) => `c${i} `);
+    fake.reply({ chunks: tokens, failAfterChunks: 3 });
+    const client = t.client();
+    const events = await ask({ user_input: 'cut', session: SESSION + 11 }, client);
+    const said = events.filter((e) => e.type === 'text').map((e) => (e as { delta: string }).delta).join('');
+    expect(said).toBe('c0 c1 c2 ');
+    const done = events.find((e) => e.type === 'done') as { session: number; time: number };
+    expect(events.at(-1)).toEqual({ type: 'error', error: 'The model provider ended the stream early.' });
+    expect(events.indexOf(done as never)).toBe(events.length - 2);
+    const [log] = await t.server.db.db.selectFrom('logs').selectAll().where('session', '=', SESSION + 11).execute();
+    expect(log).toMatchObject({ input: 'cut', output: said, time: done.time });
+    // The next turn follows it, with the cut answer in memory.
+    fake.reply({ text: 'Again.' });
+    await ask({ user_input: 'once more', session: SESSION + 11, time: done.time }, client);
+    const messages = fake.requests.at(-1)!.body.messages as { role: string; content: unknown }[];
+    expect(messages.filter((m) => m.role !== 'system').map((m) => m.content)).toEqual(['cut', said, 'once more']);
+  });
+
   it('a stop before any text saves nothing', async () => {
     fake.reply({ text: 'late', firstDelayMs: 500 });
     const abort = new AbortController();

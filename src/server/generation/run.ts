@@ -50,6 +50,7 @@ export interface GenerationDeps {
 
 export class GenerationError extends Error {}
 
+const CUT_SHORT = 'The model provider ended the stream early.';
 const SERVER_STOPPING_KEPT = 'The server is restarting: the answer so far was saved. Send again to go on.';
 const SERVER_STOPPING = 'The server is restarting. Send again in a moment.';
 
@@ -144,6 +145,8 @@ function modelFetch(entry: ModelEntry, deps: GenerationDeps): typeof fetch | und
 
 function errorMessage(err: unknown): string {
   const e = err as { statusCode?: number; message?: string; responseBody?: string };
+  // The AI SDK reports a stream that broke after a 200 with that status: say what happened.
+  if (typeof e?.statusCode === 'number' && e.statusCode < 300) return CUT_SHORT;
   if (typeof e?.statusCode === 'number') {
     let detail = '';
     try {
@@ -192,7 +195,8 @@ export async function runGeneration(
 ): Promise<GenerateResult | undefined> {
   const { db } = deps;
   const user = owner.user;
-  // What a stop (or a closed tab) leaves: the answer so far, kept as the turn's log. Stopped by
+  // What a stop (or a closed tab, or a provider that cut the answer off) leaves: the answer so
+  // far, kept as the turn's log. Stopped by
   // a shutdown, the browser is still there: it learns where the log went and why it stopped.
   let keepStopped: (() => Promise<{ session: number; time: number } | undefined>) | undefined;
   const stopped = async () => {
@@ -403,6 +407,15 @@ export async function runGeneration(
   } catch (err) {
     if (signal.aborted) return stopped();
     if (!(err instanceof GenerationError) && !(err instanceof SessionError)) deps.log.error({ err: { message: String((err as Error)?.message) } }, 'generation failed');
+    // An answer the provider cut off is kept as far as it came, as a stop keeps it; the
+    // browser learns where it went (done) before it shows the error.
+    let kept: { session: number; time: number } | undefined;
+    try {
+      kept = await keepStopped?.();
+    } catch (saveErr) {
+      deps.log.error({ err: { message: String((saveErr as Error)?.message) } }, 'saving a cut-off answer failed');
+    }
+    if (kept) emit({ type: 'done', session: kept.session, time: kept.time });
     emit({ type: 'error', error: errorMessage(err) });
     return undefined;
   }

@@ -12,10 +12,14 @@ beforeAll(startModelServers, 60_000);
 afterAll(stopModelServers);
 
 describe('a chat turn with a local model (browser side)', () => {
-  const ask = (jar: typeof fetch, options: { session: number; model?: string; ollamaUrl?: string; input?: string }) => {
+  const ask = (jar: typeof fetch, options: { session: number; model?: string; ollamaUrl?: string; input?: string; abort?: AbortController; onEvent?: (e: GenerationEvent) => void }) => {
     const events: GenerationEvent[] = [];
-    return localGeneration({ session: options.session, user_input: options.input ?? 'hi there', model: options.model ?? 'llama3.2', mcp_tools: [] }, (e) => events.push(e), {
-      signal: new AbortController().signal,
+    const onEvent = (e: GenerationEvent) => {
+      events.push(e);
+      options.onEvent?.(e);
+    };
+    return localGeneration({ session: options.session, user_input: options.input ?? 'hi there', model: options.model ?? 'llama3.2', mcp_tools: [] }, onEvent, {
+      signal: (options.abort ?? new AbortController()).signal,
       ollamaUrl: options.ollamaUrl ?? ollama.url,
       baseUrl: server.url,
       fetch: jar,
@@ -54,6 +58,29 @@ describe('a chat turn with a local model (browser side)', () => {
     // Another browser cannot add a log to that session.
     const stranger = server.client();
     await expect(stranger.post('/api/log/add', { input: 'x', output: 'injected', model: 'm', session: SESSION + 10 })).rejects.toThrow('You can only add logs to your own sessions.');
+  });
+
+  it('a stop mid-answer keeps what was said; a stream Ollama cuts off is reported and kept too', async () => {
+    const jar = cookieFetch();
+    const logs = (session: number) => server.server.db.db.selectFrom('logs').selectAll().where('session', '=', session).execute();
+    // Stopped after the third piece: the log holds what was shown, and no error is raised.
+    ollama.reply({ chunks: Array.from({ length: 40 }, (_, i) => `p${i} `), delayMs: 30 });
+    const abort = new AbortController();
+    let pieces = 0;
+    const stopped = await ask(jar, { session: SESSION + 12, abort, onEvent: (e) => e.type === 'text' && ++pieces === 3 && abort.abort() });
+    expect(stopped.error).toBeUndefined();
+    const shown = answerText(stopped.events);
+    expect(shown).toBe('p0 p1 p2 ');
+    expect(stopped.events.at(-1)).toMatchObject({ type: 'done', session: SESSION + 12 });
+    expect((await logs(SESSION + 12)).map((l) => l.output)).toEqual([shown]);
+
+    // Cut off by the server after two pieces: kept, then reported in words.
+    ollama.reply({ chunks: ['c0 ', 'c1 ', 'c2 ', 'c3 '], failAfterChunks: 2 });
+    const cut = await ask(jar, { session: SESSION + 13 });
+    expect(cut.error).toBe('The Ollama server ended the stream early.');
+    expect(answerText(cut.events)).toBe('c0 c1 ');
+    expect(cut.events.at(-1)).toMatchObject({ type: 'done', session: SESSION + 13 });
+    expect((await logs(SESSION + 13)).map((l) => l.output)).toEqual(['c0 c1 ']);
   });
 
   it("answers 'Cannot connect to Ollama server.' and 'Ollama model not found.', and calls nothing", async () => {

@@ -11,6 +11,8 @@ export const OLLAMA_HEALTH_TEXT = 'Ollama is running';
 export const OLLAMA_MESSAGES = {
   cannotConnect: 'Cannot connect to Ollama server.',
   modelNotFound: 'Ollama model not found.',
+  /** Not a spec message: the stream broke, or ended without its [DONE], mid-answer. */
+  cutShort: 'The Ollama server ended the stream early.',
 } as const;
 
 export interface OllamaOptions {

@@ -106,37 +106,48 @@ export async function localGeneration(
   const ran: ToolResult[] = [];
   // The tool-call loop of spec part 4, here in the browser: the built-ins run on the server,
   // the MCP helper's tools locally, and the answer is asked for again with their results.
-  for (let round = 0; !signal.aborted; round++) {
-    const step = await streamStep({ ollamaUrl: options.ollamaUrl, model, signal, fetch: doFetch }, messages, tools, (delta) => {
-      output += delta;
-      onEvent({ type: 'text', delta });
-    });
-    if (!step || signal.aborted || !step.calls.length) break;
-    if (!step.toolsUsed) tools = [];
-    if (round + 1 >= MAX_TOOL_ROUNDS) throw new ApiError(`The model kept calling tools; stopped after ${MAX_TOOL_ROUNDS} rounds.`, 500);
-    onEvent({ type: 'call', calls: step.calls });
-    const results: ChatMessage[] = [];
-    for (const call of step.calls) {
-      let args: unknown;
-      try {
-        args = JSON.parse(call.args);
-      } catch {
-        args = undefined;
+  const rounds = async () => {
+    for (let round = 0; !signal.aborted; round++) {
+      const step = await streamStep({ ollamaUrl: options.ollamaUrl, model, signal, fetch: doFetch }, messages, tools, (delta) => {
+        output += delta;
+        onEvent({ type: 'text', delta });
+      });
+      if (!step || signal.aborted || !step.calls.length) return;
+      if (!step.toolsUsed) tools = [];
+      if (round + 1 >= MAX_TOOL_ROUNDS) throw new ApiError(`The model kept calling tools; stopped after ${MAX_TOOL_ROUNDS} rounds.`, 500);
+      onEvent({ type: 'call', calls: step.calls });
+      const results: ChatMessage[] = [];
+      for (const call of step.calls) {
+        let args: unknown;
+        try {
+          args = JSON.parse(call.args);
+        } catch {
+          args = undefined;
+        }
+        const { result, event } =
+          args === undefined || !options.toolbox
+            ? { result: `Error: Invalid arguments for ${call.name}: not JSON.`, event: undefined }
+            : await options.toolbox.call(call.name, args, signal);
+        if (event) onEvent({ type: 'event', event });
+        ran.push({ ...call, result });
+        results.push({ role: 'tool', tool_call_id: call.id, content: result });
       }
-      const { result, event } =
-        args === undefined || !options.toolbox
-          ? { result: `Error: Invalid arguments for ${call.name}: not JSON.`, event: undefined }
-          : await options.toolbox.call(call.name, args, signal);
-      if (event) onEvent({ type: 'event', event });
-      ran.push({ ...call, result });
-      results.push({ role: 'tool', tool_call_id: call.id, content: result });
+      messages.push(
+        { role: 'assistant', content: step.text || null, tool_calls: step.calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.args } })) },
+        ...results,
+      );
     }
-    messages.push(
-      { role: 'assistant', content: step.text || null, tool_calls: step.calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.args } })) },
-      ...results,
-    );
+  };
+  // Stopped, or cut off mid-answer: what was said is kept, as the server keeps its answers,
+  // and the error comes once the log is saved (so the browser knows where it went).
+  let failure: unknown;
+  try {
+    await rounds();
+  } catch (err) {
+    if (!output) throw err;
+    if (!signal.aborted) failure = err;
   }
-  // As with a server answer, a stopped turn keeps what was said (and nothing when nothing was).
+  // A stopped turn keeps what was said, and nothing when nothing was.
   if (signal.aborted && !output) return;
 
   const saved = await api.post<{ session: number; time: number }>('/api/log/add', {
@@ -148,4 +159,5 @@ export async function localGeneration(
     ...(ran.length ? { tools: ran } : {}),
   });
   onEvent({ type: 'done', session: saved.result!.session, time: saved.result!.time });
+  if (failure) throw failure;
 }

@@ -2,7 +2,7 @@
 // its streamed answer read into text (reported as it arrives) and whole tool calls (their
 // arguments arrive in pieces). A model that cannot use tools is asked again without them.
 import { ApiError, OLLAMA_MESSAGES, type ToolCall, type ToolSpec } from '../../core/index.ts';
-import { readSse } from './sse.ts';
+import { readSse, type SseMessage } from './sse.ts';
 
 export type ChatMessage = Record<string, unknown>;
 
@@ -74,8 +74,24 @@ export async function streamStep(
   if (response.status !== 200 || !response.body) throw new ApiError(await providerError(response), response.status);
   let text = '';
   const calls: { id: string; name: string; args: string }[] = [];
-  for await (const message of readSse(response.body, o.signal)) {
-    if (message.data === '[DONE]') break;
+  // A stream that breaks, or ends without its [DONE], was cut off: said as such, not as a
+  // network error (and not taken for a whole answer).
+  let finished = false;
+  const events = readSse(response.body, o.signal);
+  for (;;) {
+    let next: IteratorResult<SseMessage>;
+    try {
+      next = await events.next();
+    } catch (err) {
+      if (o.signal.aborted) return undefined;
+      throw err instanceof ApiError ? err : new ApiError(OLLAMA_MESSAGES.cutShort, 502);
+    }
+    if (next.done) break;
+    const message = next.value;
+    if (message.data === '[DONE]') {
+      finished = true;
+      break;
+    }
     let chunk: {
       choices?: { delta?: { content?: unknown; tool_calls?: { index?: number; id?: string; function?: { name?: string; arguments?: string } }[] } }[];
       error?: { message?: string };
@@ -98,5 +114,7 @@ export async function streamStep(
       if (call.function?.arguments) pending.args += call.function.arguments;
     }
   }
+  if (o.signal.aborted) return undefined;
+  if (!finished) throw new ApiError(OLLAMA_MESSAGES.cutShort, 502);
   return { text, calls: calls.filter(Boolean).map((c, i) => ({ ...c, id: c.id || `call_${i}`, args: c.args || '{}' })), toolsUsed };
 }

@@ -125,6 +125,17 @@ describe.each(['direct', 'sdk'])('generation (STREAM_RELAY=%s)', (relay) => {
     expect(fake.requests.length - before).toBe(2);
   });
 
+  it('says while it waits to ask a busy provider again, then goes on', async () => {
+    fake.reply({ status: 429, text: 'Slow down', retryAfter: 1 });
+    fake.reply({ text: 'After the wait.' });
+    const started = performance.now();
+    const events = await ask({ user_input: 'x', session: SESSION + 12 });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(950);
+    const statuses = events.filter((e) => e.type === 'status').map((e) => (e as { text: string }).text);
+    expect(statuses).toEqual(['Querying...', 'Generating...', 'The model provider answered 429; trying again in 1 s...', 'Generating...']);
+    expect(events.filter((e) => e.type === 'text').map((e) => (e as { delta: string }).delta).join('')).toBe('After the wait.');
+  });
+
   it('sends the request again when the provider closed the kept-alive connection it went out on', async () => {
     // A first turn leaves a kept-alive connection to the provider; the next request goes out
     // on it, and the provider drops it unanswered, as one does with a connection it had closed.

@@ -109,7 +109,14 @@ class RetryGate {
  * token (which the sink handed to `gate`). Once a token has gone to the user, an error is
  * reported, not retried. Each source ends its stream after an error part.
  */
-async function withRetries(start: () => Promise<void>, gate: RetryGate, signal: AbortSignal): Promise<void> {
+async function withRetries(
+  start: () => Promise<void>,
+  gate: RetryGate,
+  signal: AbortSignal,
+  /** A wait before the next attempt begins (ms) and the error that caused it; then its end. */
+  waiting: (delay: number, failure: unknown) => void,
+  resumed: () => void,
+): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     gate.held = undefined;
     gate.open = attempt < MAX_RETRIES;
@@ -118,6 +125,7 @@ async function withRetries(start: () => Promise<void>, gate: RetryGate, signal: 
     if (failure === undefined) return;
     const delay = retryDelay(failure, attempt);
     if (delay === undefined) throw failure;
+    if (delay > 0) waiting(delay, failure);
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, delay);
       signal.addEventListener('abort', () => {
@@ -126,7 +134,15 @@ async function withRetries(start: () => Promise<void>, gate: RetryGate, signal: 
       }, { once: true });
     });
     if (signal.aborted) return;
+    if (delay > 0) resumed();
   }
+}
+
+/** The status shown while a turn waits to ask a busy provider again (Retry-After can be 30 s). */
+function retryStatus(delay: number, failure: unknown): string {
+  const status = (failure as { statusCode?: number }).statusCode;
+  const seconds = Math.max(1, Math.round(delay / 1000));
+  return `The model provider answered ${status ?? 'with an error'}; trying again in ${seconds} s...`;
 }
 
 /** An async iterable of parts (the AI SDK's fullStream) into a sink, ending at an error part. */
@@ -364,7 +380,13 @@ export async function runGeneration(
           return;
       }
     };
-    await withRetries(() => start(onPart), gate, signal);
+    await withRetries(
+      () => start(onPart),
+      gate,
+      signal,
+      (delay, failure) => emit({ type: 'status', text: retryStatus(delay, failure) }),
+      () => emit({ type: 'status', text: deps.settings.generating }),
+    );
     const text = answer.text;
     if (failure !== undefined) throw failure;
     if (signal.aborted) return stopped();

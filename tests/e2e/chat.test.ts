@@ -66,6 +66,8 @@ describe.skipIf(!HAS_CHROME)('chat', () => {
     await page.getByTestId('input').press('Enter');
     const root = page.locator('.shell');
     await expect.poll(() => root.getAttribute('data-generating')).toBe('true');
+    // Screen readers wait for the whole answer: the live region is busy meanwhile.
+    expect(await output(page).getAttribute('aria-busy')).toBe('true');
     await expect.poll(async () => (await output(page).textContent())?.includes('word3')).toBe(true);
     const requests = fake.requests.length;
     await page.getByTestId('input').fill('second question');
@@ -74,6 +76,7 @@ describe.skipIf(!HAS_CHROME)('chat', () => {
     await page.locator('body').click();
     await page.keyboard.press('Control+c');
     await expect.poll(() => root.getAttribute('data-generating')).toBe('false');
+    expect(await output(page).getAttribute('aria-busy')).toBe('false');
     await expect.poll(() => fake.aborted(), { timeout: 2000 }).toBe(abortedBefore + 1);
     expect(await output(page).textContent()).not.toContain('word199');
     // The stopped answer is kept: the next question follows it in the same session (looking at

@@ -3,11 +3,16 @@ import { useShell, useShellState, useT } from '../context.tsx';
 import { onSwipe } from '../gestures.ts';
 import { OutputView } from './OutputView.tsx';
 
-/** The output area: the current result. Swipes move between logs (right: previous). */
+/**
+ * The output area: the current result. Swipes move between logs (right: previous). A polite
+ * live region, busy while an answer streams, so a screen reader reads the answer once it is
+ * whole rather than every frame of it.
+ */
 export function OutputArea() {
   const outputs = useShellState((s) => s.outputs);
   const notice = useShellState((s) => s.notice);
   const runs = useShellState((s) => s.runs);
+  const generating = useShellState((s) => s.generating);
   const { controller } = useShell();
   const t = useT();
   const ref = useRef<HTMLDivElement>(null);
@@ -19,7 +24,7 @@ export function OutputArea() {
     [controller],
   );
   return (
-    <div className="output" data-testid="output" data-runs={runs} ref={ref} aria-live="polite" aria-label={t('ui.output')}>
+    <div className="output" data-testid="output" data-runs={runs} ref={ref} aria-live="polite" aria-busy={generating} aria-label={t('ui.output')}>
       {outputs.map((output, i) => (
         <OutputView key={i} output={output} />
       ))}

@@ -5,7 +5,6 @@ import {
   DEFAULT_PLACEHOLDER,
   USER_INPUT_MAX,
   maskSecrets,
-  parseLine,
   pushHistory,
   shortenPlaceholder,
   walkHistory,
@@ -196,6 +195,8 @@ export class ShellController {
 
   /** Whether a line is the `:stop` command (any spelling the registry resolves to it, no arguments). */
   private async isStop(raw: string): Promise<boolean> {
+    // The parser loads with the command runtime, after the first paint (B4), as complete() does.
+    const { parseLine } = await import('../core/line.ts');
     const parsed = parseLine(raw);
     if (parsed.kind !== 'command') return false;
     const resolved = (await this.host()).registry.resolve(parsed.tokens);

@@ -4,7 +4,7 @@
 // OpenAI-compatible models stream through the direct relay (directStream.ts) unless
 // STREAM_RELAY=sdk; the others through the AI SDK's single-consumer streamText (we read
 // fullStream once, so no replay buffer is kept).
-import { APICallError, experimental_streamTextLowMemory as streamText, jsonSchema, stepCountIs, tool, type ModelMessage, type ToolSet } from 'ai';
+import { experimental_streamTextLowMemory as streamText, jsonSchema, stepCountIs, tool, type ModelMessage, type ToolSet } from 'ai';
 import type { Kysely } from 'kysely';
 import type {
   ContextProvider,
@@ -31,7 +31,7 @@ import { AnswerText } from './answerText.ts';
 import { ServerStopping, type InFlight } from './inflight.ts';
 import { estimateUsage, saveTurn, type TurnRecord } from './persist.ts';
 import { memory, memoryUnits, SessionError, sessionForTurn } from './sessions.ts';
-import { closedUnderRequest } from './upstream.ts';
+import { RetryGate, retryStatus, withRetries } from './retry.ts';
 
 export { MAX_TOOL_ROUNDS };
 
@@ -68,81 +68,6 @@ function imageDownloader(entry: ModelEntry, egressFetch: typeof fetch) {
         return { data: new Uint8Array(await response.arrayBuffer()), mediaType: response.headers.get('content-type') ?? undefined };
       }),
     );
-}
-
-/** Attempts after the first when the provider answers 429 or 5xx before the first token. */
-export const MAX_RETRIES = 3;
-
-function retryDelay(err: unknown, attempt: number): number | undefined {
-  const e = err as { statusCode?: number; responseHeaders?: Record<string, string> };
-  // Through the AI SDK, a connection that closed before any answer (a kept-alive one the
-  // provider had closed, as a rule) is tried again at once, once. The direct relay retries
-  // this itself (upstream.ts), so its errors are not APICallErrors and do not come here.
-  if (attempt === 0 && APICallError.isInstance(err) && err.statusCode === undefined && closedUnderRequest(err)) return 0;
-  if (typeof e?.statusCode !== 'number' || (e.statusCode !== 429 && e.statusCode < 500)) return undefined;
-  const after = Number(e.responseHeaders?.['retry-after']);
-  // Honour Retry-After up to 30 s; otherwise back off 0.5 s, 1 s, 2 s.
-  return Number.isFinite(after) && after >= 0 ? Math.min(after * 1000, 30_000) : 500 * 2 ** attempt;
-}
-
-/**
- * Whether an error part of the current attempt is held for a retry instead of reported: only
- * before the first token has gone to the user, and while attempts remain. The sink asks it on
- * error parts, so the text parts (nearly all of them) reach the sink with no wrapper around it.
- */
-class RetryGate {
-  held: unknown = undefined;
-  open = true;
-  private readonly started: () => boolean;
-  constructor(started: () => boolean) {
-    this.started = started;
-  }
-  take(error: unknown): boolean {
-    if (!this.open || this.started()) return false;
-    this.held = error;
-    return true;
-  }
-}
-
-/**
- * Runs a turn's stream, starting it again after a 429 or 5xx that came before the first
- * token (which the sink handed to `gate`). Once a token has gone to the user, an error is
- * reported, not retried. Each source ends its stream after an error part.
- */
-async function withRetries(
-  start: () => Promise<void>,
-  gate: RetryGate,
-  signal: AbortSignal,
-  /** A wait before the next attempt begins (ms) and the error that caused it; then its end. */
-  waiting: (delay: number, failure: unknown) => void,
-  resumed: () => void,
-): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    gate.held = undefined;
-    gate.open = attempt < MAX_RETRIES;
-    await start();
-    const failure = gate.held;
-    if (failure === undefined) return;
-    const delay = retryDelay(failure, attempt);
-    if (delay === undefined) throw failure;
-    if (delay > 0) waiting(delay, failure);
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(resolve, delay);
-      signal.addEventListener('abort', () => {
-        clearTimeout(timer);
-        resolve();
-      }, { once: true });
-    });
-    if (signal.aborted) return;
-    if (delay > 0) resumed();
-  }
-}
-
-/** The status shown while a turn waits to ask a busy provider again (Retry-After can be 30 s). */
-function retryStatus(delay: number, failure: unknown): string {
-  const status = (failure as { statusCode?: number }).statusCode;
-  const seconds = Math.max(1, Math.round(delay / 1000));
-  return `The model provider answered ${status ?? 'with an error'}; trying again in ${seconds} s...`;
 }
 
 /** An async iterable of parts (the AI SDK's fullStream) into a sink, ending at an error part. */
@@ -212,16 +137,19 @@ export async function runGeneration(
   const { db } = deps;
   const user = owner.user;
   // What a stop (or a closed tab, or a provider that cut the answer off) leaves: the answer so
-  // far, kept as the turn's log. Stopped by
-  // a shutdown, the browser is still there: it learns where the log went and why it stopped.
+  // far, kept as the turn's log. Stopped by a shutdown, the browser is still there: it learns
+  // where the log went and why it stopped.
   let keepStopped: (() => Promise<{ session: number; time: number } | undefined>) | undefined;
-  const stopped = async () => {
-    let kept: { session: number; time: number } | undefined;
+  const keep = async (what: string) => {
     try {
-      kept = await keepStopped?.();
+      return await keepStopped?.();
     } catch (err) {
-      deps.log.error({ err: { message: String((err as Error)?.message) } }, 'saving a stopped answer failed');
+      deps.log.error({ err: { message: String((err as Error)?.message) } }, `saving ${what} failed`);
+      return undefined;
     }
+  };
+  const stopped = async () => {
+    const kept = await keep('a stopped answer');
     if (signal.reason instanceof ServerStopping) {
       if (kept) emit({ type: 'done', session: kept.session, time: kept.time });
       emit({ type: 'error', error: kept ? SERVER_STOPPING_KEPT : SERVER_STOPPING });
@@ -431,12 +359,7 @@ export async function runGeneration(
     if (!(err instanceof GenerationError) && !(err instanceof SessionError)) deps.log.error({ err: { message: String((err as Error)?.message) } }, 'generation failed');
     // An answer the provider cut off is kept as far as it came, as a stop keeps it; the
     // browser learns where it went (done) before it shows the error.
-    let kept: { session: number; time: number } | undefined;
-    try {
-      kept = await keepStopped?.();
-    } catch (saveErr) {
-      deps.log.error({ err: { message: String((saveErr as Error)?.message) } }, 'saving a cut-off answer failed');
-    }
+    const kept = await keep('a cut-off answer');
     if (kept) emit({ type: 'done', session: kept.session, time: kept.time });
     emit({ type: 'error', error: errorMessage(err) });
     return undefined;

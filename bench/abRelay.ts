@@ -15,7 +15,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '../tests/e2e/support.ts';
 import { startFakeOpenAI } from '../tests/fixtures/fakeOpenAI.ts';
-import { median, pacedStreams, probe, startProcess } from './sseRelay.ts';
+import { pacedStreams } from './pacedStreams.ts';
+import { median, probe, startProcess } from './sseRelay.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const other = process.argv[2];

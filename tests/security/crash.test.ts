@@ -32,15 +32,16 @@ async function startProcess(env: Record<string, string>) {
   throw new Error('server did not start');
 }
 
+let fake: FakeOpenAI;
+beforeAll(async () => {
+  fake = await startFakeOpenAI();
+});
+afterAll(async () => {
+  await fake?.close();
+});
+
 describe('a crash mid-stream', () => {
-  let fake: FakeOpenAI;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'shellchat-crash-'));
-  beforeAll(async () => {
-    fake = await startFakeOpenAI();
-  });
-  afterAll(async () => {
-    await fake?.close();
-  });
 
   it('keeps every completed log and its usage', async () => {
     const env = { DATA_DIR: dataDir, MODEL: 'gpt-4o-mini', OPENAI_BASE_URL: fake.url, ROOT_PASSWORD: 'root-password-1' };
@@ -87,14 +88,7 @@ describe('a crash mid-stream', () => {
 });
 
 describe('a shutdown mid-stream (SIGTERM)', () => {
-  let fake: FakeOpenAI;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'shellchat-term-'));
-  beforeAll(async () => {
-    fake = await startFakeOpenAI();
-  });
-  afterAll(async () => {
-    await fake?.close();
-  });
 
   it('lets a short answer finish, stops a long one after the grace period keeping it, and exits', async () => {
     const env = { DATA_DIR: dataDir, MODEL: 'gpt-4o-mini', OPENAI_BASE_URL: fake.url, ROOT_PASSWORD: 'root-password-1', SHUTDOWN_GRACE_MS: '600' };

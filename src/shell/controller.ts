@@ -164,6 +164,8 @@ export class ShellController {
    */
   async submit(raw = this.state.get().input): Promise<void> {
     if (!raw.trim()) return;
+    const stopping = this.state.get().generating;
+    if (stopping && !(await this.isStop(raw))) return;
     // Too long for a turn (the server would refuse it): said here, and the text stays in the box.
     if (raw.length > USER_INPUT_MAX) {
       const format = (n: number) => n.toLocaleString();
@@ -171,8 +173,6 @@ export class ShellController {
       this.state.set((s) => ({ runs: s.runs + 1 }));
       return;
     }
-    const stopping = this.state.get().generating;
-    if (stopping && !(await this.isStop(raw))) return;
     this.cycle = undefined;
     // `:stop` runs beside the generation and aborts the generation's controller (its effect).
     if (!stopping || !this.abort) this.abort = new AbortController();

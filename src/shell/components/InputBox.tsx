@@ -4,8 +4,8 @@ import { useSetting, useShell, useShellState, useT } from '../context.tsx';
 import { onSwipe } from '../gestures.ts';
 
 /**
- * The multi-line input and its Send button (Stop while an answer streams). Keys are handled by the shell's key map
- * (App); here the box only grows with its content and reacts to swipes.
+ * The multi-line input and its Send button (Stop while an answer streams). Keys are handled by
+ * the shell's key map (App); here the box only grows with its content and reacts to swipes.
  */
 export function InputBox() {
   const input = useShellState((s) => s.input);

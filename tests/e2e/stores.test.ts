@@ -105,7 +105,8 @@ describe.skipIf(!HAS_CHROME)('stores and nodes in the browser', () => {
     expect(progress).toMatch(/Uploading report\.pdf: \d+%/);
     expect(progress).toMatch(/Uploading letter\.docx: \d+%/);
     expect(progress).toContain('Uploading letter.docx: 100%');
-    expect(uploads()).toBe(1);
+    // The server's log line reaches this process through a pipe, a moment after the answer.
+    await expect.poll(uploads).toBe(1);
     // The picker's input is gone again.
     expect(await page.locator('input[type=file]').count()).toBe(0);
 

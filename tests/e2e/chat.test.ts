@@ -144,6 +144,27 @@ describe.skipIf(!HAS_CHROME)('chat', () => {
     await context.close();
   });
 
+  it('keeps working when the markdown renderer cannot load: the answer shows as plain text, with a line saying why', async () => {
+    // As when the server went away, or a deploy replaced the hashed files, before the chunk loaded.
+    const context = await browser.newContext({ viewport: { width: 1024, height: 768 } });
+    await context.route(/\/assets\/markdown-[^/]*\.(js|css)$/, (route) => route.abort('connectionrefused'));
+    const page = await context.newPage();
+    await page.goto(server.url);
+    await page.waitForSelector('[data-testid=input]');
+    fake.reply({ text: 'Plain **still** readable.' });
+    expect(await run(page, 'render this')).toContain('Plain **still** readable.');
+    await expect.poll(() => page.getByTestId('load-failed').count()).toBe(1);
+    expect(await page.getByTestId('load-failed').textContent()).toBe(
+      'Part of the app could not load (the server may be down, or updated since this page opened). Reload the page to try again.',
+    );
+    // The rest of the app goes on: commands run, and the next answer shows the same way.
+    expect(await run(page, ':stats on')).toBe('Stats on.');
+    fake.reply({ text: 'Second answer.' });
+    expect(await run(page, 'and again')).toContain('Second answer.');
+    expect(await page.getByTestId('input').isVisible()).toBe(true);
+    await context.close();
+  });
+
   it("shows 'Silent...' for an empty reply and the provider's error text for a failure", async () => {
     const { page, context } = await openApp(browser, server.url);
     fake.reply({ chunks: [''] });

@@ -4,6 +4,7 @@ import { useSetting, useShell, useShellState } from '../context.tsx';
 import { keyAction, type KeyAction } from '../keymap.ts';
 import { effectiveFullscreen, useIsPhone } from '../viewport.ts';
 
+import { LoadBoundary, LoadFailed } from './LoadBoundary.tsx';
 import { FrontView } from './FrontView.tsx';
 import { ViewToggle } from './ViewToggle.tsx';
 
@@ -111,9 +112,11 @@ export function App() {
       {view === 'front' ? (
         <FrontView />
       ) : (
-        <Suspense fallback={null}>
-          <BackView />
-        </Suspense>
+        <LoadBoundary fallback={() => <LoadFailed />}>
+          <Suspense fallback={null}>
+            <BackView />
+          </Suspense>
+        </LoadBoundary>
       )}
     </div>
   );

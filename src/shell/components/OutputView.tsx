@@ -4,6 +4,7 @@
 // the markdown shows as plain text.
 import { lazy, Suspense } from 'react';
 import type { Output } from '../../core/index.ts';
+import { LoadBoundary, LoadFailed } from './LoadBoundary.tsx';
 import { WindowedTable, WINDOW_THRESHOLD } from './WindowedTable.tsx';
 
 // One component type for streaming and finished answers (`done` = not streaming, which is what
@@ -15,10 +16,20 @@ export function OutputView({ output }: { output: Output }) {
     case 'text':
       return <div className="out-text">{output.text}</div>;
     case 'markdown':
+      // Should the renderer fail to load, the answer stays readable as plain text.
       return (
-        <Suspense fallback={<div className="out-text">{output.text}</div>}>
-          <StreamingMarkdown text={output.text} done={!output.streaming} />
-        </Suspense>
+        <LoadBoundary
+          fallback={() => (
+            <>
+              <div className="out-text">{output.text}</div>
+              <LoadFailed />
+            </>
+          )}
+        >
+          <Suspense fallback={<div className="out-text">{output.text}</div>}>
+            <StreamingMarkdown text={output.text} done={!output.streaming} />
+          </Suspense>
+        </LoadBoundary>
       );
     case 'error':
       return (

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { startFakeOpenAI } from '../tests/fixtures/fakeOpenAI.ts';
 import type { RecordedRequest } from '../tests/fixtures/fakeOpenAI.ts';
 import { lastUserText } from '../tests/fixtures/fakeOpenAI.ts';
+import { EVAL_PROMPT } from '../src/server/generation/evaluate.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -15,7 +16,7 @@ function demoReply(req: RecordedRequest) {
   // The self-evaluation call (`:eval on`): a reply in the judge's format, so that the score
   // block shows how a real judge's score looks.
   const system = (req.body.messages as { role: string; content: unknown }[] | undefined)?.find((m) => m.role === 'system');
-  if (typeof system?.content === 'string' && system.content.startsWith('You check answers')) {
+  if (system?.content === EVAL_PROMPT) {
     return { text: '7 - The demo double cannot judge answers: this score is an example.' };
   }
   const question = lastUserText(req.body) || '(nothing)';

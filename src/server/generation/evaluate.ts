@@ -9,7 +9,8 @@ export interface Judgement {
   usage: { inputTokens: number; outputTokens: number };
 }
 
-const PROMPT = `You check answers for mistakes. Score how correct and credible the ANSWER to the QUESTION is, from 0 (wrong or made up) to 10 (correct and well supported). An honest "I don't know" scores higher than a confident guess. Reply with one line: the score, a space, a hyphen, a space, and a one-sentence reason. Example: 8 - The facts are right but the date is not given.`;
+/** The evaluator's system prompt (the demo double recognises the evaluation call by it). */
+export const EVAL_PROMPT = `You check answers for mistakes. Score how correct and credible the ANSWER to the QUESTION is, from 0 (wrong or made up) to 10 (correct and well supported). An honest "I don't know" scores higher than a confident guess. Reply with one line: the score, a space, a hyphen, a space, and a one-sentence reason. Example: 8 - The facts are right but the date is not given.`;
 
 /**
  * The score and reason from the evaluator's reply: "8 - reason", "8/10: reason", "Score: 8 -
@@ -26,7 +27,7 @@ export function parseJudgement(text: string): { score: number | null; reason: st
 export async function evaluate(model: LanguageModel, question: string, answer: string, signal: AbortSignal): Promise<Judgement> {
   const result = await generateText({
     model,
-    system: PROMPT,
+    system: EVAL_PROMPT,
     prompt: `QUESTION:\n${question}\n\nANSWER:\n${answer}`,
     abortSignal: signal,
     maxRetries: 2,

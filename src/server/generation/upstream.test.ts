@@ -7,7 +7,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ModelEntry } from '../models/systemModels.ts';
 import { directChatStream, type RelayPart } from './directStream.ts';
 import { IdleWatch } from './idleWatch.ts';
-import { nodeHttpSend, viaFetch, viaNodeHttp } from './upstream.ts';
+import { rawHttpSend } from './rawHttp.ts';
+import { nodeHttpSend, viaFetch, viaNodeHttp, type Send } from './upstream.ts';
+
+/** The two clients of system models: plain http (rawHttp.ts) and node:http(s) (https). */
+const clients: [string, (idle: IdleWatch) => Send][] = [
+  ['rawHttp', rawHttpSend],
+  ['node:http', nodeHttpSend],
+];
 
 const servers: http.Server[] = [];
 afterEach(async () => {
@@ -52,7 +59,7 @@ async function turn(baseUrl: string): Promise<RelayPart[]> {
   return parts;
 }
 
-describe('node:http upstream', () => {
+describe('system model upstream (plain http: rawHttp.ts)', () => {
   it('hands over what one network read brought as one chunk, however many chunks it held', async () => {
     const url = await serve((res) => {
       // 200 chunks of the chunked encoding, corked into one write.
@@ -113,7 +120,7 @@ describe('node:http upstream', () => {
   });
 });
 
-describe('a provider that goes silent', () => {
+describe.each(clients)('a provider that goes silent (%s)', (_, client) => {
   /** A server that answers with `handler` (headers and all up to it). */
   async function raw(handler: (res: http.ServerResponse) => void): Promise<string> {
     const server = http.createServer((req, res) => {
@@ -130,7 +137,7 @@ describe('a provider that goes silent', () => {
     const idle = new IdleWatch(100);
     const url = await raw(() => {});
     const started = performance.now();
-    await expect(nodeHttpSend(idle)(`${url}/chat/completions`, {}, '{}', signal())).rejects.toThrow('The model provider sent nothing for 0.1 s.');
+    await expect(client(idle)(`${url}/chat/completions`, {}, '{}', signal())).rejects.toThrow('The model provider sent nothing for 0.1 s.');
     const waited = performance.now() - started;
     expect(waited).toBeGreaterThanOrEqual(95);
     expect(waited).toBeLessThan(1000);
@@ -143,7 +150,7 @@ describe('a provider that goes silent', () => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write(event('a'));
     });
-    const upstream = await nodeHttpSend(idle)(`${url}/chat/completions`, {}, '{}', signal());
+    const upstream = await client(idle)(`${url}/chat/completions`, {}, '{}', signal());
     const seen: string[] = [];
     await expect(upstream.pump((chunk) => void seen.push(Buffer.from(chunk).toString()))).rejects.toThrow();
     expect(seen.join('')).toContain('"a"');
@@ -163,7 +170,7 @@ describe('a provider that goes silent', () => {
         }
       }, 40);
     });
-    const upstream = await nodeHttpSend(idle)(`${url}/chat/completions`, {}, '{}', signal());
+    const upstream = await client(idle)(`${url}/chat/completions`, {}, '{}', signal());
     let text = '';
     await upstream.pump((chunk) => void (text += Buffer.from(chunk).toString()));
     // 400 ms in all, four times the limit, and every piece arrived.
@@ -173,25 +180,26 @@ describe('a provider that goes silent', () => {
   });
 });
 
-describe('a kept-alive connection the provider closed', () => {
-  /** A server that drops the connection, unanswered, of the requests `drop` picks (by number from 1). */
-  async function dropping(drop: (n: number) => boolean) {
-    const seen = { requests: 0, connections: 0 };
-    const server = http.createServer((req, res) => {
-      const n = ++seen.requests;
-      req.resume();
-      req.on('end', () => {
-        if (drop(n)) return void req.socket.destroy();
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(`{"n":${n}}`);
-      });
+/** A server that drops the connection, unanswered, of the requests `drop` picks (by number from 1). */
+async function dropping(drop: (n: number) => boolean) {
+  const seen = { requests: 0, connections: 0 };
+  const server = http.createServer((req, res) => {
+    const n = ++seen.requests;
+    req.resume();
+    req.on('end', () => {
+      if (drop(n)) return void req.socket.destroy();
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(`{"n":${n}}`);
     });
-    server.on('connection', () => seen.connections++);
-    servers.push(server);
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/chat/completions`, seen };
-  }
-  const send = nodeHttpSend(new IdleWatch(60_000));
+  });
+  server.on('connection', () => seen.connections++);
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/chat/completions`, seen };
+}
+
+describe.each(clients)('a kept-alive connection the provider closed (%s)', (_, client) => {
+  const send = client(new IdleWatch(60_000));
   /** Until the connection of the answer just read is back among the free ones. */
   const freed = () => new Promise((r) => setTimeout(r, 10));
 
@@ -218,6 +226,10 @@ describe('a kept-alive connection the provider closed', () => {
     // a new connection, which the server drops too.
     expect(stale.seen).toEqual({ requests: 3, connections: 2 });
   });
+});
+
+describe('a kept-alive connection the provider closed (fetch)', () => {
+  const freed = () => new Promise((r) => setTimeout(r, 10));
 
   it('through fetch (user models), is sent once more when the connection closed under it, and no more', async () => {
     const send = viaFetch(fetch);

@@ -2,7 +2,8 @@
 // (an earlier commit, say), streaming at once beside the bare relay, the same paced streams to
 // each. Run at once, both find the machine in the same state, so a round's ratio of the two
 // varies by about ±2%, where rounds run one after the other differed by up to ±20%: enough to
-// tell whether a change to the relay's path saves 1% of its CPU.
+// tell whether a change to the relay's path saves 1% of its CPU. Each round's p99 token latency
+// through each is printed too: measured at once, the two see the same noisy moments.
 //
 //   git worktree add /tmp/before <commit> && ln -s "$PWD/node_modules" /tmp/before/
 //   node bench/abRelay.ts /tmp/before          (BENCH_AB_ROUNDS, BENCH_AB_TOKENS, BENCH_CPU_STREAMS)
@@ -42,17 +43,21 @@ const targets = Object.entries(relays).map(([name, r]) => ({ ...r, body: name ==
 try {
   // A warm-up round (JIT, connection pools), not counted.
   await pacedStreams(targets, fake, Math.min(streams, 30), tokens, 20);
-  const ratios: { change: number; before: number; after: number }[] = [];
+  const ratios: { change: number; before: number; after: number; latency: number }[] = [];
   for (let i = 0; i < rounds; i++) {
     const start = await Promise.all(targets.map((t) => probe(t.child)));
-    await pacedStreams(targets, fake, streams, tokens, 20);
+    const seen = await pacedStreams(targets, fake, streams, tokens, 20);
     const end = await Promise.all(targets.map((t) => probe(t.child)));
     const [bare, before, after] = targets.map((_, k) => (end[k]!.cpu - start[k]!.cpu) / (streams * tokens));
-    ratios.push({ change: after! / before!, before: before! / bare!, after: after! / bare! });
-    console.log(`round ${i + 1}: µs per token: bare ${bare!.toFixed(2)}, before ${before!.toFixed(2)}, after ${after!.toFixed(2)}; after/before ${(after! / before!).toFixed(3)}`);
+    const [bareP99, beforeP99, afterP99] = seen.map((s) => s.latency);
+    ratios.push({ change: after! / before!, before: before! / bare!, after: after! / bare!, latency: afterP99! - beforeP99! });
+    console.log(
+      `round ${i + 1}: µs per token: bare ${bare!.toFixed(2)}, before ${before!.toFixed(2)}, after ${after!.toFixed(2)}; after/before ${(after! / before!).toFixed(3)}; ` +
+        `p99 latency (ms): bare ${bareP99!.toFixed(1)}, before ${beforeP99!.toFixed(1)}, after ${afterP99!.toFixed(1)}`,
+    );
   }
   const m = (pick: (r: (typeof ratios)[number]) => number) => median(ratios.map(pick)).toFixed(3);
-  console.log(`median: after/before ${m((r) => r.change)}; against the bare relay, before ${m((r) => r.before)}x, after ${m((r) => r.after)}x`);
+  console.log(`median: after/before ${m((r) => r.change)}; against the bare relay, before ${m((r) => r.before)}x, after ${m((r) => r.after)}x; p99 latency after minus before ${m((r) => r.latency)} ms`);
 } finally {
   for (const r of Object.values(relays)) r.child.kill('SIGKILL');
   await fake.close();

@@ -12,7 +12,7 @@ import type { ModelMessage } from 'ai';
 import type { ModelEntry } from '../models/systemModels.ts';
 import { plainContent } from './chunkText.ts';
 import { sseEvents } from './sseEvents.ts';
-import { CutShortError, viaFetch, viaNodeHttp, type ChunkResult } from './upstream.ts';
+import { CutShortError, viaFetch, viaRawHttp, type ChunkResult } from './upstream.ts';
 
 /** The stream parts run.ts reads: the subset of the AI SDK's fullStream parts it uses. */
 export type RelayPart =
@@ -157,7 +157,7 @@ async function streamStep(o: DirectStreamOptions, messages: WireMessage[], end: 
   };
   let upstream;
   try {
-    upstream = await (o.fetch ? viaFetch(o.fetch) : viaNodeHttp)(`${o.entry.baseUrl}/chat/completions`, headers, JSON.stringify(body), o.signal);
+    upstream = await (o.fetch ? viaFetch(o.fetch) : viaRawHttp)(`${o.entry.baseUrl}/chat/completions`, headers, JSON.stringify(body), o.signal);
   } catch (err) {
     if (o.signal.aborted) throw err;
     // fetch's own "fetch failed" says nothing: name the cause, as the AI SDK does.

@@ -2,7 +2,10 @@
 // so that every framing case is under the test's control: chunked bodies cut anywhere,
 // lengths, close-delimited bodies, interim answers, kept-alive connections and their reuse,
 // malformed answers, cut answers, aborts.
+import { readFileSync } from 'node:fs';
 import net, { type AddressInfo } from 'node:net';
+import path from 'node:path';
+import tls from 'node:tls';
 import { afterEach, describe, expect, it } from 'vitest';
 import { IdleWatch } from './idleWatch.ts';
 import { Dechunker } from './httpFraming.ts';
@@ -60,10 +63,17 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
 });
 
-/** A server that answers each request (its whole text, by number from 1) with `answer`. */
-async function rawServer(answer: (socket: net.Socket, request: string, n: number) => void) {
+// A certificate for localhost and 127.0.0.1, made for these tests only (valid until 2126).
+const TLS_DIR = path.resolve(import.meta.dirname, '../../../tests/fixtures/tls');
+const tlsFiles = { key: readFileSync(path.join(TLS_DIR, 'key.pem')), cert: readFileSync(path.join(TLS_DIR, 'cert.pem')) };
+
+/**
+ * A server that answers each request (its whole text, by number from 1) with `answer`; over
+ * TLS with the test certificate when `secure`.
+ */
+async function rawServer(answer: (socket: net.Socket, request: string, n: number) => void, secure = false) {
   const seen = { requests: [] as string[], connections: 0, closed: 0 };
-  const server = net.createServer((socket) => {
+  const onConnection = (socket: net.Socket) => {
     seen.connections++;
     sockets.push(socket);
     socket.on('close', () => seen.closed++);
@@ -80,10 +90,11 @@ async function rawServer(answer: (socket: net.Socket, request: string, n: number
       seen.requests.push(request);
       answer(socket, request, seen.requests.length);
     });
-  });
+  };
+  const server = secure ? tls.createServer(tlsFiles, onConnection) : net.createServer(onConnection);
   servers.push(server);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/chat/completions?x=1`, seen };
+  return { url: `http${secure ? 's' : ''}://127.0.0.1:${(server.address() as AddressInfo).port}/v1/chat/completions?x=1`, seen };
 }
 
 const send = rawHttpSend(new IdleWatch(60_000));
@@ -185,5 +196,27 @@ describe('rawHttp requests', () => {
     const { url, seen } = await rawServer(() => {});
     await expect(send(url, { authorization: 'Bearer k\r\nX-Evil: 1' }, '{}', signal())).rejects.toThrow('Invalid header: authorization');
     expect(seen.connections).toBe(0);
+  });
+});
+
+describe('rawHttp over TLS', () => {
+  const chunked = (n: number) => `HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n9\r\ndata: ${n}\n\n\r\n0\r\n\r\n`;
+
+  it('streams from a https provider whose certificate chains to a trusted authority, on a kept connection', async () => {
+    const { url, seen } = await rawServer((s, _, n) => s.write(chunked(n)), true);
+    const secureSend = rawHttpSend(new IdleWatch(60_000), { ca: tlsFiles.cert });
+    for (const n of [1, 2]) {
+      expect(await readAll(await secureSend(url, {}, '{}', signal()))).toBe(`data: ${n}\n\n`);
+      await tick();
+    }
+    expect(seen.connections).toBe(1);
+    // By host name too: the certificate names localhost.
+    expect(await readAll(await secureSend(url.replace('127.0.0.1', 'localhost'), {}, '{}', signal()))).toBe('data: 3\n\n');
+  });
+
+  it('refuses a certificate that no trusted authority signed', async () => {
+    const { url, seen } = await rawServer((s, _, n) => s.write(chunked(n)), true);
+    await expect(send(url, {}, '{}', signal())).rejects.toThrow(/self[- ]signed certificate/);
+    expect(seen.requests).toHaveLength(0);
   });
 });

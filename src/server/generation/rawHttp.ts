@@ -1,16 +1,16 @@
-// The direct relay's HTTP/1.1 client for system models on plain http (vLLM, llama.cpp, LM
-// Studio, Ollama's OpenAI API on a LAN): the request on a kept-alive net.Socket, the answer read
-// into one shared buffer (net's `onread`) and parsed here (status, headers, chunked or
-// Content-Length body).
+// The direct relay's HTTP/1.1 client for system models (OpenAI-compatible providers over
+// https, or vLLM, llama.cpp, LM Studio on a LAN over http): the request on a kept-alive
+// connection, the answer read into one shared buffer (the socket's `onread`, which TLS sockets
+// honour too) and parsed in httpFraming.ts (status, headers, chunked or sized body).
 // Why not node:http, which served this path before: for each network read it allocated two
-// ArrayBuffers (the read and a copy of the body from its parser) and ran the body through a
-// Readable (push, a tick, 'readable', read()). At 300 paced streams that was ~15% of the
-// server's CPU per relayed token, and the thousands of dead ArrayBuffers made each scavenge
-// take 2-5 ms sweeping them, a pause every token waiting meanwhile paid (benchmark B5). Here a
-// read allocates nothing: its body bytes are handed over as a view of the shared buffer,
+// ArrayBuffers (the read and its parser's copy of the body) and ran the body through a
+// Readable (push, a tick, 'readable', read()). At 100 paced streams that was a fifth of the
+// server's CPU per relayed token (benchmark B5), and the thousands of dead ArrayBuffers made
+// each scavenge spend 2-5 ms sweeping them, a pause every waiting token paid. Here a read
+// allocates nothing: its body bytes are handed over as a view of the shared buffer,
 // synchronously, and consumed (decoded into a string) before the next read can overwrite it.
-// https stays on node:https (upstream.ts): its reads come decrypted from TLS, not from here.
 import net from 'node:net';
+import tls from 'node:tls';
 import { StringDecoder } from 'node:string_decoder';
 import { Dechunker, parseHead, type Head } from './httpFraming.ts';
 import { IdleWatch, type Watch } from './idleWatch.ts';
@@ -43,47 +43,82 @@ interface Connection {
   reused: boolean;
 }
 
-/** Kept-alive connections by host:port, the most recently used last. */
-const pool = new Map<string, Connection[]>();
-
-function release(key: string, conn: Connection, keepMs: number): void {
-  conn.reader = null;
-  conn.reused = true;
-  conn.socket.setTimeout(keepMs);
-  let idle = pool.get(key);
-  if (!idle) pool.set(key, (idle = []));
-  idle.push(conn);
+/** Where a connection goes: its pool key and how to open it. */
+interface Origin {
+  key: string;
+  host: string;
+  port: number;
+  secure: boolean;
 }
 
-function drop(key: string, conn: Connection): void {
-  conn.reader = null;
-  const idle = pool.get(key);
-  const at = idle?.indexOf(conn) ?? -1;
-  if (at >= 0) idle!.splice(at, 1);
-  if (idle?.length === 0) pool.delete(key);
-  conn.socket.destroy();
+/** Options for tests: the certificate authorities a https provider's certificate must chain to. */
+export interface RawHttpOptions {
+  ca?: string | Buffer;
 }
 
-function connect(key: string, host: string, port: number): Connection {
-  const conn: Connection = { socket: null as never, reader: null, reused: false };
-  conn.socket = net.connect({
-    host,
-    port,
-    noDelay: true,
-    // Bytes while idle in the pool are not an answer to anything: the connection is dropped.
-    onread: { buffer: READ_BUFFER, callback: (n) => (conn.reader ? conn.reader.read(n) : (drop(key, conn), false)) },
-  });
-  const ended = (err?: Error) => {
-    const reader = conn.reader;
+/** Kept-alive connections by origin, the most recently used last. */
+class Pool {
+  private readonly idle = new Map<string, Connection[]>();
+  private readonly options: RawHttpOptions;
+  constructor(options: RawHttpOptions) {
+    this.options = options;
+  }
+
+  /** An idle connection to `origin`, or a new one. */
+  take(origin: Origin): Connection {
+    const idle = this.idle.get(origin.key);
+    let conn: Connection | undefined;
+    while (idle?.length && !conn) {
+      const c = idle.pop()!;
+      if (!c.socket.destroyed) conn = c;
+    }
+    if (idle?.length === 0) this.idle.delete(origin.key);
+    conn ??= this.connect(origin);
+    conn.socket.setTimeout(0);
+    return conn;
+  }
+
+  release(key: string, conn: Connection, keepMs: number): void {
     conn.reader = null;
-    drop(key, conn);
-    reader?.ended(err);
-  };
-  conn.socket.on('end', () => ended());
-  conn.socket.on('error', (err) => ended(err));
-  conn.socket.on('close', () => ended());
-  conn.socket.on('timeout', () => ended());
-  return conn;
+    conn.reused = true;
+    conn.socket.setTimeout(keepMs);
+    let idle = this.idle.get(key);
+    if (!idle) this.idle.set(key, (idle = []));
+    idle.push(conn);
+  }
+
+  drop(key: string, conn: Connection): void {
+    conn.reader = null;
+    const idle = this.idle.get(key);
+    const at = idle?.indexOf(conn) ?? -1;
+    if (at >= 0) idle!.splice(at, 1);
+    if (idle?.length === 0) this.idle.delete(key);
+    conn.socket.destroy();
+  }
+
+  private connect({ key, host, port, secure }: Origin): Connection {
+    const conn: Connection = { socket: null as never, reader: null, reused: false };
+    // Bytes while idle in the pool are not an answer to anything: the connection is dropped.
+    const onread = { buffer: READ_BUFFER, callback: (n: number) => (conn.reader ? conn.reader.read(n) : (this.drop(key, conn), false)) };
+    // TLS hands its decrypted reads to `onread` the same way; the certificate is checked
+    // against the system's authorities (or the test's) and the host name.
+    conn.socket = secure
+      ? // tls.connect takes socket.connect()'s options, onread among them (its types omit it).
+        tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, ALPNProtocols: ['http/1.1'], ca: this.options.ca, onread } as tls.ConnectionOptions)
+      : net.connect({ host, port, onread });
+    conn.socket.setNoDelay(true);
+    const ended = (err?: Error) => {
+      const reader = conn.reader;
+      conn.reader = null;
+      this.drop(key, conn);
+      reader?.ended(err);
+    };
+    conn.socket.on('end', () => ended());
+    conn.socket.on('error', (err) => ended(err));
+    conn.socket.on('close', () => ended());
+    conn.socket.on('timeout', () => ended());
+    return conn;
+  }
 }
 
 /** Why a body is being read: to hand over read by read, or whole (an error's text). */
@@ -93,14 +128,17 @@ type BodySink = (chunk: Buffer) => ChunkResult;
  * A POST over plain http on a kept-alive connection. A request whose reused connection turns
  * out to have been closed while idle (no answer came) is sent once more on a new one.
  */
-export const rawHttpSend =
-  (idle: IdleWatch): Send =>
-  (url, headers, body, signal) =>
+export function rawHttpSend(idle: IdleWatch, options: RawHttpOptions = {}): Send {
+  const pool = new Pool(options);
+  return (url, headers, body, signal) =>
     new Promise<Upstream>((resolve, reject) => {
       const target = new URL(url);
+      const secure = target.protocol === 'https:';
+      if (!secure && target.protocol !== 'http:') return reject(new Error(`Unsupported protocol: ${target.protocol}`));
       const host = target.hostname.replace(/^\[|\]$/g, '');
-      const port = Number(target.port || 80);
-      const key = `${host}:${port}`;
+      const port = Number(target.port || (secure ? 443 : 80));
+      const key = `${target.protocol}//${host}:${port}`;
+      const origin: Origin = { key, host, port, secure };
       for (const [name, value] of Object.entries(headers)) {
         if (/[\r\n]/.test(name) || /[\r\n]/.test(value)) return reject(new Error(`Invalid header: ${name}`));
       }
@@ -110,16 +148,8 @@ export const rawHttpSend =
 
       const attempt = (retried: boolean) => {
         if (signal.aborted) return reject(abortError());
-        const idleConns = pool.get(key);
-        let conn: Connection | undefined;
-        while (idleConns?.length && !conn) {
-          const c = idleConns.pop()!;
-          if (!c.socket.destroyed) conn = c;
-        }
-        if (idleConns?.length === 0) pool.delete(key);
-        conn ??= connect(key, host, port);
+        const conn = pool.take(origin);
         const socket = conn.socket;
-        socket.setTimeout(0);
 
         let settled = false;
         let headText = '';
@@ -144,8 +174,8 @@ export const rawHttpSend =
           onFinish?.(err);
         };
         const fail = (err: unknown) => {
-          conn!.reader = null;
-          drop(key, conn!);
+          conn.reader = null;
+          pool.drop(key, conn);
           if (!settled) {
             settled = true;
             idle.unwatch(watch);
@@ -172,7 +202,7 @@ export const rawHttpSend =
             }
             if (end > from && sink!(buf.subarray(from, end)) === 'stop') {
               // The rest of this answer is not wanted: the connection cannot be reused for it.
-              drop(key, conn!);
+              pool.drop(key, conn);
               done();
               return false;
             }
@@ -184,8 +214,8 @@ export const rawHttpSend =
             // Anything after the body would be an answer to nothing: that connection is not
             // reused. A reused one goes on reading, idle, to notice the server closing it.
             const reuse = last === to && parsed!.keepAlive && parsed!.keepMs >= 1000;
-            if (reuse) release(key, conn!, parsed!.keepMs);
-            else drop(key, conn!);
+            if (reuse) pool.release(key, conn, parsed!.keepMs);
+            else pool.drop(key, conn);
             done();
             return reuse;
           }
@@ -230,7 +260,7 @@ export const rawHttpSend =
             if (!parsed) {
               // No answer at all on a connection that had served one: closed while idle.
               const code = (err as NodeJS.ErrnoException | undefined)?.code ?? '';
-              if (!settled && !retried && conn!.reused && !signal.aborted && (!err || code === 'ECONNRESET' || code === 'EPIPE')) {
+              if (!settled && !retried && conn.reused && !signal.aborted && (!err || code === 'ECONNRESET' || code === 'EPIPE')) {
                 settled = true;
                 idle.unwatch(watch);
                 signal.removeEventListener('abort', onAbort);
@@ -287,4 +317,4 @@ export const rawHttpSend =
       };
       attempt(false);
     });
-
+}

@@ -1,4 +1,4 @@
-// The node:http client of the direct relay (system models), against a real local server:
+// The system models' client of the direct relay (rawHttp.ts), against a real local server:
 // chunks of one network read arrive together, a hold stops the reading, a cut connection and
 // a refused one become clear errors.
 import http from 'node:http';
@@ -8,13 +8,7 @@ import type { ModelEntry } from '../models/systemModels.ts';
 import { directChatStream, type RelayPart } from './directStream.ts';
 import { IdleWatch } from './idleWatch.ts';
 import { rawHttpSend } from './rawHttp.ts';
-import { nodeHttpSend, viaFetch, viaNodeHttp, type Send } from './upstream.ts';
-
-/** The two clients of system models: plain http (rawHttp.ts) and node:http(s) (https). */
-const clients: [string, (idle: IdleWatch) => Send][] = [
-  ['rawHttp', rawHttpSend],
-  ['node:http', nodeHttpSend],
-];
+import { viaFetch, viaRawHttp } from './upstream.ts';
 
 const servers: http.Server[] = [];
 afterEach(async () => {
@@ -59,7 +53,7 @@ async function turn(baseUrl: string): Promise<RelayPart[]> {
   return parts;
 }
 
-describe('system model upstream (plain http: rawHttp.ts)', () => {
+describe('system model upstream (rawHttp.ts)', () => {
   it('hands over what one network read brought as one chunk, however many chunks it held', async () => {
     const url = await serve((res) => {
       // 200 chunks of the chunked encoding, corked into one write.
@@ -85,7 +79,7 @@ describe('system model upstream (plain http: rawHttp.ts)', () => {
         res.end(finish);
       }, 50);
     });
-    const upstream = await viaNodeHttp(`${url}/chat/completions`, {}, '{}', new AbortController().signal);
+    const upstream = await viaRawHttp(`${url}/chat/completions`, {}, '{}', new AbortController().signal);
     const seen: string[] = [];
     let release!: () => void;
     const pumped = upstream.pump((chunk) => {
@@ -120,7 +114,7 @@ describe('system model upstream (plain http: rawHttp.ts)', () => {
   });
 });
 
-describe.each(clients)('a provider that goes silent (%s)', (_, client) => {
+describe('a provider that goes silent', () => {
   /** A server that answers with `handler` (headers and all up to it). */
   async function raw(handler: (res: http.ServerResponse) => void): Promise<string> {
     const server = http.createServer((req, res) => {
@@ -137,7 +131,7 @@ describe.each(clients)('a provider that goes silent (%s)', (_, client) => {
     const idle = new IdleWatch(100);
     const url = await raw(() => {});
     const started = performance.now();
-    await expect(client(idle)(`${url}/chat/completions`, {}, '{}', signal())).rejects.toThrow('The model provider sent nothing for 0.1 s.');
+    await expect(rawHttpSend(idle)(`${url}/chat/completions`, {}, '{}', signal())).rejects.toThrow('The model provider sent nothing for 0.1 s.');
     const waited = performance.now() - started;
     expect(waited).toBeGreaterThanOrEqual(95);
     expect(waited).toBeLessThan(1000);
@@ -150,7 +144,7 @@ describe.each(clients)('a provider that goes silent (%s)', (_, client) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write(event('a'));
     });
-    const upstream = await client(idle)(`${url}/chat/completions`, {}, '{}', signal());
+    const upstream = await rawHttpSend(idle)(`${url}/chat/completions`, {}, '{}', signal());
     const seen: string[] = [];
     await expect(upstream.pump((chunk) => void seen.push(Buffer.from(chunk).toString()))).rejects.toThrow();
     expect(seen.join('')).toContain('"a"');
@@ -170,7 +164,7 @@ describe.each(clients)('a provider that goes silent (%s)', (_, client) => {
         }
       }, 40);
     });
-    const upstream = await client(idle)(`${url}/chat/completions`, {}, '{}', signal());
+    const upstream = await rawHttpSend(idle)(`${url}/chat/completions`, {}, '{}', signal());
     let text = '';
     await upstream.pump((chunk) => void (text += Buffer.from(chunk).toString()));
     // 400 ms in all, four times the limit, and every piece arrived.
@@ -198,8 +192,8 @@ async function dropping(drop: (n: number) => boolean) {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/chat/completions`, seen };
 }
 
-describe.each(clients)('a kept-alive connection the provider closed (%s)', (_, client) => {
-  const send = client(new IdleWatch(60_000));
+describe('a kept-alive connection the provider closed', () => {
+  const send = rawHttpSend(new IdleWatch(60_000));
   /** Until the connection of the answer just read is back among the free ones. */
   const freed = () => new Promise((r) => setTimeout(r, 10));
 

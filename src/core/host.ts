@@ -51,6 +51,13 @@ interface Active {
   disposers: (() => void)[];
 }
 
+/** A plugin's code or translations could not be loaded (as opposed to failing once loaded). */
+export class PluginLoadError extends Error {
+  constructor(cause: unknown) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+  }
+}
+
 export class PluginHost {
   readonly env: Env;
   readonly events: Emitter<ShellEvents>;
@@ -123,6 +130,20 @@ export class PluginHost {
     return this.active.has(pluginId);
   }
 
+  /**
+   * Loads every plugin's browser code and translations without activating it, so that its
+   * commands still work if the server goes away later (`:help` and `:info` offline). Called
+   * once the app is idle after the first paint; a load that fails is tried again on use.
+   */
+  async prefetch(): Promise<void> {
+    await Promise.all(
+      this.entries.map(async (e) => {
+        await this.options.loadNamespace?.(e.manifest.id);
+        await e.load();
+      }).map((p) => p.catch(() => undefined)),
+    );
+  }
+
   /** Activates every plugin whose manifest asks for it at startup. */
   async activateStartup(): Promise<void> {
     await Promise.all(
@@ -143,8 +164,13 @@ export class PluginHost {
 
   private async activate(entry: PluginEntry): Promise<Active> {
     const { manifest } = entry;
-    await this.options.loadNamespace?.(manifest.id);
-    const module = await entry.load();
+    let module: Awaited<ReturnType<PluginEntry['load']>>;
+    try {
+      await this.options.loadNamespace?.(manifest.id);
+      module = await entry.load();
+    } catch (err) {
+      throw new PluginLoadError(err);
+    }
     const disposers: (() => void)[] = [];
     const declared = new Set((manifest.commands ?? []).map((c) => c.id));
     const provided = new Set((manifest.provides ?? []).map((r) => r.id));
@@ -260,6 +286,13 @@ export class PluginHost {
       });
       return done(result === undefined ? [] : Array.isArray(result) ? result : [result]);
     } catch (err) {
+      // The plugin's code could not be fetched: the server is down or was updated since the
+      // page loaded. Said in words, not as the browser's "Failed to fetch dynamically
+      // imported module: <url>".
+      if (err instanceof PluginLoadError) {
+        const offline = this.options.online && !this.options.online();
+        return done([error(offline ? t('msg.notAvailableOffline', { cmd: `:${spec.words[0]}` }) : t('ui.loadFailed'))]);
+      }
       // A failing plugin must not take the shell down; say what failed and keep the input.
       return done([error(t('msg.commandFailed', { message: err instanceof Error ? err.message : String(err) }))]);
     }

@@ -111,4 +111,17 @@ export async function afterPaint({ controller, i18n }: Booted): Promise<void> {
     const { loadRemotePlugins } = await import('./remotes.ts');
     await loadRemotePlugins(host, controller, i18n, remotes);
   }
+  // Once the page is idle, the rest of its code (each plugin's, completion, the back view's
+  // pages): loaded on first use until now, so a server that went away later took every
+  // command not yet used with it, `:help` and `:info` included.
+  await whenIdle();
+  await Promise.all([host.prefetch(), import('../core/complete.ts'), import('./components/BackView.tsx')].map((p) => p.catch(() => undefined)));
+}
+
+/** Resolves when the browser has nothing better to do (at the latest after 5 s). */
+function whenIdle(): Promise<void> {
+  return new Promise((resolve) => {
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(() => resolve(), { timeout: 5000 });
+    else setTimeout(resolve, 1000);
+  });
 }

@@ -281,9 +281,10 @@ export function rawHttpSend(idle: IdleWatch, options: RawHttpOptions = {}): Send
         const upstreamOf = (h: Head): Upstream => {
           const pumpWith = (onChunk: BodySink) =>
             new Promise<void>((res, rej) => {
+              if (sink) return rej(new Error('The answer is being read already.'));
+              sink = onChunk;
               onFinish = (err) => (err === undefined ? res() : rej(err));
               if (finished) return onFinish(finished.err);
-                    sink = onChunk;
               const first = early!;
               early = null;
               if (bodyBytes(first, 0, first.length)) {

@@ -2,6 +2,8 @@
 // every command and message, the user role that wins over a system role of the same name,
 // memory reset on use, reset and add, own roles only, and the operator's roles file.
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -132,9 +134,19 @@ describe('anonymous visitors', () => {
     expect(t.settings.get('role')).toBe('');
   });
 
-  it("'No role found.' when no role can be listed (the server does not answer)", async () => {
+  it("'You are offline.' when the server cannot be reached; 'No role found.' when its list fails", async () => {
+    // Nothing listens there: not 'No role found.', which would say there are none.
     const t = await tester('http://127.0.0.1:9');
-    expect((await t.run(':role ls')).errors).toEqual(['No role found.']);
+    expect((await t.run(':role ls')).errors).toEqual(['You are offline.']);
+    // A server that answers, with a failure: the failure is only logged (spec part 7).
+    const failing = http.createServer((_, res) => res.writeHead(500, { 'content-type': 'application/json' }).end('{"success":false,"error":"boom"}'));
+    await new Promise<void>((r) => failing.listen(0, '127.0.0.1', r));
+    try {
+      const answered = await tester(`http://127.0.0.1:${(failing.address() as AddressInfo).port}`);
+      expect((await answered.run(':role ls')).errors).toEqual(['No role found.']);
+    } finally {
+      await new Promise((r) => failing.close(r));
+    }
   });
 });
 

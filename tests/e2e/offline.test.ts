@@ -1,7 +1,7 @@
 // When the server goes away after the page loaded: the commands that need no server keep
-// working, because the page loads every plugin's code once it is idle; a command whose code
-// could not load says so in words, not with the browser's "Failed to fetch dynamically
-// imported module: <url>".
+// working, because the page loads every plugin's code once it is idle; the lists it cannot
+// give say 'You are offline.'; a command whose code could not load says so in words, not with
+// the browser's "Failed to fetch dynamically imported module: <url>".
 import { describe, expect, it } from 'vitest';
 import { HAS_CHROME, openApp, run, useServerAndBrowser } from './support.ts';
 
@@ -23,6 +23,8 @@ describe.skipIf(!HAS_CHROME)('without the server', () => {
     expect(await run(page, ':info')).toContain('memLength');
     expect(await run(page, ':stats on')).toBe('Stats on.');
     expect(await run(page, ':voice')).not.toContain('could not load');
+    // A list the server cannot give: offline, not 'No available model found.'.
+    expect(await run(page, ':model ls')).toBe('You are offline.');
     // Completion too.
     await page.getByTestId('input').fill(':theme d');
     await page.getByTestId('input').press('Tab');

@@ -62,6 +62,9 @@ describe.each(await engines())('stores on %s', (engine) => {
   it('needs a login', async () => {
     const tester = await createShellTester({ plugins: ['general', 'user', 'store'], serverUrl: t.url });
     expect((await tester.run(':store ls')).errors).toEqual(['Please login.']);
+    // Logged in, with the server gone: offline, not 'No available store found.'.
+    const away = await createShellTester({ plugins: ['general', 'user', 'store'], serverUrl: 'http://127.0.0.1:9', settings: { user: 'someone' } });
+    expect((await away.run(':store ls')).errors).toEqual(['You are offline.']);
   });
 
   it('adds, activates, uploads, indexes and searches a file store; the model gets the results with their sources', async () => {

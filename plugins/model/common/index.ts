@@ -3,6 +3,7 @@
 // see or change a model and never sends a key (see ../server/index.ts).
 import {
   ApiError,
+  isOffline,
   OLLAMA_MESSAGES,
   PlatformRef,
   resetSession,
@@ -54,10 +55,16 @@ export function activateModel(ctx: PluginContext, local: LocalModels): void {
   const api: ApiClient = platform.api;
 
   /** The server's lists; a failure (offline, server down) gives empty lists, only logged. */
-  const serverLists = async (): Promise<ModelLists> => {
+  /**
+   * The server's lists; a failure gives empty lists (spec part 7: list failures are only
+   * logged), except for `:model ls` (`strict`) when the server cannot be reached at all: it
+   * says 'You are offline.' rather than 'No available model found.'.
+   */
+  const serverLists = async (strict = false): Promise<ModelLists> => {
     try {
       return (await api.get<ModelLists>('/api/model/list')).result ?? { user_models: [], group_models: [], system_models: [] };
-    } catch {
+    } catch (err) {
+      if (strict && isOffline(err)) throw err;
       return { user_models: [], group_models: [], system_models: [] };
     }
   };
@@ -123,8 +130,9 @@ export function activateModel(ctx: PluginContext, local: LocalModels): void {
     }),
   );
 
-  ctx.handle('model.ls', async (c) => {
-    const [lists, names] = await Promise.all([serverLists(), local.list()]);
+  ctx.handle('model.ls', (c) => call(() => listModels(c)));
+  const listModels = async (c: CommandContext): Promise<HandlerResult> => {
+    const [lists, names] = await Promise.all([serverLists(true), local.list()]);
     const active = c.settings.get<string>('model');
     const isLocal = activeIsLocal(c.settings);
     const current = active || (await defaultModel(lists));
@@ -149,7 +157,7 @@ export function activateModel(ctx: PluginContext, local: LocalModels): void {
         empty: c.t('msg.none'),
       },
     ];
-  });
+  };
 
   ctx.handle('model.use', (c) =>
     call(async () => {

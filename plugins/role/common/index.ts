@@ -2,6 +2,7 @@
 // change a role, and resolves a name user role first, then system role (see ../server/index.ts).
 import {
   ApiError,
+  isOffline,
   error,
   PlatformRef,
   resetSession,
@@ -24,11 +25,15 @@ const EMPTY: RoleLists = { user_roles: [], system_roles: [] };
 export function activateRole(ctx: PluginContext): void {
   const api: ApiClient = ctx.services.get(PlatformRef).api;
 
-  /** The server's lists; a failure (offline, server down) gives empty lists. */
-  const lists = async (): Promise<RoleLists> => {
+  /**
+   * The server's lists; a failure gives empty lists, except for `:role ls` (`strict`) when the
+   * server cannot be reached at all: 'You are offline.' rather than 'No role found.'.
+   */
+  const lists = async (strict = false): Promise<RoleLists> => {
     try {
       return (await api.get<RoleLists>('/api/role/list')).result ?? EMPTY;
-    } catch {
+    } catch (err) {
+      if (strict && isOffline(err)) throw err;
       return EMPTY;
     }
   };
@@ -71,7 +76,7 @@ export function activateRole(ctx: PluginContext): void {
 
   ctx.handle('role.ls', (c) =>
     call(async () => {
-      const { user_roles, system_roles } = await lists();
+      const { user_roles, system_roles } = await lists(true);
       if (!user_roles.length && !system_roles.length) return error(MESSAGES.noneFound);
       const active = c.settings.get<string>('role');
       // A user role wins over a system role of the same name: star where the name resolves.

@@ -2,6 +2,7 @@
 // `stores` setting (a comma list, at most 3); the server decides who may see or change a store.
 import {
   ApiError,
+  isOffline,
   type ApiAnswer,
   error,
   extractAttachments,
@@ -88,10 +89,15 @@ export function activateStore(ctx: PluginContext, options: { uploader?: StoreUpl
   const active = (c: CommandContext) => activeList(c.settings.get<string>('stores'));
   const setActive = (c: CommandContext, names: string[]) => c.settings.set('stores', names.join(','));
 
-  const lists = async (): Promise<StoreLists> => {
+  /**
+   * The server's lists; a failure gives empty lists, except for `:store ls` (`strict`) when
+   * the server cannot be reached at all: 'You are offline.' rather than 'No available store found.'.
+   */
+  const lists = async (strict = false): Promise<StoreLists> => {
     try {
       return (await api().get<StoreLists>('/api/store/list')).result ?? { user_stores: [], group_stores: [], system_stores: [] };
-    } catch {
+    } catch (err) {
+      if (strict && isOffline(err)) throw err;
       return { user_stores: [], group_stores: [], system_stores: [] };
     }
   };
@@ -137,8 +143,9 @@ export function activateStore(ctx: PluginContext, options: { uploader?: StoreUpl
     }),
   );
 
-  ctx.handle('store.ls', async (c) => {
-    const l = await lists();
+  ctx.handle('store.ls', (c) => callApi(() => listStores(c)));
+  const listStores = async (c: CommandContext): Promise<HandlerResult> => {
+    const l = await lists(true);
     const names = active(c);
     if (![...l.user_stores, ...l.group_stores, ...l.system_stores].length) return error(MESSAGES.noAvailable);
     const section = (title: string, items: StoreLists['user_stores']): Output => ({
@@ -148,7 +155,7 @@ export function activateStore(ctx: PluginContext, options: { uploader?: StoreUpl
       empty: c.t('msg.none'),
     });
     return [section(c.t('list.user'), l.user_stores), section(c.t('list.group'), l.group_stores), section(c.t('list.system'), l.system_stores)];
-  });
+  };
 
   ctx.handle('store.use', (c) =>
     call(async () => {

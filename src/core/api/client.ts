@@ -56,6 +56,11 @@ export function createApiClient(options: { baseUrl?: string; fetch?: typeof fetc
   };
 }
 
+/** The server could not be reached at all (the fetch failed): 'You are offline.' */
+export function isOffline(err: unknown): boolean {
+  return err instanceof ApiError && err.status === 0;
+}
+
 /**
  * Runs a command's API calls and turns an API failure into the error line the user sees
  * (the server's text, or 'Request failed with status {n}'); other errors propagate.

@@ -54,7 +54,6 @@ export function activateModel(ctx: PluginContext, local: LocalModels): void {
   const platform = ctx.services.get(PlatformRef);
   const api: ApiClient = platform.api;
 
-  /** The server's lists; a failure (offline, server down) gives empty lists, only logged. */
   /**
    * The server's lists; a failure gives empty lists (spec part 7: list failures are only
    * logged), except for `:model ls` (`strict`) when the server cannot be reached at all: it
@@ -130,7 +129,6 @@ export function activateModel(ctx: PluginContext, local: LocalModels): void {
     }),
   );
 
-  ctx.handle('model.ls', (c) => call(() => listModels(c)));
   const listModels = async (c: CommandContext): Promise<HandlerResult> => {
     const [lists, names] = await Promise.all([serverLists(true), local.list()]);
     const active = c.settings.get<string>('model');
@@ -158,6 +156,7 @@ export function activateModel(ctx: PluginContext, local: LocalModels): void {
       },
     ];
   };
+  ctx.handle('model.ls', (c) => call(() => listModels(c)));
 
   ctx.handle('model.use', (c) =>
     call(async () => {

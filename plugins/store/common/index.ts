@@ -143,7 +143,6 @@ export function activateStore(ctx: PluginContext, options: { uploader?: StoreUpl
     }),
   );
 
-  ctx.handle('store.ls', (c) => callApi(() => listStores(c)));
   const listStores = async (c: CommandContext): Promise<HandlerResult> => {
     const l = await lists(true);
     const names = active(c);
@@ -156,6 +155,7 @@ export function activateStore(ctx: PluginContext, options: { uploader?: StoreUpl
     });
     return [section(c.t('list.user'), l.user_stores), section(c.t('list.group'), l.group_stores), section(c.t('list.system'), l.system_stores)];
   };
+  ctx.handle('store.ls', (c) => call(() => listStores(c)));
 
   ctx.handle('store.use', (c) =>
     call(async () => {

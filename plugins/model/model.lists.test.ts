@@ -47,6 +47,9 @@ describe('anonymous visitors (model read)', () => {
     expect((await bare.run(':model')).errors).toEqual(['No model is set...']);
     // Not 'No available model found.', which would say there are none: the server is away.
     expect((await bare.run(':model ls')).errors).toEqual(['You are offline.']);
+    // In the interface's language, as the shell's own message.
+    const zh = await createShellTester({ plugins: ['model'], lang: 'zh-CN', systemInfo: { ollama_url: CLOSED } });
+    expect((await zh.run(':model ls')).errors).toEqual(['你已离线。']);
   });
 });
 

@@ -249,7 +249,13 @@ export class PluginHost {
     if (resolution.kind === 'unknown') return { outputs: [error(t('msg.unknownCommand'))], parsed, remember };
     const { command, argTokens } = resolution;
     const { spec, pluginId } = command;
-    const done = (outputs: Output[]) => ({ outputs, parsed, command, remember });
+    // The shell's own messages among the errors (offline, a bare status) in the interface's language.
+    const done = (outputs: Output[]) => ({
+      outputs: outputs.map((o) => (o.kind === 'error' && o.key ? { kind: 'error' as const, text: t(o.key, o.params) } : o)),
+      parsed,
+      command,
+      remember,
+    });
 
     if (spec.needs?.includes('server') && this.options.online && !this.options.online()) {
       return done([error(t('msg.notAvailableOffline', { cmd: `:${spec.words[0]}` }))]);

@@ -20,12 +20,14 @@ export type Output =
   | { kind: 'text'; text: string }
   /** A model answer or log, rendered as sanitized markdown; `streaming` while it grows. */
   | { kind: 'markdown'; text: string; streaming?: boolean }
-  /** Markdown from a model or a log; `streaming` while the answer is still arriving. */
-  | { kind: 'markdown'; text: string; streaming?: boolean }
   | { kind: 'list'; title?: string; items: ListItem[]; empty?: string }
   | { kind: 'table'; title?: string; columns: string[]; rows: string[][] }
   | { kind: 'json'; value: unknown }
-  | { kind: 'error'; text: string }
+  /**
+   * `key`: a message of the shell's own (its `msg.*` strings), which the host shows in the
+   * interface's language; `text` is its English.
+   */
+  | { kind: 'error'; text: string; key?: string; params?: Record<string, unknown> }
   | { kind: 'effect'; effect: Effect };
 
 export const text = (value: string): Output => ({ kind: 'text', text: value });

@@ -111,11 +111,14 @@ export async function afterPaint({ controller, i18n }: Booted): Promise<void> {
     const { loadRemotePlugins } = await import('./remotes.ts');
     await loadRemotePlugins(host, controller, i18n, remotes);
   }
-  // Once the page is idle, the rest of its code (each plugin's, completion, the back view's
-  // pages): loaded on first use until now, so a server that went away later took every
-  // command not yet used with it, `:help` and `:info` included.
+  // Once the page is idle, the rest of its code (each plugin's, the chat's, completion, the
+  // back view's pages): loaded on first use until now, so a server that went away later took
+  // every command not yet used with it, `:help` and `:info` included, and the first question
+  // failed without a word.
   await whenIdle();
-  await Promise.all([host.prefetch(), import('../core/complete.ts'), import('./components/BackView.tsx')].map((p) => p.catch(() => undefined)));
+  await Promise.all(
+    [host.prefetch(), import('./chat/index.ts'), import('../core/complete.ts'), import('./components/BackView.tsx')].map((p) => p.catch(() => undefined)),
+  );
 }
 
 /** Resolves when the browser has nothing better to do (at the latest after 5 s). */

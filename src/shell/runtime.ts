@@ -31,8 +31,15 @@ export function createHost(options: {
     loadNamespace: (ns) => i18n.loadNamespaces([ns]),
     identity: () => controller.identity(),
     onChat: async (parsed, signal) => {
-      const { runChat } = await import('./chat/index.ts');
-      return runChat(parsed, { controller, settings: options.settings, events: options.events, t: i18n.tFor('shell') }, signal);
+      const t = i18n.tFor('shell');
+      let chat: typeof import('./chat/index.ts');
+      try {
+        chat = await import('./chat/index.ts');
+      } catch {
+        // Its chunk could not load (the server went away before the page had it): said, not thrown.
+        return [{ kind: 'error', text: controller.state.get().online ? t('ui.loadFailed') : t('msg.offline') }];
+      }
+      return chat.runChat(parsed, { controller, settings: options.settings, events: options.events, t }, signal);
     },
     online: () => controller.state.get().online,
     // `!name({...})` calls: the function plugin runs them (it activates on first use).

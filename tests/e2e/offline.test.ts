@@ -1,7 +1,8 @@
 // When the server goes away after the page loaded: the commands that need no server keep
-// working, because the page loads every plugin's code once it is idle; the lists it cannot
-// give say 'You are offline.'; a command whose code could not load says so in words, not with
-// the browser's "Failed to fetch dynamically imported module: <url>".
+// working, because the page loads every plugin's code (and the chat's) once it is idle; the
+// lists it cannot give, and questions, say 'You are offline.' in the interface's language; a
+// command whose code could not load says so in words, not with the browser's "Failed to fetch
+// dynamically imported module: <url>", and a question no longer fails without a word.
 import { describe, expect, it } from 'vitest';
 import { HAS_CHROME, openApp, run, useServerAndBrowser } from './support.ts';
 
@@ -33,16 +34,29 @@ describe.skipIf(!HAS_CHROME)('without the server', () => {
     await context.close();
   });
 
+  it("says 'You are offline.' in the interface's language, for a list and for a question", async () => {
+    const { page, context } = await openApp(app.browser, app.server.url);
+    expect(await run(page, ':lang use zh-CN')).toContain('zh-CN');
+    await page.waitForLoadState('networkidle');
+    await context.route('**/*', (route) => route.abort('connectionrefused'));
+    expect(await run(page, ':model ls')).toBe('你已离线。');
+    // A first question: the chat's code was loaded while idle too.
+    expect(await run(page, 'hello')).toBe('你已离线。');
+    await context.close();
+  });
+
   it('says in words that a command could not load, and that it is not available offline', async () => {
     // Plugin code that cannot be fetched, from the start (a deploy replaced the hashed files).
     const { page, context } = await openApp(app.browser, app.server.url);
-    await context.route(/\/assets\/browser-[^/]*\.js$/, (route) => route.abort('connectionrefused'));
+    await context.route(/\/assets\/(browser|chat)-[^/]*\.js$/, (route) => route.abort('connectionrefused'));
     await page.reload();
     await page.waitForSelector('[data-testid=input]');
     expect(await run(page, ':info')).toBe(LOAD_FAILED);
+    expect(await run(page, 'a question')).toBe(LOAD_FAILED);
     // Offline as the browser sees it: the command is not available offline.
     await context.setOffline(true);
     expect(await run(page, ':info')).toBe('`:info` command is not available offline.');
+    expect(await run(page, 'a question')).toBe('You are offline.');
     await context.close();
   });
 });

@@ -1,7 +1,7 @@
 // Browser entry of the store plugin: the common handlers, plus a file picker (a hidden
 // `<input type=file multiple>`) and a multipart upload over XMLHttpRequest, whose upload
 // progress `:store data upload` shows while the files are sent.
-import { ApiError, definePluginModule, PlatformRef, type ApiAnswer } from '../../../src/core/index.ts';
+import { ApiError, definePluginModule, offlineError, PlatformRef, statusError, type ApiAnswer } from '../../../src/core/index.ts';
 import { activateStore, type StoreUploader, type UploadResult } from '../common/index.ts';
 
 function pick(accept: string): Promise<File[]> {
@@ -43,11 +43,11 @@ function send(baseUrl: string, store: string, files: File[], onProgress: (loaded
       } catch {
         answer = undefined;
       }
-      if (xhr.status !== 200 || !answer) return reject(new ApiError(answer?.error || `Request failed with status ${xhr.status}`, xhr.status));
+      if (xhr.status !== 200 || !answer) return reject(answer?.error ? new ApiError(answer.error, xhr.status) : statusError(xhr.status));
       if (!answer.success) return reject(new ApiError(answer.error || 'An error occurred during your request.', xhr.status));
       resolve(answer);
     });
-    xhr.addEventListener('error', () => reject(new ApiError('You are offline.', 0)));
+    xhr.addEventListener('error', () => reject(offlineError()));
     xhr.addEventListener('abort', () => reject(new ApiError('Upload cancelled.', 0)));
     if (signal.aborted) return reject(new ApiError('Upload cancelled.', 0));
     signal.addEventListener('abort', () => xhr.abort(), { once: true });

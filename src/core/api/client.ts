@@ -12,11 +12,21 @@ export interface ApiAnswer<T = unknown> {
 
 export class ApiError extends Error {
   readonly status: number;
-  constructor(message: string, status: number) {
+  /** When the message is one of the shell's own (`msg.*`): its key, to show it translated. */
+  readonly key: string | undefined;
+  readonly params: Record<string, unknown> | undefined;
+  constructor(message: string, status: number, translation?: { key: string; params?: Record<string, unknown> }) {
     super(message);
     this.status = status;
+    this.key = translation?.key;
+    this.params = translation?.params;
   }
 }
+
+/** The server could not be reached. */
+export const offlineError = () => new ApiError('You are offline.', 0, { key: 'msg.offline' });
+/** A status other than 200 without the server's own text. */
+export const statusError = (status: number) => new ApiError(`Request failed with status ${status}`, status, { key: 'msg.requestFailed', params: { status } });
 
 export interface ApiClient {
   get<T>(path: string, query?: Record<string, string>): Promise<ApiAnswer<T>>;
@@ -36,7 +46,7 @@ export function createApiClient(options: { baseUrl?: string; fetch?: typeof fetc
         body: body === undefined ? undefined : JSON.stringify(body),
       });
     } catch {
-      throw new ApiError('You are offline.', 0);
+      throw offlineError();
     }
     let answer: ApiAnswer<T> | undefined;
     try {
@@ -45,7 +55,7 @@ export function createApiClient(options: { baseUrl?: string; fetch?: typeof fetc
       answer = undefined;
     }
     if (response.status !== 200 || !answer) {
-      throw new ApiError(answer?.error || `Request failed with status ${response.status}`, response.status);
+      throw answer?.error ? new ApiError(answer.error, response.status) : statusError(response.status);
     }
     if (!answer.success) throw new ApiError(answer.error || 'An error occurred during your request.', response.status);
     return answer;
@@ -69,7 +79,7 @@ export async function withApiErrors<T>(fn: () => Promise<T>): Promise<T | { kind
   try {
     return await fn();
   } catch (err) {
-    if (err instanceof ApiError) return { kind: 'error', text: err.message };
+    if (err instanceof ApiError) return { kind: 'error', text: err.message, ...(err.key ? { key: err.key, params: err.params } : {}) };
     throw err;
   }
 }

@@ -1,6 +1,6 @@
 // The generation client: POST /api/generate_sse and read its events, or POST /api/generate
 // when streaming is off. Runs in the browser and in Node (tests, the CLI).
-import { ApiError, type GenerateRequest, type GenerateResult, type GenerationEvent, GENERATION_EVENT_TYPES } from '../../core/index.ts';
+import { ApiError, offlineError, statusError, type GenerateRequest, type GenerateResult, type GenerationEvent, GENERATION_EVENT_TYPES } from '../../core/index.ts';
 import { readSse } from './sse.ts';
 
 const KNOWN = new Set<string>(GENERATION_EVENT_TYPES);
@@ -22,16 +22,16 @@ export async function streamGeneration(
     });
   } catch (err) {
     if (options.signal.aborted) return;
-    throw new ApiError('You are offline.', 0);
+    throw offlineError();
   }
   if (response.status !== 200 || !response.body) {
-    let message = `Request failed with status ${response.status}`;
+    let message: string | undefined;
     try {
-      message = ((await response.json()) as { error?: string }).error || message;
+      message = ((await response.json()) as { error?: string }).error;
     } catch {
       // not JSON
     }
-    throw new ApiError(message, response.status);
+    throw message ? new ApiError(message, response.status) : statusError(response.status);
   }
   for await (const message of readSse(response.body, options.signal)) {
     if (!KNOWN.has(message.event)) continue;
@@ -58,7 +58,8 @@ export async function generateOnce(
   });
   const body = (await response.json().catch(() => ({}))) as { success?: boolean; error?: string; result?: GenerateResult };
   if (response.status !== 200 || !body.success || !body.result) {
-    throw new ApiError(body.error || (response.status === 200 ? 'Error occurred.' : `Request failed with status ${response.status}`), response.status);
+    if (body.error) throw new ApiError(body.error, response.status);
+    throw response.status === 200 ? new ApiError('Error occurred.', 200, { key: 'msg.errorOccurred' }) : statusError(response.status);
   }
   return body.result;
 }

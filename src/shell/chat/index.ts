@@ -185,7 +185,7 @@ export async function runChat(parsed: Extract<ParsedLine, { kind: 'chat' }>, dep
       request = { ...request, session: calls.session, tool_results: [...(request.tool_results ?? []), ...results] };
     }
   } catch (err) {
-    if (!signal.aborted) failed = err instanceof ApiError ? err.message : deps.t('msg.errorOccurred');
+    if (!signal.aborted) failed = !(err instanceof ApiError) ? deps.t('msg.errorOccurred') : err.key ? deps.t(err.key, err.params) : err.message;
   } finally {
     batch.stop();
     state.set({ generating: false });

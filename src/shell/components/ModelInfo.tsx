@@ -1,11 +1,12 @@
+import type { Translate } from '../../core/index.ts';
 import { modelInfoCopy } from '../copy.ts';
 import { useShell, useShellState, useT } from '../context.tsx';
 
 /** Shares the session (owner only) so that the copied command works for others; the server's error otherwise. */
-const shareSession = (session: number): Promise<string | undefined> =>
+const shareSession = (session: number, t: Translate): Promise<string | undefined> =>
   fetch('/api/session/share', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ session }) }).then(
-    async (r) => (r.ok ? undefined : ((await r.json().catch(() => ({}))) as { error?: string }).error || `Request failed with status ${r.status}`),
-    () => 'You are offline.',
+    async (r) => (r.ok ? undefined : ((await r.json().catch(() => ({}))) as { error?: string }).error || t('msg.requestFailed', { status: r.status })),
+    () => t('msg.offline'),
   );
 
 /**
@@ -19,7 +20,7 @@ export function ModelInfo() {
   if (!info) return <div className="model-info" data-testid="model-info" hidden />;
   const copy = async (e: React.MouseEvent) => {
     const { text, kind } = modelInfoCopy(info, e.ctrlKey || e.metaKey);
-    const problem = kind === 'attach' ? await shareSession(info.session) : undefined;
+    const problem = kind === 'attach' ? await shareSession(info.session, t) : undefined;
     try {
       await navigator.clipboard.writeText(text);
       controller.notice(problem ?? t(kind === 'attach' ? 'ui.copiedAttach' : 'ui.copied'));

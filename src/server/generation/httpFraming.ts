@@ -30,15 +30,18 @@ export function parseHead(text: string, idleKeepMs: number): Head | Error {
     headers[name] = name in headers ? `${headers[name]}, ${value}` : value;
   }
   const connection = (headers.connection ?? '').toLowerCase();
+  const status = Number(m[2]);
   let length: Head['length'] = 'close';
-  if (/\bchunked\b/i.test(headers['transfer-encoding'] ?? '')) length = 'chunked';
+  // These answers never have a body, whatever their headers say (RFC 9112, 6.3).
+  if (status === 204 || status === 304) length = 0;
+  else if (/\bchunked\b/i.test(headers['transfer-encoding'] ?? '')) length = 'chunked';
   else if (headers['content-length'] !== undefined) {
     if (!/^\d+$/.test(headers['content-length'])) return new Error('The model provider sent a malformed HTTP answer.');
     length = Number(headers['content-length']);
   }
   const hint = /\btimeout=(\d+)/i.exec(headers['keep-alive'] ?? '');
   return {
-    status: Number(m[2]),
+    status,
     headers,
     keepAlive: m[1] === '1' ? !/\bclose\b/.test(connection) : /\bkeep-alive\b/.test(connection),
     keepMs: hint ? Math.max(0, Math.min(idleKeepMs, Number(hint[1]) * 1000 - 1000)) : idleKeepMs,

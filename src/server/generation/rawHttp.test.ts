@@ -158,6 +158,16 @@ describe('rawHttp requests', () => {
     expect(await readAll(upstream)).toBe('data: a\n\ndata: b\n\n');
   });
 
+  it('reads no body after a 204, and keeps the connection', async () => {
+    const { url, seen } = await rawServer((s, _, n) => s.write(n === 1 ? 'HTTP/1.1 204 No Content\r\nTransfer-Encoding: chunked\r\n\r\n' : 'HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok'));
+    const empty = await send(url, {}, '{}', signal());
+    expect(empty.status).toBe(204);
+    expect(await empty.text()).toBe('');
+    await tick();
+    expect(await readAll(await send(url, {}, '{}', signal()))).toBe('ok');
+    expect(seen.connections).toBe(1);
+  });
+
   it('keeps what came with the headers until the body is read', async () => {
     const { url } = await rawServer((s) => s.write('HTTP/1.1 429 Too Many Requests\r\nRetry-After: 3\r\nTransfer-Encoding: chunked\r\n\r\n6\r\nslow d\r\n4\r\nown!\r\n0\r\n\r\n'));
     const upstream = await send(url, {}, '{}', signal());

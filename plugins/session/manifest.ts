@@ -19,7 +19,7 @@ export default definePlugin({
       group: 'sessions',
       needs: ['server'],
       // Optional in the grammar so that a missing id answers 'Session is required.' (spec part 5).
-      args: [{ name: 'id', optional: true, display: '<session_id>' }],
+      args: [{ name: 'id', optional: true, display: '<session_id>', complete: 'session' }],
     },
     { id: 'session.share', words: ['session', 'share'], group: 'sessions', needs: ['server'] },
     { id: 'log', words: ['log'], aliases: [['l']], group: 'sessions', needs: ['server'] },

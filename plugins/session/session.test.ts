@@ -5,6 +5,7 @@
 // fake OpenAI-compatible provider answers "You said: <input>".
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PlatformRef, type GenerateResult, type Output } from '../../src/core/index.ts';
+import { completeLine } from '../../src/core/complete.ts';
 import { buildRequest } from '../../src/shell/chat/request.ts';
 import { createShellTester } from '../../tests/harness/shellTester.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../../tests/fixtures/fakeOpenAI.ts';
@@ -192,6 +193,24 @@ describe(':session ls and :search', () => {
     const adaRows = tables((await ada.run(':ls')).outputs)[0]!.rows;
     expect(adaRows.map((r) => r[0])).toContain(`*${adas.session}`);
     expect(adaRows.map((r) => r[1])).not.toContain('Bob asks something');
+  });
+
+  it('Tab after :session attach offers the ids of one\'s own sessions, newest first; none to an anonymous visitor', async () => {
+    const complete = (t: Tester, line: string) =>
+      completeLine(line, t.host.registry, { settingKeys: () => [], provider: (source, pluginId) => t.host.completionProvider(source, pluginId) });
+    await server.server.accounts.create({ username: 'cai', email: 'cai@example.org', password: PW });
+    const cai = await loggedIn('cai');
+    const first = await chat(cai, 'First of Cai');
+    await cai.run(':reset');
+    const second = await chat(cai, 'Second of Cai');
+    await chat(await loggedIn('bob'), 'Not Cai');
+    for (const line of [':session attach ', ':attach ']) {
+      const { candidates } = await complete(cai, line);
+      expect(candidates, line).toEqual([String(second.session), String(first.session)]);
+    }
+    // Narrowed by what is typed.
+    expect((await complete(cai, `:session attach ${String(first.session).slice(0, 12)}`)).candidates).toContain(String(first.session));
+    expect((await complete(await tester(), ':session attach ')).candidates).toEqual([]);
   });
 
   it(':search finds the user\'s own logs, case-insensitively, and never anybody else\'s', async () => {

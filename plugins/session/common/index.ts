@@ -84,6 +84,18 @@ export function activateSession(ctx: PluginContext): void {
   const { settings } = ctx;
   const current = () => settings.get<number>('session') || 0;
 
+  // Tab after `:session attach`: the ids of one's own sessions, newest first (a login's; an
+  // anonymous visitor's sessions are not listed, as `:session ls` says).
+  ctx.completion('session', async () => {
+    const me = settings.get<string>('user');
+    if (!me) return [];
+    try {
+      return ((await api.get<{ sessions: SessionSummary[] }>(`/api/session/list/${encodeURIComponent(me)}`)).result?.sessions ?? []).map((s) => String(s.id));
+    } catch {
+      return [];
+    }
+  });
+
   async function attach(t: Translate, id: number): Promise<Output[]> {
     let session: SessionDetail;
     try {

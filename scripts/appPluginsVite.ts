@@ -41,7 +41,8 @@ async function pluginsModule(root: string, ids: string[]): Promise<string> {
 function localesModule(root: string, ids: string[]): string {
   const abs = (...parts: string[]) => JSON.stringify(path.join(root, ...parts));
   const lines = ['const locales = {'];
-  const namespaces = ['shell', ...ids];
+  // `core`: the messages of the core's server and rules (src/core/serverMessages.ts), loaded with the host.
+  const namespaces = ['shell', 'core', ...ids];
   for (const lang of readdirSync(path.join(root, 'locales'))) {
     for (const ns of namespaces) {
       if (lang === 'en-US' && ns === 'shell') continue; // bundled with the entry for the first paint

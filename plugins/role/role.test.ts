@@ -236,3 +236,27 @@ describe('logged-in users', () => {
     expect(t.settings.get('role')).toBe('');
   });
 });
+
+describe("in the interface's language", () => {
+  it("shows the rules' messages and the server's answers translated, values filled in, the API still English", async () => {
+    const t = await createShellTester({ plugins: ['general', 'user', 'role'], serverUrl: server.url, lang: 'zh-CN' });
+    const username = `zhroler${++seq}`;
+    // The core server's rule (the `core` namespace), with its fixed value.
+    expect((await t.run(`:user add 9${username} ${username}@example.org ${PW}`)).errors).toEqual(['用户名必须以字母开头，最多包含 32 个字母、数字、下划线或连字符。']);
+    // The server's answers ('User x added.', 'Logged in as x.').
+    expect((await t.run(`:user add ${username} ${username}@example.org ${PW}`)).text).toBe(`用户 ${username} 已添加。`);
+    expect((await t.run(`:login ${username} ${PW}`)).text).toBe(`已以 ${username} 的身份登录。`);
+    // A rule checked in the browser, with a fixed value (the limit) and one from the line.
+    expect((await t.run(`:role add "${'n'.repeat(ROLE_NAME_MAX + 1)}" "p"`)).errors).toEqual([`角色名称最多 ${ROLE_NAME_MAX} 个字符。`]);
+    expect((await t.run(':role "nope"')).errors).toEqual(['角色“nope”不存在。']);
+    // A refusal the server decides: a system role is not the user's to change.
+    expect((await t.run(':role set "coder" "hijacked"')).errors).toEqual(['角色“coder”不存在。']);
+    expect((await t.run(':role add "mine" "p"')).text).toBe('角色“mine”已添加。\n角色已设置为 mine。记忆已重置。');
+    // Text that only resembles a message is left alone: a prompt is shown as written.
+    await t.run(':role set "mine" "No role found."');
+    expect((await t.run(':role "mine"')).text).toBe('角色：mine\n提示词： No role found.');
+    // The API itself answers in English, as the spec quotes it.
+    const answer = await fetch(`${server.url}/api/role/${encodeURIComponent('nope')}`);
+    expect(await answer.json()).toMatchObject({ success: false, error: 'Role "nope" does not exist.' });
+  });
+});

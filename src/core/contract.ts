@@ -3,6 +3,7 @@
 // declares. Help, usage lines, completion, the documentation's command reference, the
 // Settings page and `:set` validation are all derived from manifests.
 import type { HelpGroup } from './constants.ts';
+import type { MessageCatalogue } from './messages.ts';
 import type { Output } from './output.ts';
 import type { ServiceRef } from './services.ts';
 import type { SettingSpec, SettingsStore } from './settings.ts';
@@ -144,6 +145,11 @@ export interface PluginContext {
   handle(commandId: string, handler: CommandHandler): void;
   /** Serves a completion source while the plugin is active. */
   completion(source: CompletionSource, provider: CompletionProvider): void;
+  /**
+   * The plugin's messages (defineMessages with its id as namespace): the host shows its
+   * commands' outputs that are one of them in the interface's language (its `err.<name>` keys).
+   */
+  messages(catalogue: MessageCatalogue): void;
   /** Runs when the plugin deactivates; everything registered through ctx is undone too. */
   onDispose(fn: () => void): void;
 }

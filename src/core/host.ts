@@ -16,11 +16,18 @@ import type {
 import { PLUGIN_API } from './contract.ts';
 import type { ShellEvents } from './events.ts';
 import { parseLine, type ParsedLine } from './line.ts';
+import { localizeMessage, messageTemplates, type MessageCatalogue } from './messages.ts';
+import { OLLAMA_MESSAGES } from './ollama.ts';
+import { SERVER_MESSAGES } from './serverMessages.ts';
+import { USER_SETTING_MESSAGES } from './userSettings.ts';
 import { error, type Output } from './output.ts';
 import { bindArgs, CommandRegistry, usageOf, type RegisteredCommand } from './registry.ts';
 import { ServiceRegistry } from './services.ts';
 import type { SettingsStore } from './settings.ts';
 import { isSecretLine } from './secrets.ts';
+
+/** The core's messages (its server's, the user settings' rules, the local model server's), namespace `core`. */
+const CORE_MESSAGES: readonly MessageCatalogue[] = [SERVER_MESSAGES, USER_SETTING_MESSAGES, OLLAMA_MESSAGES];
 
 export interface HostOptions {
   env: Env;
@@ -66,6 +73,9 @@ export class PluginHost {
   private registryCache?: CommandRegistry;
   private readonly handlers = new Map<string, CommandHandler>();
   private readonly completions = new Map<string, CompletionProvider>();
+  /** Each active plugin's messages (ctx.messages), then the core's, which any command may answer. */
+  private readonly catalogues = new Map<string, MessageCatalogue[]>();
+  private coreLoaded?: Promise<void>;
   private readonly active = new Map<string, Promise<Active>>();
 
   private readonly options: HostOptions;
@@ -137,11 +147,17 @@ export class PluginHost {
    */
   async prefetch(): Promise<void> {
     await Promise.all(
-      this.entries.map(async (e) => {
+      [this.coreMessages(), ...this.entries.map(async (e) => {
         await this.options.loadNamespace?.(e.manifest.id);
         await e.load();
-      }).map((p) => p.catch(() => undefined)),
+      })].map((p) => p.catch(() => undefined)),
     );
+  }
+
+  /** The translations of the core's messages, loaded once (for the first command's outputs). */
+  private coreMessages(): Promise<void> {
+    this.coreLoaded ??= this.loadNamespaces(['core']).catch(() => undefined);
+    return this.coreLoaded;
   }
 
   /** Activates every plugin whose manifest asks for it at startup. */
@@ -197,6 +213,13 @@ export class PluginHost {
         this.completions.set(source, provider);
         disposers.push(() => this.completions.delete(source));
       },
+      messages: (catalogue) => {
+        const { namespace } = messageTemplates(catalogue);
+        if (namespace !== manifest.id) throw new Error(`Plugin ${manifest.id} defines messages of namespace ${namespace}.`);
+        const list = [...(this.catalogues.get(manifest.id) ?? []), catalogue];
+        this.catalogues.set(manifest.id, list);
+        disposers.push(() => this.catalogues.delete(manifest.id));
+      },
       onDispose: (fn) => disposers.push(fn),
     });
     return { module, disposers };
@@ -249,9 +272,18 @@ export class PluginHost {
     if (resolution.kind === 'unknown') return { outputs: [error(t('msg.unknownCommand'))], parsed, remember };
     const { command, argTokens } = resolution;
     const { spec, pluginId } = command;
-    // The shell's own messages among the errors (offline, a bare status) in the interface's language.
+    await this.coreMessages();
+    // Messages in the interface's language: the shell's own among the errors (offline, a bare
+    // status) by their key, and the plugin's rule messages (its own or its server's) by their text.
     const done = (outputs: Output[]) => ({
-      outputs: outputs.map((o) => (o.kind === 'error' && o.key ? { kind: 'error' as const, text: t(o.key, o.params) } : o)),
+      outputs: outputs.map((o): Output => {
+        if (o.kind === 'error' && o.key) return { kind: 'error', text: t(o.key, o.params) };
+        if (o.kind === 'error' || o.kind === 'text') {
+          const catalogues = [...(this.catalogues.get(pluginId) ?? []), ...CORE_MESSAGES];
+          return { ...o, text: localizeMessage(o.text, catalogues, (ns) => this.t(ns)) };
+        }
+        return o;
+      }),
       parsed,
       command,
       remember,

@@ -18,6 +18,7 @@ export * from './shellSettings.ts';
 export * from './text.ts';
 export * from './tokenize.ts';
 export * from './platform.ts';
+export * from './messages.ts';
 export * from './ollama.ts';
 export * from './evaluation.ts';
 export * from './docs.ts';

@@ -3,17 +3,18 @@
 // OpenAI-compatible model list. Plain fetch, so the model plugin, the browser chat and the tests
 // share one definition of "Ollama is up" and "this model exists".
 import { OLLAMA_HEALTH_TIMEOUT_MS } from './constants.ts';
+import { defineMessages } from './messages.ts';
 import type { SystemInfo } from './platform.ts';
 
 export const DEFAULT_OLLAMA_URL = 'http://localhost:11434';
 export const OLLAMA_HEALTH_TEXT = 'Ollama is running';
 
-export const OLLAMA_MESSAGES = {
-  cannotConnect: 'Cannot connect to Ollama server.',
-  modelNotFound: 'Ollama model not found.',
+export const OLLAMA_MESSAGES = defineMessages('core', {
+  ollamaCannotConnect: 'Cannot connect to Ollama server.',
+  ollamaModelNotFound: 'Ollama model not found.',
   /** Not a spec message: the stream broke, or ended without its [DONE], mid-answer. */
-  cutShort: 'The Ollama server ended the stream early.',
-} as const;
+  ollamaCutShort: 'The Ollama server ended the stream early.',
+});
 
 export interface OllamaOptions {
   fetch?: typeof fetch;

@@ -3,6 +3,21 @@
 // report mistakes before a round trip.
 import { DEFAULT_MEM_LENGTH, FULLSCREEN_MODES, MAX_ACTIVE_STORES, THEMES } from './constants.ts';
 import { LANGUAGE_CODES } from './languages.ts';
+import { defineMessages } from './messages.ts';
+
+/** The rules' messages, in the core's namespace (its `err.setting*` keys). */
+export const USER_SETTING_MESSAGES = defineMessages('core', {
+  settingUnknownKey: 'Unknown key. Key must be one of: {{keys}}',
+  settingNotBoolean: 'Invalid value. Value must be true or false.',
+  settingNotNumber: 'Invalid value. Value must be a number.',
+  settingRange: 'Invalid value. Value must be between {{min}} and {{max}}.',
+  settingInvalid: 'Invalid value.',
+  settingOneOf: 'Invalid value. Value must be one of: {{values}}',
+  settingLanguage: 'Language code not found.',
+  settingNames: 'Invalid value. Value must be a comma-separated list of names.',
+  settingStores: 'You can only use {{max}} stores at the same time. Please unuse one of them first.',
+  settingGroupPassword: 'Invalid value. A group password is 8 to 64 letters and digits.',
+});
 
 export type UserSettingValue = string | number | boolean;
 export type UserSettings = Record<UserSettingKey, UserSettingValue>;
@@ -41,40 +56,40 @@ export function isUserSettingKey(key: string): key is UserSettingKey {
 
 /** Checks one value (as typed, or as stored); errors are the messages the user sees. */
 export function checkUserSetting(key: string, raw: unknown): UserSettingCheck {
-  if (!isUserSettingKey(key)) return { ok: false, error: `Unknown key. Key must be one of: ${USER_SETTING_KEYS.join(', ')}` };
+  if (!isUserSettingKey(key)) return { ok: false, error: USER_SETTING_MESSAGES.settingUnknownKey(USER_SETTING_KEYS.join(', ')) };
   const text = typeof raw === 'string' ? raw.trim() : raw;
   if (BOOLEAN_KEYS.has(key)) {
     if (text === true || text === 'true') return { ok: true, value: true };
     if (text === false || text === 'false') return { ok: true, value: false };
-    return { ok: false, error: 'Invalid value. Value must be true or false.' };
+    return { ok: false, error: USER_SETTING_MESSAGES.settingNotBoolean };
   }
   if (key === 'memLength') {
     const n = typeof text === 'number' ? text : /^\d+$/.test(String(text)) ? Number(text) : Number.NaN;
-    if (!Number.isInteger(n)) return { ok: false, error: 'Invalid value. Value must be a number.' };
-    if (n < 0 || n > 100) return { ok: false, error: 'Invalid value. Value must be between 0 and 100.' };
+    if (!Number.isInteger(n)) return { ok: false, error: USER_SETTING_MESSAGES.settingNotNumber };
+    if (n < 0 || n > 100) return { ok: false, error: USER_SETTING_MESSAGES.settingRange(0, 100) };
     return { ok: true, value: n };
   }
-  if (typeof text !== 'string') return { ok: false, error: 'Invalid value.' };
+  if (typeof text !== 'string') return { ok: false, error: USER_SETTING_MESSAGES.settingInvalid };
   switch (key) {
     case 'theme':
-      return (THEMES as readonly string[]).includes(text) ? { ok: true, value: text } : { ok: false, error: `Invalid value. Value must be one of: ${THEMES.join(', ')}` };
+      return (THEMES as readonly string[]).includes(text) ? { ok: true, value: text } : { ok: false, error: USER_SETTING_MESSAGES.settingOneOf(THEMES.join(', ')) };
     case 'fullscreen':
-      return (FULLSCREEN_MODES as readonly string[]).includes(text) ? { ok: true, value: text } : { ok: false, error: `Invalid value. Value must be one of: ${FULLSCREEN_MODES.join(', ')}` };
+      return (FULLSCREEN_MODES as readonly string[]).includes(text) ? { ok: true, value: text } : { ok: false, error: USER_SETTING_MESSAGES.settingOneOf(FULLSCREEN_MODES.join(', ')) };
     case 'lang':
-      return text === '' || LANGUAGE_CODES.includes(text) ? { ok: true, value: text } : { ok: false, error: 'Language code not found.' };
+      return text === '' || LANGUAGE_CODES.includes(text) ? { ok: true, value: text } : { ok: false, error: USER_SETTING_MESSAGES.settingLanguage };
     case 'functions':
-      return text === '' || NAME_LIST.test(text) ? { ok: true, value: text } : { ok: false, error: 'Invalid value. Value must be a comma-separated list of names.' };
+      return text === '' || NAME_LIST.test(text) ? { ok: true, value: text } : { ok: false, error: USER_SETTING_MESSAGES.settingNames };
     case 'stores':
-      if (text !== '' && !NAME_LIST.test(text.replace(/ /g, '_'))) return { ok: false, error: 'Invalid value. Value must be a comma-separated list of names.' };
+      if (text !== '' && !NAME_LIST.test(text.replace(/ /g, '_'))) return { ok: false, error: USER_SETTING_MESSAGES.settingNames };
       if (text.split(',').filter(Boolean).length > MAX_ACTIVE_STORES) {
-        return { ok: false, error: 'You can only use 3 stores at the same time. Please unuse one of them first.' };
+        return { ok: false, error: USER_SETTING_MESSAGES.settingStores(MAX_ACTIVE_STORES) };
       }
       return { ok: true, value: text };
     case 'groupPassword':
-      return /^[A-Za-z0-9]{8,64}$/.test(text) ? { ok: true, value: text } : { ok: false, error: 'Invalid value. A group password is 8 to 64 letters and digits.' };
+      return /^[A-Za-z0-9]{8,64}$/.test(text) ? { ok: true, value: text } : { ok: false, error: USER_SETTING_MESSAGES.settingGroupPassword };
     default:
       // model, role, node: names checked by their plugins when used.
-      return text.length <= 128 && !/[\u0000-\u001f]/.test(text) ? { ok: true, value: text } : { ok: false, error: 'Invalid value.' };
+      return text.length <= 128 && !/[\u0000-\u001f]/.test(text) ? { ok: true, value: text } : { ok: false, error: USER_SETTING_MESSAGES.settingInvalid };
   }
 }
 

@@ -35,6 +35,7 @@ import { ownerOf } from './generation/owner.ts';
 import { canRead, getSession, memory, owns } from './generation/sessions.ts';
 import { checkUrlAllowed } from './net/checkUrl.ts';
 import type { ContextProvider, ServerTool } from '../core/index.ts';
+import { SERVER_MESSAGES } from '../core/serverMessages.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -113,7 +114,7 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
     const tooLarge = (c: Context<AppEnv>) => {
       // The rest of the body stays unread, so the connection cannot carry another request.
       c.header('Connection', 'close');
-      return fail(c, 413, 'The request is too large.');
+      return fail(c, 413, SERVER_MESSAGES.tooLarge);
     };
     const streamed = bodyLimit({ maxSize, onError: tooLarge });
     // Decided from the headers when they suffice: hono's bodyLimit looks at `req.body` first,
@@ -133,7 +134,7 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
   app.use('/api/*', loadUser(accounts));
   app.onError((err, c) => {
     log.error({ err: { message: err.message, name: err.name }, path: c.req.path }, 'unhandled error');
-    return fail(c, 500, 'An error occurred during your request.');
+    return fail(c, 500, SERVER_MESSAGES.failed);
   });
 
   app.get('/api/ping', (c) => ok(c, undefined, 'pong'));
@@ -231,7 +232,7 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
     (c) => isHttps(c, config.trustProxy),
   );
 
-  app.all('/api/*', (c) => fail(c, 404, 'Resource not found.'));
+  app.all('/api/*', (c) => fail(c, 404, SERVER_MESSAGES.notFound));
 
   const index = path.join(config.distDir, 'index.html');
   if (existsSync(index)) {

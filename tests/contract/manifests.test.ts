@@ -1,7 +1,7 @@
 // Contract tests over every manifest and locale: ids and spellings are unique, every i18n key
 // a manifest names exists in every translated locale (one per UI language), those locales have
 // the en-US keys and placeholders, and every command is in help.
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -11,12 +11,17 @@ import {
   detailsKey,
   helpOverview,
   LANGUAGES,
+  messageTemplates,
+  OLLAMA_MESSAGES,
+  USER_SETTING_MESSAGES,
+  type MessageCatalogue,
   spellings,
   summaryKey,
   TRANSLATED_LOCALES,
   usageOf,
   type PluginManifest,
 } from '../../src/core/index.ts';
+import { SERVER_MESSAGES } from '../../src/core/serverMessages.ts';
 import { builtinPlugin, createShellTester, loadLocale, loadManifest, ROOT } from '../harness/shellTester.ts';
 
 const pluginIds = readdirSync(path.join(ROOT, 'plugins'));
@@ -35,14 +40,23 @@ function flatten(value: unknown, prefix = ''): Map<string, string> {
   return out;
 }
 
+// Every catalogue of messages: the core's, and each plugin's (its rules.ts or messages.ts).
+const catalogues: MessageCatalogue[] = [SERVER_MESSAGES, USER_SETTING_MESSAGES, OLLAMA_MESSAGES];
+for (const id of pluginIds) {
+  for (const file of ['rules.ts', 'messages.ts']) {
+    const where = path.join(ROOT, 'plugins', id, 'common', file);
+    if (existsSync(where)) catalogues.push(((await import(where)) as { MESSAGES: MessageCatalogue }).MESSAGES);
+  }
+}
+
 const locales = new Map<string, Map<string, string>>();
 for (const lang of TRANSLATED_LOCALES) {
-  for (const ns of ['shell', ...pluginIds]) locales.set(`${lang}/${ns}`, flatten((await loadLocale(lang, ns)) ?? {}));
+  for (const ns of ['shell', 'core', ...pluginIds]) locales.set(`${lang}/${ns}`, flatten((await loadLocale(lang, ns)) ?? {}));
 }
 // Keys are resolved the way the app resolves them: through i18next, without fallback.
 const translators = new Map<string, (ns: string, key: string) => boolean>();
 for (const lang of TRANSLATED_LOCALES) {
-  const i18n = await createI18n({ lang, namespaces: ['shell', ...pluginIds], load: loadLocale });
+  const i18n = await createI18n({ lang, namespaces: ['shell', 'core', ...pluginIds], load: loadLocale });
   translators.set(lang, (ns, key) => i18n.instance.exists(key, { ns, lng: lang, fallbackLng: false }));
 }
 const has = (lang: string, ns: string, key: string) => translators.get(lang)!(ns, key);
@@ -111,7 +125,7 @@ describe('locales', () => {
 
   it('nest keys instead of writing dots inside a JSON key (i18next would not find them)', async () => {
     for (const lang of TRANSLATED_LOCALES) {
-      for (const ns of ['shell', ...pluginIds]) expect(dottedKeys(await loadLocale(lang, ns)), `${lang}/${ns}`).toEqual([]);
+      for (const ns of ['shell', 'core', ...pluginIds]) expect(dottedKeys(await loadLocale(lang, ns)), `${lang}/${ns}`).toEqual([]);
     }
   });
 
@@ -121,7 +135,7 @@ describe('locales', () => {
   });
 
   it.each(TRANSLATED_LOCALES.filter((code) => code !== 'en-US'))('%s has exactly the en-US keys and placeholders', (lang) => {
-    for (const ns of ['shell', ...pluginIds]) {
+    for (const ns of ['shell', 'core', ...pluginIds]) {
       const en = locales.get(`en-US/${ns}`)!;
       const other = locales.get(`${lang}/${ns}`)!;
       expect([...other.keys()].sort(), `${lang}/${ns}`).toEqual([...en.keys()].sort());
@@ -130,6 +144,20 @@ describe('locales', () => {
         expect((other.get(key)?.match(/\{\{\w+\}\}/g) ?? []).sort(), `${lang}/${ns}: ${key}`).toEqual(placeholders);
       }
     }
+  });
+
+  it("holds each namespace's messages in en-US as err.<name>, exactly as the code defines them", async () => {
+    const byNamespace = new Map<string, Record<string, string>>();
+    for (const catalogue of catalogues) {
+      const { namespace, templates } = messageTemplates(catalogue);
+      expect(['shell', 'core', ...pluginIds], namespace).toContain(namespace);
+      const seen = byNamespace.get(namespace) ?? {};
+      // One name, one message, across the catalogues of a namespace.
+      for (const name of Object.keys(templates)) expect(seen[name], `${namespace}: ${name}`).toBeUndefined();
+      byNamespace.set(namespace, { ...seen, ...templates });
+    }
+    expect([...byNamespace.keys()].sort()).toEqual(['core', 'model', 'node', 'role', 'session', 'store', 'user']);
+    for (const [ns, templates] of byNamespace) expect((await loadLocale('en-US', ns))?.err, ns).toEqual(templates);
   });
 
   it('the docs sections meet the spec: 9 quick-start steps, 10 features plus more, two FAQs, three feedback links', () => {

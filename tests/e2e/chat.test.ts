@@ -177,6 +177,18 @@ describe.skipIf(!HAS_CHROME)('chat', () => {
     await context.close();
   });
 
+  it("shows the server's and the plugins' messages in the interface's language", async () => {
+    const { page, context } = await openApp(browser, server.url);
+    expect(await run(page, ':lang use zh-CN')).toContain('zh-CN');
+    for (let i = 0; i < 4; i++) fake.reply({ status: 500, text: 'The upstream exploded' });
+    // The provider's own words stay as it wrote them.
+    expect(await run(page, 'fail please')).toBe('模型提供商返回了 500：The upstream exploded。');
+    // A plugin's rule checked in the browser, and one its server answers.
+    expect(await run(page, ':role "nope"')).toBe('角色“nope”不存在。');
+    expect(await run(page, ':login nobody wrongpassword')).toBe('用户名或密码错误。');
+    await context.close();
+  });
+
   it('shows stats and a coloured self-evaluation score', async () => {
     const { page, context } = await openApp(browser, server.url);
     await run(page, ':stats on');

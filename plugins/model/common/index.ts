@@ -40,8 +40,8 @@ interface ModelLists {
   system_models: PublicModel[];
 }
 
-const NO_MODEL = 'No model is set...';
-const NO_AVAILABLE = 'No available model found.';
+const NO_MODEL = MESSAGES.noneSet;
+const NO_AVAILABLE = MESSAGES.noneAvailable;
 
 const call = callApi;
 
@@ -51,6 +51,8 @@ function clearModel(settings: SettingsStore): void {
 }
 
 export function activateModel(ctx: PluginContext, local: LocalModels): void {
+  // Its rule messages (and its server's) in the interface's language.
+  ctx.messages(MESSAGES);
   const platform = ctx.services.get(PlatformRef);
   const api: ApiClient = platform.api;
 
@@ -92,8 +94,8 @@ export function activateModel(ctx: PluginContext, local: LocalModels): void {
   /** Details of a model of the local model server, with the two Ollama errors of spec part 8. */
   const localModel = async (name: string): Promise<HandlerResult> => {
     const names = await local.list();
-    if (!names) return error(OLLAMA_MESSAGES.cannotConnect);
-    if (!names.includes(name)) return error(OLLAMA_MESSAGES.modelNotFound);
+    if (!names) return error(OLLAMA_MESSAGES.ollamaCannotConnect);
+    if (!names.includes(name)) return error(OLLAMA_MESSAGES.ollamaModelNotFound);
     return localDetails(name);
   };
 

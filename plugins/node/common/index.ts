@@ -22,6 +22,8 @@ const call = callApi;
 const EMPTY: NodeLists = { user_nodes: [], group_nodes: [], system_nodes: [] };
 
 export function activateNode(ctx: PluginContext): void {
+  // Its rule messages (and its server's) in the interface's language.
+  ctx.messages(MESSAGES);
   const api: ApiClient = ctx.services.get(PlatformRef).api;
   const active = (settings: SettingsStore) => settings.get<string>('node');
 

@@ -1,5 +1,6 @@
 // The rules of nodes, shared by the server (which decides) and the commands (which report a
 // mistake before a round trip): names (spec part 5), setting keys and their values.
+import { defineMessages } from '../../../src/core/messages.ts';
 
 export const NODE_KINDS = ['openai', 'ollama', 'http'] as const;
 export type NodeKind = (typeof NODE_KINDS)[number];
@@ -64,32 +65,45 @@ export interface NodeOutput {
   images: string[];
 }
 
-export const MESSAGES = {
-  noneSet: 'No node is set...',
-  notFound: 'Node not found.',
-  notExists: 'Node not exists.',
-  noneAvailable: 'No available node found.',
-  noneSelected: 'No node selected.',
-  invalidName: `Invalid node name. A node name is 1 to ${NODE_NAME_MAX} letters, digits, underscores and hyphens.`,
-  unknownKey: `Unknown key. Key must be one of: ${NODE_SETTING_KEYS.join(', ')}`,
-  invalidKind: `Invalid kind. Valid kinds are: ${NODE_KINDS.join(', ')}.`,
-  invalidUrl: 'The URL is not valid.',
-  urlScheme: 'URL must start with http or https.',
-  urlTooLong: `The URL is too long (at most ${BASE_URL_MAX} characters).`,
-  valueTooLong: `The value is too long (at most ${VALUE_MAX} characters).`,
-  invalidTimeout: `Invalid value. timeout_ms is a whole number from ${TIMEOUT_MIN} to ${TIMEOUT_MAX}.`,
-  notConfigured: 'The node has no base_url. Set one with :node set base_url "https://...".',
-  tooMany: `You can have at most ${MAX_USER_NODES} nodes. Please delete one first.`,
-  notOwner: 'Only the owner of a node can change it.',
-  ownerNotFound: 'Owner not found. Use a username, "group:<name>" for a group you belong to, or "system".',
-  inputRequired: 'Input is required.',
-  failed: (detail: string) => `The node did not answer: ${detail}`,
-  exists: (name: string) => `Node "${name}" already exists.`,
-  added: (name: string) => `Node "${name}" added.`,
-  updated: (name: string) => `Node "${name}" updated.`,
-  deleted: (name: string) => `Node "${name}" deleted.`,
-  transferred: (name: string, owner: string) => `Node "${name}" now belongs to ${owner}.`,
-} as const;
+export const MESSAGES = defineMessages(
+  'node',
+  {
+    noneSet: 'No node is set...',
+    notFound: 'Node not found.',
+    notExists: 'Node not exists.',
+    noneAvailable: 'No available node found.',
+    noneSelected: 'No node selected.',
+    invalidName: 'Invalid node name. A node name is 1 to {{nameMax}} letters, digits, underscores and hyphens.',
+    unknownKey: 'Unknown key. Key must be one of: {{keys}}',
+    invalidKind: 'Invalid kind. Valid kinds are: {{kinds}}.',
+    invalidUrl: 'The URL is not valid.',
+    urlScheme: 'URL must start with http or https.',
+    urlTooLong: 'The URL is too long (at most {{urlMax}} characters).',
+    valueTooLong: 'The value is too long (at most {{valueMax}} characters).',
+    invalidTimeout: 'Invalid value. timeout_ms is a whole number from {{timeoutMin}} to {{timeoutMax}}.',
+    notConfigured: 'The node has no base_url. Set one with :node set base_url "https://...".',
+    tooMany: 'You can have at most {{nodesMax}} nodes. Please delete one first.',
+    notOwner: 'Only the owner of a node can change it.',
+    ownerNotFound: 'Owner not found. Use a username, "group:<name>" for a group you belong to, or "system".',
+    inputRequired: 'Input is required.',
+    failed: 'The node did not answer: {{detail}}',
+    exists: 'Node "{{name}}" already exists.',
+    added: 'Node "{{name}}" added.',
+    updated: 'Node "{{name}}" updated.',
+    deleted: 'Node "{{name}}" deleted.',
+    transferred: 'Node "{{name}}" now belongs to {{owner}}.',
+  },
+  {
+    nameMax: NODE_NAME_MAX,
+    keys: NODE_SETTING_KEYS.join(', '),
+    kinds: NODE_KINDS.join(', '),
+    urlMax: BASE_URL_MAX,
+    valueMax: VALUE_MAX,
+    timeoutMin: TIMEOUT_MIN,
+    timeoutMax: TIMEOUT_MAX,
+    nodesMax: MAX_USER_NODES,
+  },
+);
 
 const NAME = new RegExp(`^[A-Za-z0-9_-]{1,${NODE_NAME_MAX}}$`);
 

@@ -23,6 +23,8 @@ const call = callApi;
 const EMPTY: RoleLists = { user_roles: [], system_roles: [] };
 
 export function activateRole(ctx: PluginContext): void {
+  // Its rule messages (and its server's) in the interface's language.
+  ctx.messages(MESSAGES);
   const api: ApiClient = ctx.services.get(PlatformRef).api;
 
   /**

@@ -18,6 +18,7 @@ import {
   type Translate,
 } from '../../../src/core/index.ts';
 import type { PublicLog, SessionDetail, SessionSummary } from './api.ts';
+import { MESSAGES } from './messages.ts';
 
 export type { PublicLog, SessionDetail, SessionSummary } from './api.ts';
 
@@ -80,6 +81,8 @@ async function guard(run: () => Promise<Output[]>): Promise<Output[]> {
 }
 
 export function activateSession(ctx: PluginContext): void {
+  // Its rule messages (and its server's) in the interface's language.
+  ctx.messages(MESSAGES);
   const api: ApiClient = ctx.services.get(PlatformRef).api;
   const { settings } = ctx;
   const current = () => settings.get<number>('session') || 0;

@@ -29,21 +29,11 @@ import {
   type SessionDetail,
   type SessionSummary,
 } from '../common/api.ts';
+import { MESSAGES } from '../common/messages.ts';
 
 type C = Context<AppEnv>;
 
-export const MESSAGES = {
-  notFound: 'No session found.',
-  noLog: 'No log found.',
-  noPrevious: 'No previous session.',
-  noNext: 'No next session.',
-  notNumber: 'Session must be a number.',
-  timeTraveler: 'Time traveler detected.',
-  shareOwnOnly: 'You can only share your own sessions.',
-  listRoot: 'Only root lists the sessions of all users.',
-  listOwn: 'You can only list your own sessions.',
-  userNotFound: 'User not found.',
-} as const;
+export { MESSAGES };
 
 /** How far up a chain of branches log navigation follows parents. */
 const CHAIN_MAX = 64;
@@ -223,7 +213,7 @@ export function registerSessionRoutes(ctx: ServerPluginContext): void {
     if (!found) return refuse(c, 404, MESSAGES.notFound);
     if (!sessions.owns(found.session, found.owner)) return refuse(c, 403, MESSAGES.shareOwnOnly);
     if (Number(found.session.shared) !== 1) await db.updateTable('sessions').set({ shared: 1, updated_at: Date.now() }).where('id', '=', found.session.id).execute();
-    return answer(c, { session: Number(found.session.id), shared: true }, 'Session shared.');
+    return answer(c, { session: Number(found.session.id), shared: true }, MESSAGES.shared);
   });
 
   app.get('/api/session/:id', async (c) => {

@@ -2,7 +2,7 @@
 // `<input type=file multiple>`) and a multipart upload over XMLHttpRequest, whose upload
 // progress `:store data upload` shows while the files are sent.
 import { ApiError, definePluginModule, offlineError, PlatformRef, statusError, type ApiAnswer } from '../../../src/core/index.ts';
-import { activateStore, type StoreUploader, type UploadResult } from '../common/index.ts';
+import { activateStore, MESSAGES, type StoreUploader, type UploadResult } from '../common/index.ts';
 
 function pick(accept: string): Promise<File[]> {
   return new Promise((resolve) => {
@@ -48,8 +48,8 @@ function send(baseUrl: string, store: string, files: File[], onProgress: (loaded
       resolve(answer);
     });
     xhr.addEventListener('error', () => reject(offlineError()));
-    xhr.addEventListener('abort', () => reject(new ApiError('Upload cancelled.', 0)));
-    if (signal.aborted) return reject(new ApiError('Upload cancelled.', 0));
+    xhr.addEventListener('abort', () => reject(new ApiError(MESSAGES.uploadCancelled, 0)));
+    if (signal.aborted) return reject(new ApiError(MESSAGES.uploadCancelled, 0));
     signal.addEventListener('abort', () => xhr.abort(), { once: true });
     xhr.send(form);
   });

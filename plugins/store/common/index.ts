@@ -85,6 +85,8 @@ export function progressLines(files: readonly PickedFile[], loaded: number, tota
 const call = callApi;
 
 export function activateStore(ctx: PluginContext, options: { uploader?: StoreUploader<any> } = {}): void {
+  // Its rule messages (and its server's) in the interface's language.
+  ctx.messages(MESSAGES);
   const api = () => ctx.services.get(PlatformRef).api;
   const active = (c: CommandContext) => activeList(c.settings.get<string>('stores'));
   const setActive = (c: CommandContext, names: string[]) => c.settings.set('stores', names.join(','));
@@ -235,7 +237,7 @@ export function activateStore(ctx: PluginContext, options: { uploader?: StoreUpl
       const one = single(c);
       if (typeof one !== 'string') return one;
       const extracted = extractAttachments(c.line);
-      if ('error' in extracted) return error('URL must start with http or https.');
+      if ('error' in extracted) return error(MESSAGES.urlScheme);
       const urls = extracted.attachments.filter((a) => a.kind === 'file').map((a) => a.url);
       const shown = (answer: ApiAnswer<UploadResult>): Output[] => [
         text(answer.message!),

@@ -2,6 +2,7 @@
 // a mistake before a round trip): engines, names, the settings keys of each engine, and the
 // messages of spec parts 5 and 8 (quoted exactly).
 import { MAX_ACTIVE_STORES } from '../../../src/core/index.ts';
+import { defineMessages } from '../../../src/core/messages.ts';
 
 export const STORE_ENGINES = ['file', 'mysql'] as const;
 export type StoreEngine = (typeof STORE_ENGINES)[number];
@@ -20,31 +21,40 @@ export const UPLOAD_EXTENSIONS = ['jpeg', 'jpg', 'png', 'pdf', 'docx', 'txt', 'm
 /** What a file store indexes (images are accepted by the upload rule but carry no text). */
 export const TEXT_EXTENSIONS = ['pdf', 'docx', 'txt', 'md', 'csv', 'json'] as const;
 
-export const MESSAGES = {
-  alreadyActive: (name: string) => `Store \`${name}\` is already active.`,
-  tooManyActive: `You can only use ${MAX_ACTIVE_STORES} stores at the same time. Please unuse one of them first.`,
-  invalidEngine: `Invalid engine. Valid engines are: ${STORE_ENGINES.join(', ')}.`,
-  multiple: 'Multiple stores are being used. Please unuse all but one store.',
-  noStore: 'No data store is set...',
-  notFound: 'Store not found.',
-  notExists: 'Store not exists.',
-  noAvailable: 'No available store found.',
-  noSelected: 'No store selected.',
-  invalidName: `Invalid store name. A store name is 1 to ${STORE_NAME_MAX} letters, digits and _ . - characters.`,
-  invalidType: 'Invalid file type. Supported type: JPEG/JPG, PNG, PDF, DOCX, TXT, Markdown, CSV, JSON.',
-  tooLarge: 'failed: file size exceeds 10MB',
-  tooMany: `You can own at most ${MAX_USER_STORES} stores.`,
-  exists: (name: string) => `Store \`${name}\` already exists.`,
-  unknownKey: (engine: StoreEngine) => `Unknown key. Key must be one of: ${STORE_SETTING_KEYS[engine].join(', ')}`,
-  notNumber: 'Invalid value. Value must be a number.',
-  notFileStore: 'This command is for file stores.',
-  notMysqlStore: 'This command is for mysql stores.',
-  notOwner: 'Only the owner of a store may change it.',
-  userNotFound: 'User not found.',
-  noFiles: 'No file is attached. Attach files with +file[url].',
-  noSelection: 'No file is selected.',
-  notInitialized: 'The store is not initialized: set host, user, password and database, then run :store init.',
-} as const;
+export const MESSAGES = defineMessages(
+  'store',
+  {
+    alreadyActive: 'Store `{{name}}` is already active.',
+    tooManyActive: 'You can only use {{activeMax}} stores at the same time. Please unuse one of them first.',
+    invalidEngine: 'Invalid engine. Valid engines are: {{engines}}.',
+    multiple: 'Multiple stores are being used. Please unuse all but one store.',
+    noStore: 'No data store is set...',
+    notFound: 'Store not found.',
+    notExists: 'Store not exists.',
+    noAvailable: 'No available store found.',
+    noSelected: 'No store selected.',
+    invalidName: 'Invalid store name. A store name is 1 to {{nameMax}} letters, digits and _ . - characters.',
+    invalidType: 'Invalid file type. Supported type: JPEG/JPG, PNG, PDF, DOCX, TXT, Markdown, CSV, JSON.',
+    tooLarge: 'failed: file size exceeds 10MB',
+    tooMany: 'You can own at most {{storesMax}} stores.',
+    exists: 'Store `{{name}}` already exists.',
+    unknownKey: 'Unknown key. Key must be one of: {{keys}}',
+    notNumber: 'Invalid value. Value must be a number.',
+    notFileStore: 'This command is for file stores.',
+    notMysqlStore: 'This command is for mysql stores.',
+    notOwner: 'Only the owner of a store may change it.',
+    userNotFound: 'User not found.',
+    noFiles: 'No file is attached. Attach files with +file[url].',
+    noSelection: 'No file is selected.',
+    notInitialized: 'The store is not initialized: set host, user, password and database, then run :store init.',
+    urlScheme: 'URL must start with http or https.',
+    invalidRequest: 'Invalid request.',
+    uploadCancelled: 'Upload cancelled.',
+    uploadFailed: 'Upload failed: {{file}}: {{detail}}',
+    initFailed: 'Initialization failed: {{detail}}',
+  },
+  { activeMax: MAX_ACTIVE_STORES, engines: STORE_ENGINES.join(', '), nameMax: STORE_NAME_MAX, storesMax: MAX_USER_STORES },
+);
 
 export function checkStoreName(name: string): string | undefined {
   return /^[A-Za-z0-9_.-]{1,32}$/.test(name) ? undefined : MESSAGES.invalidName;
@@ -57,7 +67,7 @@ export function checkEngine(engine: string): engine is StoreEngine {
 /** A settings change, checked per engine: the key must be one of the engine's, a port a number. */
 export function checkStoreSetting(engine: StoreEngine, key: string, value: string): { ok: true; key: string; value: string } | { ok: false; error: string } {
   const k = key.toLowerCase();
-  if (!STORE_SETTING_KEYS[engine].includes(k)) return { ok: false, error: MESSAGES.unknownKey(engine) };
+  if (!STORE_SETTING_KEYS[engine].includes(k)) return { ok: false, error: MESSAGES.unknownKey(STORE_SETTING_KEYS[engine].join(', ')) };
   if (k === 'port' && !/^\d{1,5}$/.test(value)) return { ok: false, error: MESSAGES.notNumber };
   if (k === 'port' && (Number(value) < 1 || Number(value) > 65535)) return { ok: false, error: 'Invalid value. A port is 1 to 65535.' };
   if (value.length > 2048) return { ok: false, error: 'Invalid value. At most 2048 characters.' };

@@ -227,7 +227,7 @@ export function registerStoreRoutes(ctx: ServerPluginContext): void {
         conn.destroy();
       }
     } catch (err) {
-      return refuse(c, 400, `Initialization failed: ${(err as Error).message}`);
+      return refuse(c, 400, MESSAGES.initFailed((err as Error).message));
     }
   });
 
@@ -248,7 +248,7 @@ export function registerStoreRoutes(ctx: ServerPluginContext): void {
           texts: z.array(z.object({ name: z.string().max(200), content: z.string().max(MAX_UPLOAD_BYTES) })).max(10).optional(),
         })
         .safeParse(await c.req.json().catch(() => null));
-      if (!body.success) return refuse(c, 400, 'Invalid request.');
+      if (!body.success) return refuse(c, 400, MESSAGES.invalidRequest);
       name = body.data.name;
       urls = body.data.urls ?? [];
       for (const t of body.data.texts ?? []) {
@@ -259,7 +259,7 @@ export function registerStoreRoutes(ctx: ServerPluginContext): void {
       }
     } else {
       form = await c.req.formData().catch(() => undefined);
-      if (!form) return refuse(c, 400, 'Invalid request.');
+      if (!form) return refuse(c, 400, MESSAGES.invalidRequest);
       name = String(form.get('name') ?? '');
       urls = form.getAll('urls').map(String);
     }
@@ -297,7 +297,7 @@ export function registerStoreRoutes(ctx: ServerPluginContext): void {
       try {
         indexed.push({ name: doc.name, chunks: await indexFile(Number(row.id), doc.name, doc.data) });
       } catch (err) {
-        return refuse(c, 400, `Upload failed: ${doc.name}: ${(err as Error).message}`);
+        return refuse(c, 400, MESSAGES.uploadFailed(doc.name, (err as Error).message));
       }
     }
     ctx.log.info({ user: user.username, store: row.name, files: indexed.length }, 'store files indexed');

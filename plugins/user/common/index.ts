@@ -18,7 +18,7 @@ import {
   callApi,
 } from '../../../src/core/index.ts';
 import { localSync } from './sync.ts';
-import { parseLoginOptions } from './rules.ts';
+import { MESSAGES, parseLoginOptions } from './rules.ts';
 
 const call = callApi;
 
@@ -37,6 +37,8 @@ export function userTable(c: CommandContext, user: PublicUser): Output {
 }
 
 export function activateUser(ctx: PluginContext): void {
+  // Its rule messages (and its server's) in the interface's language.
+  ctx.messages(MESSAGES);
   const platform = ctx.services.get(PlatformRef);
   const api: ApiClient = platform.api;
   const sync = localSync(ctx.settings, api);

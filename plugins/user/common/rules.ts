@@ -1,8 +1,46 @@
 // Login expiry rules (spec part 5) and messages shared by the client and the server.
+import { defineMessages } from '../../../src/core/messages.ts';
 
-export const MESSAGES = {
+// Also what the account API answers in words, so that the browser shows it in the interface's
+// language (src/core/messages.ts).
+export const MESSAGES = defineMessages('user', {
   invalidExpiry: "Invalid expiration time. Please use 'h' for hours or 'd' for days.",
-} as const;
+  tooManyLogins: 'Too many failed logins. Try again in {{minutes}} minutes.',
+  badLogin: 'Incorrect username or password.',
+  loggedIn: 'Logged in as {{name}}.',
+  loggedOut: 'Logged out.',
+  notLoggedIn: 'Not logged in.',
+  tooManySignups: 'Too many sign-ups from this address. Try again later.',
+  settingsNotJson: 'Invalid settings: not JSON.',
+  addedShown: 'User {{name}} added. Your password is {{password}}. It is shown only once.',
+  addedMailed: 'User {{name}} added. Your password was sent to {{email}}.',
+  added: 'User {{name}} added.',
+  userNotFound: 'User not found.',
+  cannotDelete: 'You cannot delete this user.',
+  removed: 'User removed.',
+  settingUpdated: 'Setting updated.',
+  settingReset: 'Setting reset.',
+  settingsReset: 'Settings reset.',
+  passwordUpdated: 'Password updated.',
+  mailOff: 'E-mail is not configured on this server.',
+  resetSent: 'If the username and e-mail address match an account, a password reset link is on its way.',
+  cannotJoin: 'You cannot join groups.',
+  joined: 'Joined group {{group}}.',
+  left: 'Left group {{group}}.',
+  rootBalances: 'Only root can change balances.',
+  balanceUpdated: 'Balance updated.',
+  rootRoles: 'Only root can change roles.',
+  roleUpdated: 'Role updated.',
+  crossOrigin: 'Cross-origin request refused.',
+  emailInvalid: 'Email is invalid.',
+  invited: 'Invitation sent to {{email}}.',
+  linkInvalid: 'This link is invalid.',
+  subscribed: 'Subscribed.',
+  unsubscribed: 'Unsubscribed.',
+  hasAccount: 'This address already has an account.',
+  invitedToday: 'You already invited {{email}} today.',
+  verifySent: 'A verification link was sent to {{email}}. Your e-mail address changes when you follow it.',
+});
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

@@ -66,14 +66,14 @@ export function registerUserRoutes(ctx: ServerPluginContext): void {
     const wait = Math.max(ctx.throttles.username.retryAfter(userKey), ctx.throttles.address.retryAfter(address));
     if (wait > 0) {
       c.header('Retry-After', String(Math.ceil(wait / 1000)));
-      return refuse(c, 429, `Too many failed logins. Try again in ${Math.ceil(wait / 60_000)} minutes.`);
+      return refuse(c, 429, MESSAGES.tooManyLogins(Math.ceil(wait / 60_000)));
     }
     const user = await accounts.authenticate(username, password);
     if (!user) {
       ctx.throttles.username.fail(userKey);
       ctx.throttles.address.fail(address);
       ctx.log.warn({ username: userKey }, 'login failed');
-      return refuse(c, 401, 'Incorrect username or password.');
+      return refuse(c, 401, MESSAGES.badLogin);
     }
     ctx.throttles.username.clear(userKey);
     // A login replaces the one this browser had.
@@ -82,27 +82,27 @@ export function registerUserRoutes(ctx: ServerPluginContext): void {
     const { token, expiresAt } = await accounts.createLoginToken(user.id, ttl);
     ctx.setLoginCookie(c, token, expiresAt);
     ctx.log.info({ username: user.username }, 'login');
-    return answer(c, { user: await accounts.toPublic(user), expires_at: expiresAt }, `Logged in as ${user.username}.`);
+    return answer(c, { user: await accounts.toPublic(user), expires_at: expiresAt }, MESSAGES.loggedIn(user.username));
   });
 
   app.post('/api/user/logout', validate('json', logoutBody), async (c) => {
     const token = c.get('token');
     if (token) await accounts.revokeToken(token);
     ctx.clearLoginCookie(c);
-    return token ? answer(c, undefined, 'Logged out.') : refuse(c, 401, 'Not logged in.');
+    return token ? answer(c, undefined, MESSAGES.loggedOut) : refuse(c, 401, MESSAGES.notLoggedIn);
   });
 
   app.post('/api/user/add', validate('json', addUserBody), (c) =>
     attempt(c, async () => {
       const body = c.req.valid('json');
       const address = ctx.clientAddress(c);
-      if (ctx.throttles.address.retryAfter(`signup:${address}`) > 0) return refuse(c, 429, 'Too many sign-ups from this address. Try again later.');
+      if (ctx.throttles.address.retryAfter(`signup:${address}`) > 0) return refuse(c, 429, MESSAGES.tooManySignups);
       let settings: Record<string, unknown> = {};
       try {
         const parsed: unknown = body.settings ? JSON.parse(body.settings) : {};
         if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) settings = parsed as Record<string, unknown>;
       } catch {
-        return refuse(c, 400, 'Invalid settings: not JSON.');
+        return refuse(c, 400, MESSAGES.settingsNotJson);
       }
       const { user, generatedPassword } = await accounts.create({ ...body, settings });
       ctx.throttles.address.fail(`signup:${address}`);
@@ -119,9 +119,9 @@ export function registerUserRoutes(ctx: ServerPluginContext): void {
       ctx.log.info({ username: user.username }, 'user added');
       const message = generatedPassword
         ? password
-          ? `User ${user.username} added. Your password is ${password}. It is shown only once.`
-          : `User ${user.username} added. Your password was sent to ${user.email}.`
-        : `User ${user.username} added.`;
+          ? MESSAGES.addedShown(user.username, password)
+          : MESSAGES.addedMailed(user.username, user.email)
+        : MESSAGES.added(user.username);
       return answer(c, { user: { username: user.username, email: user.email }, ...(password ? { password } : {}) }, message);
     }),
   );
@@ -129,12 +129,12 @@ export function registerUserRoutes(ctx: ServerPluginContext): void {
   app.post('/api/user/delete', requireUser, validate('json', deleteUserBody), (c) =>
     attempt(c, async () => {
       const victim = await accounts.byUsername(c.req.valid('json').username);
-      if (!victim) return refuse(c, 404, 'User not found.');
-      if (!policy.can(me(c), 'user.delete', victim)) return refuse(c, 403, 'You cannot delete this user.');
+      if (!victim) return refuse(c, 404, MESSAGES.userNotFound);
+      if (!policy.can(me(c), 'user.delete', victim)) return refuse(c, 403, MESSAGES.cannotDelete);
       await accounts.delete(victim);
       if (victim.id === me(c).id) ctx.clearLoginCookie(c);
       ctx.log.info({ username: victim.username, by: me(c).username }, 'user deleted');
-      return answer(c, undefined, 'User removed.');
+      return answer(c, undefined, MESSAGES.removed);
     }),
   );
 
@@ -142,15 +142,15 @@ export function registerUserRoutes(ctx: ServerPluginContext): void {
     attempt(c, async () => {
       const { key, value } = c.req.valid('json');
       const settings = await accounts.updateSetting(me(c), key, value);
-      return answer(c, { settings }, 'Setting updated.');
+      return answer(c, { settings }, MESSAGES.settingUpdated);
     }),
   );
 
   app.post('/api/user/reset-setting', requireUser, validate('json', resetSettingBody), (c) =>
-    attempt(c, async () => answer(c, { settings: await accounts.resetSetting(me(c), c.req.valid('json').key) }, 'Setting reset.')),
+    attempt(c, async () => answer(c, { settings: await accounts.resetSetting(me(c), c.req.valid('json').key) }, MESSAGES.settingReset)),
   );
 
-  app.post('/api/user/reset-settings', requireUser, async (c) => answer(c, { settings: await accounts.resetSettings(me(c)) }, 'Settings reset.'));
+  app.post('/api/user/reset-settings', requireUser, async (c) => answer(c, { settings: await accounts.resetSettings(me(c)) }, MESSAGES.settingsReset));
 
   app.post('/api/user/update/password', requireUser, validate('json', updatePasswordBody), (c) =>
     attempt(c, async () => {
@@ -158,13 +158,13 @@ export function registerUserRoutes(ctx: ServerPluginContext): void {
       // Other browsers logged in with the old password are logged out.
       await accounts.revokeAllTokens(me(c).id, c.get('token') ?? undefined);
       ctx.log.info({ username: me(c).username }, 'password changed');
-      return answer(c, undefined, 'Password updated.');
+      return answer(c, undefined, MESSAGES.passwordUpdated);
     }),
   );
 
   app.post('/api/user/update/email', requireUser, validate('json', updateEmailBody), (c) =>
     attempt(c, async () => {
-      if (!ctx.mail.enabled) return refuse(c, 503, 'E-mail is not configured on this server.');
+      if (!ctx.mail.enabled) return refuse(c, 503, MESSAGES.mailOff);
       const email = c.req.valid('json').email.trim();
       const token = await accounts.requestEmailChange(me(c), email);
       await mailUser(c, ctx, {
@@ -172,7 +172,7 @@ export function registerUserRoutes(ctx: ServerPluginContext): void {
         subject: 'Confirm your new shellchat e-mail address',
         text: `Follow this link to make ${email} the address of ${me(c).username}:\n\n${linkBase(c, ctx)}/api/user/verify-email?token=${token}\n\nThe link works for 24 hours. If you did not ask for this, ignore this message.\n`,
       });
-      return answer(c, undefined, `A verification link was sent to ${email}. Your e-mail address changes when you follow it.`);
+      return answer(c, undefined, MESSAGES.verifySent(email));
     }),
   );
 
@@ -186,8 +186,8 @@ export function registerUserRoutes(ctx: ServerPluginContext): void {
 
   app.post('/api/user/reset-password', validate('json', resetPasswordBody), async (c) => {
     const { username, email } = c.req.valid('json');
-    const generic = 'If the username and e-mail address match an account, a password reset link is on its way.';
-    if (!ctx.mail.enabled) return refuse(c, 503, 'E-mail is not configured on this server.');
+    const generic = MESSAGES.resetSent;
+    if (!ctx.mail.enabled) return refuse(c, 503, MESSAGES.mailOff);
     const found = await accounts.requestPasswordReset(username, email);
     if (found) {
       await mailUser(c, ctx, {
@@ -217,9 +217,9 @@ export function registerUserRoutes(ctx: ServerPluginContext): void {
   app.post('/api/user/group/join', requireUser, validate('json', groupJoinBody), (c) =>
     attempt(c, async () => {
       const { group, password } = c.req.valid('json');
-      if (!policy.can(me(c), 'group.join')) return refuse(c, 403, 'You cannot join groups.');
+      if (!policy.can(me(c), 'group.join')) return refuse(c, 403, MESSAGES.cannotJoin);
       await accounts.joinGroup(me(c), group, password);
-      return answer(c, undefined, `Joined group ${group.toLowerCase()}.`);
+      return answer(c, undefined, MESSAGES.joined(group.toLowerCase()));
     }),
   );
 
@@ -227,25 +227,25 @@ export function registerUserRoutes(ctx: ServerPluginContext): void {
     attempt(c, async () => {
       const { group } = c.req.valid('json');
       await accounts.leaveGroup(me(c), group);
-      return answer(c, undefined, `Left group ${group.toLowerCase()}.`);
+      return answer(c, undefined, MESSAGES.left(group.toLowerCase()));
     }),
   );
 
   app.post('/api/user/update/balance', requireUser, validate('json', updateBalanceBody), async (c) => {
     const { amount, username } = c.req.valid('json');
     const user = await target(c, username);
-    if (!user) return refuse(c, 404, 'User not found.');
-    if (!policy.can(me(c), 'user.balance.update', user)) return refuse(c, 403, 'Only root can change balances.');
-    return answer(c, { balance: await accounts.addBalance(user, amount) }, 'Balance updated.');
+    if (!user) return refuse(c, 404, MESSAGES.userNotFound);
+    if (!policy.can(me(c), 'user.balance.update', user)) return refuse(c, 403, MESSAGES.rootBalances);
+    return answer(c, { balance: await accounts.addBalance(user, amount) }, MESSAGES.balanceUpdated);
   });
 
   app.post('/api/user/update/role', requireUser, validate('json', updateRoleBody), async (c) => {
     const { role, username, expires_at } = c.req.valid('json');
     const user = await target(c, username);
-    if (!user) return refuse(c, 404, 'User not found.');
-    if (!policy.can(me(c), 'user.role.update', user)) return refuse(c, 403, 'Only root can change roles.');
+    if (!user) return refuse(c, 404, MESSAGES.userNotFound);
+    if (!policy.can(me(c), 'user.role.update', user)) return refuse(c, 403, MESSAGES.rootRoles);
     await accounts.setRole(user, role, expires_at ?? null);
-    return answer(c, undefined, 'Role updated.');
+    return answer(c, undefined, MESSAGES.roleUpdated);
   });
 
   app.get('/api/invite/:email', requireUser, (c) =>
@@ -253,10 +253,10 @@ export function registerUserRoutes(ctx: ServerPluginContext): void {
       // The spec makes this a GET, so the origin check does not cover it: refuse a navigation
       // started by another site (a link that would make the user send mail).
       const site = c.req.header('sec-fetch-site');
-      if (site && site !== 'same-origin' && site !== 'none') return refuse(c, 403, 'Cross-origin request refused.');
+      if (site && site !== 'same-origin' && site !== 'none') return refuse(c, 403, MESSAGES.crossOrigin);
       const email = z.string().max(254).safeParse(decodeURIComponent(c.req.param('email')));
-      if (!email.success || !/^[^@\s]+@[^@\s]+$/.test(email.data)) return refuse(c, 400, 'Email is invalid.');
-      if (!ctx.mail.enabled) return refuse(c, 503, 'E-mail is not configured on this server.');
+      if (!email.success || !/^[^@\s]+@[^@\s]+$/.test(email.data)) return refuse(c, 400, MESSAGES.emailInvalid);
+      if (!ctx.mail.enabled) return refuse(c, 503, MESSAGES.mailOff);
       const invited = await invites.invite(me(c), email.data);
       if (!invited.ok) return refuse(c, invited.status, invited.error);
       const reward = ctx.config.inviteReward > 0 ? ` When you sign up, you and ${me(c).username} each get $${ctx.config.inviteReward} of credit.` : '';
@@ -265,7 +265,7 @@ export function registerUserRoutes(ctx: ServerPluginContext): void {
         subject: `${me(c).username} invites you to shellchat`,
         text: `${me(c).username} invites you to shellchat, a chat assistant you drive from a command line.\n\nOpen ${linkBase(c, ctx)}/ and type :user add <username> ${email.data.trim().toLowerCase()} to sign up.${reward}\n`,
       });
-      return answer(c, undefined, `Invitation sent to ${email.data.trim().toLowerCase()}.`);
+      return answer(c, undefined, MESSAGES.invited(email.data.trim().toLowerCase()));
     }),
   );
 
@@ -274,9 +274,9 @@ export function registerUserRoutes(ctx: ServerPluginContext): void {
     const user = c.get('user');
     // A signed link from our own mail, or the logged-in owner of the address; nobody else.
     const allowed = (sig && ctx.verify(sig, 'email-subscription', email, email_subscription)) || (user && user.email === email);
-    if (!allowed) return refuse(c, 403, 'This link is invalid.');
+    if (!allowed) return refuse(c, 403, MESSAGES.linkInvalid);
     await accounts.setEmailSubscription(email, email_subscription === '1');
-    return answer(c, undefined, email_subscription === '1' ? 'Subscribed.' : 'Unsubscribed.');
+    return answer(c, undefined, email_subscription === '1' ? MESSAGES.subscribed : MESSAGES.unsubscribed);
   });
 }
 

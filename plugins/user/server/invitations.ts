@@ -3,6 +3,7 @@
 // user each get INVITE_REWARD dollars of balance, once.
 import type { Kysely } from 'kysely';
 import type { Database, MigrationFactory, ServerPluginContext, UserRow } from '../../../src/core/index.ts';
+import { MESSAGES } from '../common/rules.ts';
 
 interface InvitationsTable {
   email: string;
@@ -40,9 +41,9 @@ export function invitations(ctx: ServerPluginContext) {
     async invite(inviter: UserRow, email: string): Promise<{ ok: true } | { ok: false; error: string; status: 400 | 409 }> {
       const address = email.trim().toLowerCase();
       const taken = await db.selectFrom('users').select('id').where('email', '=', address).executeTakeFirst();
-      if (taken) return { ok: false, error: 'This address already has an account.', status: 409 };
+      if (taken) return { ok: false, error: MESSAGES.hasAccount, status: 409 };
       const existing = await db.selectFrom('invitations').selectAll().where('email', '=', address).where('inviter_id', '=', inviter.id).executeTakeFirst();
-      if (existing && Date.now() - existing.created_at < DAY) return { ok: false, error: `You already invited ${address} today.`, status: 409 };
+      if (existing && Date.now() - existing.created_at < DAY) return { ok: false, error: MESSAGES.invitedToday(address), status: 409 };
       if (existing) await db.updateTable('invitations').set({ created_at: Date.now() }).where('email', '=', address).where('inviter_id', '=', inviter.id).execute();
       else await db.insertInto('invitations').values({ email: address, inviter_id: inviter.id, created_at: Date.now(), rewarded_at: null }).execute();
       return { ok: true };

@@ -16,6 +16,7 @@ import {
 import { groupPassword, hashPassword, randomAlphanumeric, verifyPassword } from '../auth/password.ts';
 import { hashToken, newToken } from '../auth/tokens.ts';
 import { emailError, normalizeUsername, passwordError, usernameError } from './validation.ts';
+import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
 
 export class AccountError extends Error {
   readonly status: number;
@@ -87,7 +88,7 @@ export class Accounts implements AccountsApi {
     const email = input.email.trim();
     const bad = usernameError(username) ?? emailError(email) ?? (input.password !== undefined ? passwordError(input.password) : undefined);
     if (bad) throw new AccountError(bad);
-    if (await this.byUsername(username)) throw new AccountError('Username already exists.', 409);
+    if (await this.byUsername(username)) throw new AccountError(SERVER_MESSAGES.usernameTaken, 409);
     const generatedPassword = input.password === undefined ? randomAlphanumeric(16) : undefined;
     const settings: UserSettings = { ...USER_SETTING_DEFAULTS };
     for (const [key, value] of Object.entries(input.settings ?? {})) {
@@ -176,7 +177,7 @@ export class Accounts implements AccountsApi {
 
   async resetSetting(user: UserRow, key: string): Promise<UserSettings> {
     const settings = normalizeUserSettings(user.settings);
-    if (!(key in USER_SETTING_DEFAULTS)) throw new AccountError(checkUserSetting(key, '').ok ? 'Invalid key.' : (checkUserSetting(key, '') as { error: string }).error);
+    if (!(key in USER_SETTING_DEFAULTS)) throw new AccountError(checkUserSetting(key, '').ok ? SERVER_MESSAGES.invalidKey : (checkUserSetting(key, '') as { error: string }).error);
     (settings as Record<string, unknown>)[key] = key === 'groupPassword' ? groupPassword() : USER_SETTING_DEFAULTS[key as keyof typeof USER_SETTING_DEFAULTS];
     await this.setSettings(user, settings);
     return settings;
@@ -274,19 +275,19 @@ export class Accounts implements AccountsApi {
     const expected = owner ? normalizeUserSettings(owner.settings).groupPassword : '';
     // One answer for a missing group and a wrong password, so group names cannot be probed.
     if (!group || !expected || !(await constantTimeEqual(String(expected), password))) {
-      throw new AccountError('Group not found or wrong password.', 403);
+      throw new AccountError(SERVER_MESSAGES.groupDenied, 403);
     }
     const existing = await this.db.selectFrom('group_members').select('user_id').where('group_id', '=', group.id).where('user_id', '=', user.id).executeTakeFirst();
-    if (existing) throw new AccountError(`You are already in group ${group.name}.`, 409);
+    if (existing) throw new AccountError(SERVER_MESSAGES.alreadyInGroup(group.name), 409);
     await this.db.insertInto('group_members').values({ group_id: group.id, user_id: user.id, created_at: Date.now() }).execute();
   }
 
   async leaveGroup(user: UserRow, groupName: string): Promise<void> {
     const group = await this.db.selectFrom('groups').selectAll().where('name', '=', normalizeUsername(groupName)).executeTakeFirst();
-    if (!group) throw new AccountError('Group not found.', 404);
-    if (group.owner_id === user.id) throw new AccountError('You cannot leave your own group.');
+    if (!group) throw new AccountError(SERVER_MESSAGES.groupNotFound, 404);
+    if (group.owner_id === user.id) throw new AccountError(SERVER_MESSAGES.ownGroup);
     const result = await this.db.deleteFrom('group_members').where('group_id', '=', group.id).where('user_id', '=', user.id).executeTakeFirst();
-    if (Number(result.numDeletedRows) === 0) throw new AccountError(`You are not in group ${group.name}.`, 404);
+    if (Number(result.numDeletedRows) === 0) throw new AccountError(SERVER_MESSAGES.notInGroup(group.name), 404);
   }
 
   async setRole(user: UserRow, role: RoleName, expiresAt: number | null): Promise<void> {

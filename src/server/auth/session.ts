@@ -4,6 +4,7 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { AppEnv } from '../../core/index.ts';
 import type { Accounts } from '../accounts/service.ts';
 import { fail } from '../http/respond.ts';
+import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
 
 export const COOKIE = 'auth';
 
@@ -41,6 +42,6 @@ export function loadUser(accounts: Accounts): MiddlewareHandler<AppEnv> {
 }
 
 export const requireUser: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (!c.get('user')) return fail(c, 401, 'Please login.');
+  if (!c.get('user')) return fail(c, 401, SERVER_MESSAGES.pleaseLogin);
   await next();
 };

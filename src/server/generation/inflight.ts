@@ -1,11 +1,12 @@
 // Generations under way, so that a shutdown can stop them the way a user's stop does: each
 // keeps its answer so far as the turn's log and tells its browser so (main.ts). Without this, a
 // deploy's SIGTERM waited 10 s and then exited under any answer still streaming, which lost it.
+import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
 
 /** The abort reason of a generation stopped because the server is shutting down. */
 export class ServerStopping extends Error {
   constructor() {
-    super('The server is shutting down.');
+    super(SERVER_MESSAGES.shuttingDown);
   }
 }
 

@@ -16,6 +16,7 @@ import { runGeneration, type GenerationDeps } from './run.ts';
 import { nodeSseStream, webSseStream } from './sseStream.ts';
 import { getSession, memory, owns, SessionError, sessionForTurn, validSessionId } from './sessions.ts';
 import { fetchFileTexts } from './files.ts';
+import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
 
 export function registerGenerationRoutes(
   app: Hono<AppEnv>,
@@ -71,7 +72,7 @@ export function registerGenerationRoutes(
     const result = await deps.inflight.track(abort, runGeneration(deps, request, owner(c), (e) => {
       if (e.type === 'error') error = e.error;
     }, abort.signal));
-    return result ? ok(c, result) : fail(c, 400, error || 'Error occurred.');
+    return result ? ok(c, result) : fail(c, 400, error || SERVER_MESSAGES.errorOccurred);
   });
 
   app.post('/api/generate_msg', validate('json', generateBody), async (c) => {
@@ -100,9 +101,9 @@ export function registerGenerationRoutes(
   app.post('/api/log/add', validate('json', logAddBody), async (c) => {
     const body = c.req.valid('json' as never) as { input: string; output: string; model: string; session: number; images?: string[]; tools?: ToolResult[] };
     const who = owner(c);
-    if (!validSessionId(body.session)) return fail(c, 400, 'Time traveler detected.');
+    if (!validSessionId(body.session)) return fail(c, 400, SERVER_MESSAGES.timeTraveler);
     const session = await getSession(deps.db, body.session);
-    if (session && !owns(session, who)) return fail(c, 403, 'You can only add logs to your own sessions.');
+    if (session && !owns(session, who)) return fail(c, 403, SERVER_MESSAGES.ownLogsOnly);
     const id = session ? session.id : await sessionForTurn(deps.db, body.session, undefined, who);
     const { time } = await saveTurn(deps.db, {
       session: id,

@@ -32,6 +32,7 @@ import { ServerStopping, type InFlight } from './inflight.ts';
 import { estimateUsage, saveTurn, type TurnRecord } from './persist.ts';
 import { memory, memoryUnits, SessionError, sessionForTurn } from './sessions.ts';
 import { RetryGate, retryStatus, withRetries } from './retry.ts';
+import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
 
 export { MAX_TOOL_ROUNDS };
 
@@ -50,9 +51,9 @@ export interface GenerationDeps {
 
 export class GenerationError extends Error {}
 
-const CUT_SHORT = 'The model provider ended the stream early.';
-const SERVER_STOPPING_KEPT = 'The server is restarting: the answer so far was saved. Send again to go on.';
-const SERVER_STOPPING = 'The server is restarting. Send again in a moment.';
+const CUT_SHORT = SERVER_MESSAGES.cutShort;
+const SERVER_STOPPING_KEPT = SERVER_MESSAGES.stoppingKept;
+const SERVER_STOPPING = SERVER_MESSAGES.stopping;
 
 /** Providers whose APIs take image URLs themselves (the provider fetches them, not us). */
 const URL_PROVIDERS = new Set(['openai-compatible', 'openai', 'anthropic']);
@@ -64,7 +65,7 @@ function imageDownloader(entry: ModelEntry, egressFetch: typeof fetch) {
       requests.map(async ({ url, isUrlSupportedByModel, abortSignal }) => {
         if (isUrlSupportedByModel || URL_PROVIDERS.has(entry.provider)) return null;
         const response = await egressFetch(url.href, { signal: abortSignal });
-        if (!response.ok) throw new GenerationError(`The image ${url.href} could not be fetched (status ${response.status}).`);
+        if (!response.ok) throw new GenerationError(SERVER_MESSAGES.imageFailed(url.href, response.status));
         return { data: new Uint8Array(await response.arrayBuffer()), mediaType: response.headers.get('content-type') ?? undefined };
       }),
     );
@@ -95,9 +96,9 @@ function errorMessage(err: unknown): string {
     } catch {
       detail = '';
     }
-    return `The model provider answered ${e.statusCode}${detail ? `: ${detail}` : ''}.`;
+    return detail ? SERVER_MESSAGES.providerStatusDetail(e.statusCode, detail) : SERVER_MESSAGES.providerStatus(e.statusCode);
   }
-  return e?.message || 'An error occurred during your request.';
+  return e?.message || SERVER_MESSAGES.failed;
 }
 
 /** The turn through the AI SDK: streamText with the same tools and stop rule. */
@@ -159,9 +160,9 @@ export async function runGeneration(
   try {
     const session = await sessionForTurn(db, request.session, request.time, owner);
     const entry = request.model ? await deps.models.resolve(request.model, user) : deps.models.defaultModel();
-    if (!entry) throw new GenerationError(request.model ? 'Model not found.' : 'No available model found.');
+    if (!entry) throw new GenerationError(request.model ? SERVER_MESSAGES.modelNotFound : SERVER_MESSAGES.noModel);
     const images = request.images ?? [];
-    if (images.length && !entry.capabilities.vision) throw new GenerationError(`The model ${entry.name} does not read images.`);
+    if (images.length && !entry.capabilities.vision) throw new GenerationError(SERVER_MESSAGES.noVision(entry.name));
 
     emit({ type: 'status', text: deps.settings.querying });
     const providerSystem: string[] = [];
@@ -325,7 +326,7 @@ export async function runGeneration(
     stats.token_ct = usage.inputTokens + usage.outputTokens;
     if (pending.length) {
       if (pending.some((c) => !request.mcp_tools?.some((t) => t.name === c.name))) {
-        throw new GenerationError(`The model kept calling tools; stopped after ${MAX_TOOL_ROUNDS} rounds.`);
+        throw new GenerationError(SERVER_MESSAGES.toolRounds(MAX_TOOL_ROUNDS));
       }
       // The browser runs these and sends the turn again with their results.
       emit({ type: 'call', calls: pending });
@@ -333,7 +334,7 @@ export async function runGeneration(
       return { events, tool_calls: pending, images: [...images, ...providerImages], text, stats, info: { model: entry.name, session, time: 0 } };
     }
     if (steps >= MAX_TOOL_ROUNDS && lastStepCalledTools) {
-      throw new GenerationError(`The model kept calling tools; stopped after ${MAX_TOOL_ROUNDS} rounds.`);
+      throw new GenerationError(SERVER_MESSAGES.toolRounds(MAX_TOOL_ROUNDS));
     }
 
     let evaluation: GenerateResult['eval'];

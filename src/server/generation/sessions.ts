@@ -6,6 +6,7 @@ import { SESSION_ID_MAX, SESSION_ID_MIN, type Database, type LogsTable, type Ses
 import { grouped } from '../db/groupCommit.ts';
 import { precompiled } from '../db/precompiled.ts';
 import type { Owner } from './owner.ts';
+import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
 
 export type SessionRow = Selectable<SessionsTable>;
 export type LogRow = Selectable<LogsTable>;
@@ -88,7 +89,7 @@ async function create(db: Kysely<Database>, id: number, owner: Owner, parent?: {
  * older than the session's latest log means a branch from there.
  */
 export async function sessionForTurn(db: Kysely<Database>, requested: number, viewing: number | undefined, owner: Owner): Promise<number> {
-  if (!validSessionId(requested)) throw new SessionError('Time traveler detected.', 400);
+  if (!validSessionId(requested)) throw new SessionError(SERVER_MESSAGES.timeTraveler, 400);
   let session = await getSession(db, requested);
   if (!session) {
     try {
@@ -102,7 +103,7 @@ export async function sessionForTurn(db: Kysely<Database>, requested: number, vi
   }
   const latest = await latestTime(db, requested);
   if (!owns(session, owner)) {
-    if (!canRead(session, owner)) throw new SessionError('Session not found.', 404);
+    if (!canRead(session, owner)) throw new SessionError(SERVER_MESSAGES.sessionNotFound, 404);
     return create(db, await newSessionId(db), owner, { id: session.id, at: Math.min(viewing ?? latest ?? session.id, latest ?? session.id) });
   }
   if (viewing !== undefined && latest !== undefined && viewing < latest) {

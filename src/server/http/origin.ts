@@ -3,6 +3,7 @@
 // browser (the CLI, scripts) send neither and carry no ambient cookie risk.
 import type { MiddlewareHandler } from 'hono';
 import { fail } from './respond.ts';
+import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -16,10 +17,10 @@ export function originCheck(allowedOrigins: readonly string[]): MiddlewareHandle
       const host = c.req.header('host');
       const sameHost = host && URL.parse(origin)?.host === host;
       if (!sameHost && !allowedOrigins.includes(origin) && origin !== new URL(c.req.url).origin) {
-        return fail(c, 403, 'Cross-origin request refused.');
+        return fail(c, 403, SERVER_MESSAGES.crossOrigin);
       }
     } else if (c.req.header('sec-fetch-site') === 'cross-site') {
-      return fail(c, 403, 'Cross-origin request refused.');
+      return fail(c, 403, SERVER_MESSAGES.crossOrigin);
     }
     await next();
   };

@@ -2,6 +2,7 @@
 import type { MiddlewareHandler } from 'hono';
 import type { ZodType } from 'zod';
 import { fail } from './respond.ts';
+import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
 
 export function validate<T>(target: 'json' | 'query', schema: ZodType<T>): MiddlewareHandler {
   return async (c, next) => {
@@ -10,7 +11,7 @@ export function validate<T>(target: 'json' | 'query', schema: ZodType<T>): Middl
       try {
         raw = await c.req.json();
       } catch {
-        return fail(c, 400, 'The request body must be JSON.');
+        return fail(c, 400, SERVER_MESSAGES.notJson);
       }
     } else {
       raw = c.req.query();

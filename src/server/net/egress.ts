@@ -6,6 +6,7 @@
 import dns, { type LookupAddress, type LookupOptions } from 'node:dns';
 import net from 'node:net';
 import { Agent, buildConnector } from 'undici';
+import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
 
 export class EgressError extends Error {
   override name = 'EgressError';
@@ -133,8 +134,8 @@ async function lookupAll(host: string): Promise<LookupAddress[]> {
     return await dns.promises.lookup(host, { all: true });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOTFOUND' || code === 'ENODATA') throw new EgressError(`Could not resolve ${host}: no such host.`);
-    if (code === 'EAI_AGAIN') throw new EgressError(`Could not resolve ${host}: the name server did not answer.`);
+    if (code === 'ENOTFOUND' || code === 'ENODATA') throw new EgressError(SERVER_MESSAGES.noSuchHost(host));
+    if (code === 'EAI_AGAIN') throw new EgressError(SERVER_MESSAGES.dnsSilent(host));
     throw err;
   }
 }
@@ -145,12 +146,11 @@ export async function resolvePublicAddresses(hostname: string): Promise<LookupAd
   const family = net.isIP(host);
   // Read dns.promises at call time so tests can substitute answers.
   const answers = family ? [{ address: host, family }] : await lookupAll(host);
-  if (answers.length === 0) throw new EgressError(`Could not resolve ${host}.`);
+  if (answers.length === 0) throw new EgressError(SERVER_MESSAGES.unresolved(host));
   for (const { address } of answers) {
     const reason = refusalReason(address);
     if (reason === null) continue;
-    const via = family ? '' : ` (${host} resolves to it)`;
-    throw new EgressError(`Refused to connect to ${address} (${reason})${via}.`);
+    throw new EgressError(family ? SERVER_MESSAGES.refused(address, reason) : SERVER_MESSAGES.refusedVia(address, reason, host));
   }
   return answers;
 }
@@ -164,7 +164,7 @@ function checkedLookup(
   resolvePublicAddresses(hostname).then((answers) => {
     const wanted = options.family === 4 || options.family === 6 ? answers.filter((a) => a.family === options.family) : answers;
     const first = wanted[0];
-    if (!first) return callback(new EgressError(`Could not resolve ${hostname} for IPv${options.family}.`), []);
+    if (!first) return callback(new EgressError(SERVER_MESSAGES.unresolvedFamily(hostname, String(options.family))), []);
     if (options.all) callback(null, wanted);
     else callback(null, first.address, first.family);
   }, (err: Error) => callback(err, []));
@@ -196,7 +196,7 @@ function createDispatcher(allowHosts: string[]): Agent {
       if (net.isIP(host)) {
         // net.connect skips `lookup` for literal IPs, so check those here.
         const reason = refusalReason(host);
-        if (reason) return callback(new EgressError(`Refused to connect to ${host} (${reason}).`), null);
+        if (reason) return callback(new EgressError(SERVER_MESSAGES.refused(host, reason)), null);
         return direct(opts, callback);
       }
       return checked(opts, callback);
@@ -219,13 +219,13 @@ function checkedUrl(text: string, base?: string): URL {
   try {
     url = new URL(text, base);
   } catch {
-    throw new EgressError('Invalid URL.'); // the text is not echoed: it may hold credentials
+    throw new EgressError(SERVER_MESSAGES.invalidUrl); // the text is not echoed: it may hold credentials
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new EgressError(`Refused the ${url.protocol.slice(0, -1)}: URL scheme (only http and https are allowed).`);
+    throw new EgressError(SERVER_MESSAGES.badScheme(url.protocol.slice(0, -1)));
   }
   // fetch would reject these with a message that repeats the credentials.
-  if (url.username || url.password) throw new EgressError(`Refused a URL with embedded credentials for ${url.host}.`);
+  if (url.username || url.password) throw new EgressError(SERVER_MESSAGES.credentials(url.host));
   return url;
 }
 
@@ -256,7 +256,7 @@ export function createEgressFetch(options: EgressOptions = {}): typeof fetch {
     const limit = new AbortController();
     const callerSignal = init.signal ?? request?.signal;
     const signal = callerSignal ? AbortSignal.any([limit.signal, callerSignal]) : limit.signal;
-    const timedOut = () => new EgressError(`Request to ${url.host} timed out after ${timeoutMs} ms.`);
+    const timedOut = () => new EgressError(SERVER_MESSAGES.timedOut(url.host, timeoutMs));
     const totalTimer = setTimeout(() => limit.abort(timedOut()), timeoutMs);
 
     try {
@@ -273,8 +273,8 @@ export function createEgressFetch(options: EgressOptions = {}): typeof fetch {
           return guardResponse(res, url, hops > 0);
         }
         await res.body?.cancel();
-        if (redirectMode === 'error') throw new EgressError(`Unexpected redirect from ${url.host}.`);
-        if (hops >= maxRedirects) throw new EgressError(`Too many redirects (more than ${maxRedirects}).`);
+        if (redirectMode === 'error') throw new EgressError(SERVER_MESSAGES.redirect(url.host));
+        if (hops >= maxRedirects) throw new EgressError(SERVER_MESSAGES.redirects(maxRedirects));
 
         const next = checkedUrl(location, url.href);
         // Fetch-standard method rewriting: 303 (and 301/302 after POST) become a body-less GET.
@@ -283,7 +283,7 @@ export function createEgressFetch(options: EgressOptions = {}): typeof fetch {
           body = undefined;
           for (const name of BODY_HEADERS) headers.delete(name);
         } else if (body instanceof ReadableStream) {
-          throw new EgressError('Cannot follow a redirect that needs a streamed request body sent again.');
+          throw new EgressError(SERVER_MESSAGES.resend);
         }
         if (next.origin !== url.origin) {
           // The caller's credentials belong to the origin they chose, never to where it redirects.
@@ -308,7 +308,7 @@ export function createEgressFetch(options: EgressOptions = {}): typeof fetch {
       if (declared > maxBytes) {
         clearTimeout(totalTimer);
         limit.abort();
-        throw new EgressError(`Response from ${finalUrl.host} is too large (${declared} bytes, limit ${maxBytes}).`);
+        throw new EgressError(SERVER_MESSAGES.tooLargeDeclared(finalUrl.host, declared, maxBytes));
       }
       const reader = res.body.getReader();
       let received = 0;
@@ -317,7 +317,7 @@ export function createEgressFetch(options: EgressOptions = {}): typeof fetch {
         {
           async pull(controller) {
             const idle = streaming
-              ? setTimeout(() => limit.abort(new EgressError(`No data from ${finalUrl.host} for ${idleTimeoutMs} ms.`)), idleTimeoutMs)
+              ? setTimeout(() => limit.abort(new EgressError(SERVER_MESSAGES.idle(finalUrl.host, idleTimeoutMs))), idleTimeoutMs)
               : undefined;
             try {
               const chunk = await reader.read();
@@ -328,7 +328,7 @@ export function createEgressFetch(options: EgressOptions = {}): typeof fetch {
               }
               received += chunk.value.byteLength;
               if (received > maxBytes) {
-                const err = new EgressError(`Response from ${finalUrl.host} is larger than ${maxBytes} bytes.`);
+                const err = new EgressError(SERVER_MESSAGES.tooLargeRead(finalUrl.host, maxBytes));
                 limit.abort(err); // tears the connection down
                 done();
                 controller.error(err);

@@ -3,6 +3,7 @@
 // Loaded on the first chat message, not with the first paint.
 import {
   ApiError,
+  localizeMessage,
   MAX_TOOL_ROUNDS,
   McpRef,
   SILENT,
@@ -17,6 +18,7 @@ import {
   type ShellEvents,
   type Translate,
 } from '../../core/index.ts';
+import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
 import type { Emitter } from 'mitt';
 import type { ShellController } from '../controller.ts';
 import { generateOnce, streamGeneration } from './client.ts';
@@ -193,7 +195,10 @@ export async function runChat(parsed: Extract<ParsedLine, { kind: 'chat' }>, dep
   if (failed) {
     events.emit('speak:cancel', undefined);
     const partial: Output[] = text ? [{ kind: 'markdown', text }] : [];
-    return [...partial, { kind: 'error', text: failed }];
+    // The server's words (a provider's status, a restart) in the interface's language.
+    const host = await controller.host();
+    await host.loadNamespaces(['core']).catch(() => undefined);
+    return [...partial, { kind: 'error', text: localizeMessage(failed, [SERVER_MESSAGES], (ns) => host.t(ns)) }];
   }
   events.emit('speak:end', undefined);
   if (!text && signal.aborted) return [];

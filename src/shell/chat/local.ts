@@ -88,8 +88,8 @@ export async function localGeneration(
   const model = request.model ?? '';
   // Spec part 8: the health check (100 ms), then the model in /v1/models.
   const names = await ollamaModels(options.ollamaUrl, { fetch: doFetch });
-  if (!names) throw new ApiError(OLLAMA_MESSAGES.cannotConnect, 0);
-  if (!names.includes(ollamaModelName(model))) throw new ApiError(OLLAMA_MESSAGES.modelNotFound, 404);
+  if (!names) throw new ApiError(OLLAMA_MESSAGES.ollamaCannotConnect, 0);
+  if (!names.includes(ollamaModelName(model))) throw new ApiError(OLLAMA_MESSAGES.ollamaModelNotFound, 404);
 
   onEvent({ type: 'status', text: options.texts?.querying || 'Querying...' });
   const api = createApiClient({ baseUrl: options.baseUrl ?? '', fetch: doFetch });

@@ -53,7 +53,7 @@ async function request(o: StepOptions, messages: ChatMessage[], tools: ToolSpec[
     }
   } catch {
     if (o.signal.aborted) return undefined;
-    throw new ApiError(OLLAMA_MESSAGES.cannotConnect, 0);
+    throw new ApiError(OLLAMA_MESSAGES.ollamaCannotConnect, 0);
   }
   return { response, toolsUsed: tools.length > 0 };
 }
@@ -84,7 +84,7 @@ export async function streamStep(
       next = await events.next();
     } catch (err) {
       if (o.signal.aborted) return undefined;
-      throw err instanceof ApiError ? err : new ApiError(OLLAMA_MESSAGES.cutShort, 502);
+      throw err instanceof ApiError ? err : new ApiError(OLLAMA_MESSAGES.ollamaCutShort, 502);
     }
     if (next.done) break;
     const message = next.value;
@@ -115,6 +115,6 @@ export async function streamStep(
     }
   }
   if (o.signal.aborted) return undefined;
-  if (!finished) throw new ApiError(OLLAMA_MESSAGES.cutShort, 502);
+  if (!finished) throw new ApiError(OLLAMA_MESSAGES.ollamaCutShort, 502);
   return { text, calls: calls.filter(Boolean).map((c, i) => ({ ...c, id: c.id || `call_${i}`, args: c.args || '{}' })), toolsUsed };
 }

@@ -137,6 +137,18 @@ describe('direct calls', () => {
     expect((await t.run('!get_time(["UTC"])')).errors).toEqual(['Invalid arguments for get_time: The arguments must be a JSON object, e.g. { "timezone": "UTC" }.']);
   });
 
+  it("say so in the interface's language: the server's messages and the rules' details", async () => {
+    const t = await createShellTester({ plugins: ['general', 'user', 'function'], serverUrl: server.url, lang: 'zh-CN' });
+    const username = `fnzh${++seq}`;
+    await t.run(`:user add ${username} ${username}@example.org ${PW}`);
+    await t.run(`:login ${username} ${PW}`);
+    expect((await t.run('!get_time({"timezone":"Mars/Base"})')).errors).toEqual(['未知时区“Mars/Base”。']);
+    // Several calls: each body translated under its call, as written.
+    const several = await t.run('!get_time({"timezone":"UTC"}),!nope({})');
+    expect(several.errors).toEqual(['!nope({})\n未找到函数。']);
+    expect((await t.run('!get_time(["UTC"])')).errors).toEqual(['get_time 的参数无效：参数必须是 JSON 对象，例如 { "timezone": "UTC" }。']);
+  });
+
   it('say when a function does not exist', async () => {
     const t = await tester();
     expect((await t.run('!nope({})')).errors).toEqual(['Function not found.']);

@@ -1,5 +1,6 @@
 // The built-in functions of spec part 9: names, descriptions and JSON schemas, shared by the
 // commands (`:function ls`, `:function <name>`) and the server, which runs them.
+import { MESSAGES } from './messages.ts';
 
 export interface FunctionSpec {
   name: string;
@@ -73,9 +74,9 @@ export function parseArgs(argsText: string): { ok: true; args: Record<string, un
   if (!text) return { ok: true, args: {} };
   try {
     const value: unknown = JSON.parse(text);
-    if (!value || typeof value !== 'object' || Array.isArray(value)) return { ok: false, error: 'The arguments must be a JSON object, e.g. { "timezone": "UTC" }.' };
+    if (!value || typeof value !== 'object' || Array.isArray(value)) return { ok: false, error: MESSAGES.argsNotObject };
     return { ok: true, args: value as Record<string, unknown> };
   } catch (err) {
-    return { ok: false, error: `The arguments are not valid JSON (${err instanceof Error ? err.message : String(err)}).` };
+    return { ok: false, error: MESSAGES.argsNotJson(err instanceof Error ? err.message : String(err)) };
   }
 }

@@ -4,6 +4,7 @@
 import {
   ApiError,
   effect,
+  localizeMessage,
   error,
   FunctionRunnerRef,
   McpRef,
@@ -15,8 +16,10 @@ import {
   type McpTool,
   type Output,
   type PluginContext,
+  type Translate,
 } from '../../../src/core/index.ts';
 import { BUILTIN_FUNCTIONS, BUILTIN_NAMES, nameList, parseArgs, template } from './functions.ts';
+import { MESSAGES } from './messages.ts';
 
 export * from './functions.ts';
 
@@ -103,7 +106,7 @@ export function activateFunction(ctx: PluginContext): void {
     run: async (calls, signal) => {
       if (calls.length > MAX_CALLS) return [error(t('msg.tooMany', { max: MAX_CALLS }))];
       const results = await runCalls(ctx, calls, mcpTools, signal);
-      return render(results);
+      return render(results, ctx.t);
     },
   });
 }
@@ -123,7 +126,7 @@ async function runCalls(
   calls.forEach((call, index) => {
     const parsed = parseArgs(call.argsText);
     if (!parsed.ok) {
-      results[index] = { success: false, function: callText(call), error: ctx.t('msg.badArgs', { name: call.name, error: parsed.error }) };
+      results[index] = { success: false, function: callText(call), error: ctx.t('msg.badArgs', { name: call.name, error: localizeMessage(parsed.error, [MESSAGES], () => ctx.t) }) };
       return;
     }
     const client = ctx.services.maybe(McpRef);
@@ -159,12 +162,15 @@ async function runCalls(
   return results.map((r, i) => r ?? { success: false, function: callText(calls[i]!), error: ctx.t('msg.noResult') });
 }
 
-/** One result prints its message or error; several print as blocks headed `!<call>`. Redirects open. */
-function render(results: FunctionResult[]): Output[] {
+/**
+ * One result prints its message or error; several print as blocks headed `!<call>`. Redirects
+ * open. An error the server words (the functions' messages) shows in the interface's language.
+ */
+function render(results: FunctionResult[], t: Translate): Output[] {
   const outputs: Output[] = [];
   const several = results.length > 1;
   for (const r of results) {
-    const body = r.success ? (r.message ?? '') : (r.error ?? '');
+    const body = r.success ? (r.message ?? '') : localizeMessage(r.error ?? '', [MESSAGES], () => t);
     const shown = several ? `!${r.function}\n${body}` : body;
     outputs.push(r.success ? text(shown) : error(shown));
   }

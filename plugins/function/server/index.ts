@@ -10,6 +10,7 @@ import { getTime } from './builtins/getTime.ts';
 import { getWeather } from './builtins/getWeather.ts';
 import { redirectToUrl } from './builtins/redirectToUrl.ts';
 import { FunctionError, type Builtin } from './builtins/shared.ts';
+import { MESSAGES } from '../common/messages.ts';
 
 const BUILTINS: Record<string, Builtin> = {
   get_time: getTime,
@@ -32,13 +33,13 @@ const execBody = z.object({ functions: z.array(callSchema).min(1).max(MAX_CALLS)
 function parseCall(call: z.infer<typeof callSchema>): { text: string; name: string; args?: Record<string, unknown>; error?: string } {
   if (typeof call !== 'string') return { text: `${call.name}(${JSON.stringify(call.args ?? {})})`, name: call.name, args: call.args ?? {} };
   const m = /^\s*([A-Za-z_][\w.-]*)\s*\(([\s\S]*)\)\s*$/.exec(call);
-  if (!m) return { text: call, name: '', error: 'Function invalid.' };
+  if (!m) return { text: call, name: '', error: MESSAGES.invalid };
   const parsed = parseArgs(m[2]!);
-  if (!parsed.ok) return { text: call, name: m[1]!, error: `Invalid arguments for ${m[1]}: ${parsed.error}` };
+  if (!parsed.ok) return { text: call, name: m[1]!, error: MESSAGES.badArgs(m[1]!, parsed.error) };
   return { text: call, name: m[1]!, args: parsed.args };
 }
 
-const messageOf = (err: unknown) => (err instanceof FunctionError ? err.message : 'The function failed.');
+const messageOf = (err: unknown) => (err instanceof FunctionError ? err.message : MESSAGES.failed);
 
 const plugin: ServerPluginModule = {
   register(ctx) {
@@ -73,7 +74,7 @@ const plugin: ServerPluginModule = {
           const parsed = parseCall(call);
           if (parsed.error) return { success: false, function: parsed.text, error: parsed.error };
           const serverTool = tools.get(parsed.name);
-          if (!serverTool) return { success: false, function: parsed.text, error: 'Function not found.' };
+          if (!serverTool) return { success: false, function: parsed.text, error: MESSAGES.notFound };
           try {
             const out = await serverTool.execute(parsed.args ?? {}, { user, signal });
             return { success: true, function: parsed.text, message: out.result, ...(out.event ? { event: out.event } : {}) };

@@ -1,5 +1,6 @@
 // get_time(timezone): the current time in an IANA time zone, formatted for en-US.
 import { FunctionError, stringArg, type Builtin } from './shared.ts';
+import { MESSAGES } from '../../common/messages.ts';
 
 export const getTime: Builtin = async (args) => {
   const timezone = stringArg(args, 'timezone', false) || 'UTC';
@@ -7,7 +8,7 @@ export const getTime: Builtin = async (args) => {
   try {
     format = new Intl.DateTimeFormat('en-US', { timeZone: timezone, dateStyle: 'full', timeStyle: 'long' });
   } catch {
-    throw new FunctionError(`Unknown time zone "${timezone}".`);
+    throw new FunctionError(MESSAGES.unknownZone(timezone));
   }
   const zone = format.resolvedOptions().timeZone;
   return { result: `The current time in ${zone} is ${format.format(new Date())}.` };

@@ -1,6 +1,7 @@
 // get_weather(location): geocoding, then the current weather and a 3-day forecast, from an
 // Open-Meteo-compatible API (GEOCODING_BASE_URL, WEATHER_BASE_URL).
 import { fetchJson, FunctionError, stringArg, type Builtin } from './shared.ts';
+import { MESSAGES } from '../../common/messages.ts';
 
 /** WMO weather interpretation codes, as Open-Meteo documents them. */
 const WMO: Record<number, string> = {
@@ -24,7 +25,7 @@ export const getWeather: Builtin = async (args, { signal, config }) => {
   const location = stringArg(args, 'location');
   const geo = (await fetchJson(`${config.geocodingBaseUrl}/v1/search?${new URLSearchParams({ name: location, count: '1', language: 'en', format: 'json' })}`, signal, 'geocoding')) as { results?: Place[] };
   const place = geo.results?.[0];
-  if (!place || typeof place.latitude !== 'number' || typeof place.longitude !== 'number') throw new FunctionError(`Location "${location}" not found.`);
+  if (!place || typeof place.latitude !== 'number' || typeof place.longitude !== 'number') throw new FunctionError(MESSAGES.locationNotFound(location));
   const query = new URLSearchParams({
     latitude: String(place.latitude),
     longitude: String(place.longitude),

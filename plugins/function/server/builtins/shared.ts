@@ -1,6 +1,7 @@
 // Helpers of the built-in functions: argument checks with clear messages, and a fetch of the
 // operator's data sources (trusted configuration, so plain fetch with a timeout).
 import type { FunctionsConfig, RedirectEvent, UserRow } from '../../../../src/core/index.ts';
+import { MESSAGES } from '../../common/messages.ts';
 
 export type BuiltinOutput = { result: string; event?: RedirectEvent };
 export type Builtin = (args: Record<string, unknown>, context: { user: UserRow | null; signal: AbortSignal; config: FunctionsConfig }) => Promise<BuiltinOutput>;
@@ -11,11 +12,11 @@ export class FunctionError extends Error {}
 export function stringArg(args: Record<string, unknown>, name: string, required = true): string {
   const value = args[name];
   if (value === undefined || value === null || value === '') {
-    if (required) throw new FunctionError(`The argument "${name}" is required.`);
+    if (required) throw new FunctionError(MESSAGES.argRequired(name));
     return '';
   }
-  if (typeof value !== 'string') throw new FunctionError(`The argument "${name}" must be a string.`);
-  if (value.length > 1000) throw new FunctionError(`The argument "${name}" is too long.`);
+  if (typeof value !== 'string') throw new FunctionError(MESSAGES.argNotString(name));
+  if (value.length > 1000) throw new FunctionError(MESSAGES.argTooLong(name));
   return value.trim();
 }
 
@@ -26,12 +27,12 @@ export async function fetchJson(url: string, signal: AbortSignal, what: string):
   try {
     response = await fetch(url, { signal: AbortSignal.any([signal, AbortSignal.timeout(FETCH_TIMEOUT_MS)]), headers: { accept: 'application/json' } });
   } catch {
-    throw new FunctionError(`The ${what} service could not be reached.`);
+    throw new FunctionError(MESSAGES.unreachable(what));
   }
-  if (!response.ok) throw new FunctionError(`The ${what} service answered ${response.status}.`);
+  if (!response.ok) throw new FunctionError(MESSAGES.serviceStatus(what, response.status));
   try {
     return await response.json();
   } catch {
-    throw new FunctionError(`The ${what} service sent an unreadable answer.`);
+    throw new FunctionError(MESSAGES.unreadable(what));
   }
 }

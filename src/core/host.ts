@@ -37,6 +37,8 @@ export interface HostOptions {
   translator: (ns: string) => Translate;
   /** Called before a plugin activates, to load its locale namespace. */
   loadNamespace?: (ns: string) => Promise<void>;
+  /** Settles when the interface's language has its translations loaded (after a change of language). */
+  languageReady?: () => Promise<void>;
   identity?: () => Identity;
   online?: () => boolean;
   events?: Emitter<ShellEvents>;
@@ -243,6 +245,9 @@ export class PluginHost {
   /** Runs one line of input and returns what to show. Never throws for bad input. */
   async run(input: string, signal: AbortSignal = new AbortController().signal): Promise<RunResult> {
     const parsed = parseLine(input);
+    // Right after `:lang use`, the new language's strings may still be loading: wait for them,
+    // or the next answer would mix languages.
+    await this.options.languageReady?.();
     const t = this.t('shell');
     const remember = (parsed.kind === 'command' || parsed.kind === 'function') && !isSecretLine(parsed, this.registry);
     switch (parsed.kind) {

@@ -34,6 +34,8 @@ export interface I18n {
   tFor(ns: string): Translate;
   loadNamespaces(ns: string[]): Promise<void>;
   changeLanguage(code: string): Promise<void>;
+  /** Settles once the last language change has loaded its translations (or failed to). */
+  ready(): Promise<void>;
 }
 
 export async function createI18n(options: {
@@ -63,6 +65,8 @@ export async function createI18n(options: {
       returnNull: false,
       initAsync: true,
     });
+  // The last language change: a command run right after `:lang use` waits for its translations.
+  let changing: Promise<void> = Promise.resolve();
   const tFor = (ns: string): Translate => {
     const fixed = instance.getFixedT(null, ns);
     return (key, vars) => fixed(key, vars as Record<string, string>) as string;
@@ -77,7 +81,13 @@ export async function createI18n(options: {
       await instance.loadNamespaces(ns);
     },
     changeLanguage: async (code) => {
-      await instance.changeLanguage(code || DEFAULT_LANGUAGE);
+      const change = instance.changeLanguage(code || DEFAULT_LANGUAGE);
+      changing = change.then(
+        () => undefined,
+        () => undefined,
+      );
+      await change;
     },
+    ready: () => changing,
   };
 }

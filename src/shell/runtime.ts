@@ -29,6 +29,7 @@ export function createHost(options: {
     events: options.events,
     translator: (ns) => i18n.tFor(ns),
     loadNamespace: (ns) => i18n.loadNamespaces([ns]),
+    languageReady: () => i18n.ready(),
     identity: () => controller.identity(),
     onChat: async (parsed, signal) => {
       const t = i18n.tFor('shell');

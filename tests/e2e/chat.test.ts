@@ -179,7 +179,16 @@ describe.skipIf(!HAS_CHROME)('chat', () => {
 
   it("shows the server's and the plugins' messages in the interface's language", async () => {
     const { page, context } = await openApp(browser, server.url);
+    // Every string of the page loaded (idle), then the new language's strings arrive slowly.
+    await page.waitForLoadState('networkidle');
+    await context.route('**/assets/*.js', async (route) => {
+      await new Promise((r) => setTimeout(r, 400));
+      await route.continue();
+    });
     expect(await run(page, ':lang use zh-CN')).toContain('zh-CN');
+    // At once: the next command waits for them instead of answering in English.
+    expect(await run(page, ':help')).toContain('列出所有命令');
+    await context.unroute('**/assets/*.js');
     for (let i = 0; i < 4; i++) fake.reply({ status: 500, text: 'The upstream exploded' });
     // The provider's own words stay as it wrote them.
     expect(await run(page, 'fail please')).toBe('模型提供商返回了 500：The upstream exploded。');

@@ -107,6 +107,7 @@ export async function createShellTester(options: ShellTesterOptions = {}) {
     settings,
     translator: (ns) => i18n.tFor(ns),
     loadNamespace: (ns) => i18n.loadNamespaces([ns]),
+    languageReady: () => i18n.ready(),
     identity,
     online: () => online,
     onFunction: (parsed) => runFunctionCalls(host, parsed),

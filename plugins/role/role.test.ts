@@ -246,6 +246,8 @@ describe("in the interface's language", () => {
     // The server's answers ('User x added.', 'Logged in as x.').
     expect((await t.run(`:user add ${username} ${username}@example.org ${PW}`)).text).toBe(`用户 ${username} 已添加。`);
     expect((await t.run(`:login ${username} ${PW}`)).text).toBe(`已以 ${username} 的身份登录。`);
+    // A role without expiry, in words of the language.
+    expect((await t.run(':user')).text).toMatch(/\n角色到期时间 +无限期\n/);
     // A rule checked in the browser, with a fixed value (the limit) and one from the line.
     expect((await t.run(`:role add "${'n'.repeat(ROLE_NAME_MAX + 1)}" "p"`)).errors).toEqual([`角色名称最多 ${ROLE_NAME_MAX} 个字符。`]);
     expect((await t.run(':role "nope"')).errors).toEqual(['角色“nope”不存在。']);

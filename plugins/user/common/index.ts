@@ -27,7 +27,7 @@ export function userTable(c: CommandContext, user: PublicUser): Output {
     [c.t('info.username'), user.username],
     [c.t('info.email'), `${user.email}${user.email_verified ? '' : ` (${c.t('info.unverified')})`}`],
     [c.t('info.role'), user.role],
-    [c.t('info.expires'), formatRoleExpiry(user.role_expires_at)],
+    [c.t('info.expires'), user.role_expires_at == null ? c.t('info.unlimited') : formatRoleExpiry(user.role_expires_at)],
     [c.t('info.balance'), `$${user.balance}`],
     [c.t('info.groups'), user.groups.join(', ')],
     [c.t('info.groupPassword'), String(user.settings.groupPassword)],

@@ -52,6 +52,11 @@ describe('defineMessages', () => {
     expect(localizeMessage('Role "x" does not exist.', [defineMessages('other', { a: 'A.' })], tFor)).toBe('Role "x" does not exist.');
   });
 
+  it('leaves a long text alone, whatever it ends with', () => {
+    const long = `Role "${'x'.repeat(5000)}" does not exist.`;
+    expect(localizeMessage(long, [M], tFor)).toBe(long);
+  });
+
   it('matches a multi-line value', () => {
     expect(localizeMessage('Role "a\nb" does not exist.', [M], tFor)).toBe('角色“a\nb”不存在。');
   });

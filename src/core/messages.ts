@@ -6,7 +6,9 @@
 // sending a code beside it, keeps the HTTP API the spec's and lets a message made anywhere
 // (the server, a rule checked in the browser, an older server) reach the user translated.
 
-import type { Translate } from './contract.ts';
+// A translate function (the contract's Translate), named here so that the contract, which
+// names MessageCatalogue, is not imported back.
+type Translate = (key: string, vars?: Record<string, unknown>) => string;
 
 type Value = string | number;
 
@@ -34,6 +36,8 @@ interface Catalogue {
 }
 
 const CATALOGUE = Symbol('messages');
+/** Longer texts are never taken for a message (a provider's error detail fits well within it). */
+const MESSAGE_MAX = 4096;
 
 /**
  * What defineMessages returns also carries its catalogue, which the host and the chat are given
@@ -94,6 +98,8 @@ export function messageTemplates(messages: MessageCatalogue): { namespace: strin
  * lacks the key falls back to en-US, and to the text itself.
  */
 export function localizeMessage(text: string, catalogues: readonly MessageCatalogue[], tFor: (ns: string) => Translate): string {
+  // Messages are short; a long output (a prompt, a node's answer) is not one, and is not scanned.
+  if (text.length > MESSAGE_MAX) return text;
   for (const messages of catalogues) {
     const catalogue = messages[CATALOGUE];
     for (const template of catalogue.templates) {

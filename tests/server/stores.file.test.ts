@@ -67,6 +67,16 @@ describe.each(await engines())('stores on %s', (engine) => {
     expect((await away.run(':store ls')).errors).toEqual(['You are offline.']);
   });
 
+  it("answers in the interface's language, the server's words included", async () => {
+    const username = `storezh${engine}${++seq}`;
+    await t.client().post('/api/user/add', { username, email: `${username}@example.org`, password: PW });
+    const zh = await createShellTester({ plugins: ['general', 'user', 'store'], serverUrl: t.url, lang: 'zh-CN' });
+    await zh.run(`:login ${username} ${PW}`);
+    expect((await zh.run(':store add "file" "zhdocs"')).text).toContain('存储 `zhdocs` 已创建。');
+    expect((await zh.run(':store add "file" "zhdocs"')).errors).toEqual(['存储 `zhdocs` 已存在。']);
+    expect((await zh.run(':store del "zhdocs"')).text).toBe('存储 `zhdocs` 已删除。');
+  });
+
   it('adds, activates, uploads, indexes and searches a file store; the model gets the results with their sources', async () => {
     const s = await loggedIn();
     expect((await s.run(':store add "nope" "x"')).errors).toEqual(['Invalid engine. Valid engines are: file, mysql.']);

@@ -206,14 +206,14 @@ export function registerStoreRoutes(ctx: ServerPluginContext): void {
       return refuse(c, 409, MESSAGES.exists(name));
     }
     ctx.log.info({ user: user.username, store: name, engine }, 'store added');
-    return answer(c, await toPublic((await resolve(user, name))!, user), `Store \`${name}\` is created.`);
+    return answer(c, await toPublic((await resolve(user, name))!, user), MESSAGES.created(name));
   });
 
   app.post('/api/store/init', requireUser, validate('json', nameBody), async (c) => {
     const user = me(c);
     const row = await own(user, c.req.valid('json').name);
     if (!row) return refuse(c, 404, MESSAGES.notFound);
-    if (row.engine !== 'mysql') return answer(c, undefined, `Store \`${row.name}\` is ready.`);
+    if (row.engine !== 'mysql') return answer(c, undefined, MESSAGES.ready(row.name));
     try {
       const { conn, settings } = await mysqlConnection(row);
       try {
@@ -221,8 +221,8 @@ export function registerStoreRoutes(ctx: ServerPluginContext): void {
         const grants = await writeGrants(conn);
         const stored = { ...parseSettings(row.settings), schema };
         await db.updateTable('stores').set({ settings: JSON.stringify(stored), updated_at: Date.now() }).where('id', '=', row.id).execute();
-        const warning = grants.length ? ` Warning: the account has ${grants.join(', ')} privileges; use an account with SELECT only.` : '';
-        return answer(c, { schema }, `Store \`${row.name}\` is initialized.${warning}`);
+        const said = grants.length ? MESSAGES.initializedWarning(row.name, grants.join(', ')) : MESSAGES.initialized(row.name);
+        return answer(c, { schema }, said);
       } finally {
         conn.destroy();
       }
@@ -273,7 +273,7 @@ export function registerStoreRoutes(ctx: ServerPluginContext): void {
       docs.push({ name: f.name.split(/[\\/]/).pop()!.slice(0, 200), data: new Uint8Array(await f.arrayBuffer()) });
     }
     for (const url of urls) {
-      if (!/^https?:\/\//i.test(url)) return refuse(c, 400, 'URL must start with http or https.');
+      if (!/^https?:\/\//i.test(url)) return refuse(c, 400, MESSAGES.urlScheme);
       const fileName = decodeURIComponent(new URL(url).pathname.split('/').pop() || 'file').slice(0, 200);
       if (!(UPLOAD_EXTENSIONS as readonly string[]).includes(extensionOf(fileName))) return refuse(c, 400, MESSAGES.invalidType);
       try {
@@ -301,14 +301,14 @@ export function registerStoreRoutes(ctx: ServerPluginContext): void {
       }
     }
     ctx.log.info({ user: user.username, store: row.name, files: indexed.length }, 'store files indexed');
-    return answer(c, { files: indexed }, `${indexed.length} file(s) uploaded to store \`${row.name}\`.`);
+    return answer(c, { files: indexed }, MESSAGES.uploaded(indexed.length, row.name));
   });
 
   app.post('/api/store/data-reset', requireUser, validate('json', nameBody), async (c) => {
     const row = await own(me(c), c.req.valid('json').name);
     if (!row) return refuse(c, 404, MESSAGES.notFound);
     await clearFiles(Number(row.id));
-    return answer(c, undefined, `Store \`${row.name}\` data is reset.`);
+    return answer(c, undefined, MESSAGES.dataReset(row.name));
   });
 
   app.post('/api/store/delete', requireUser, validate('json', nameBody), async (c) => {
@@ -316,7 +316,7 @@ export function registerStoreRoutes(ctx: ServerPluginContext): void {
     if (!row) return refuse(c, 404, MESSAGES.notFound);
     await clearFiles(Number(row.id));
     await db.deleteFrom('stores').where('id', '=', row.id).execute();
-    return answer(c, undefined, `Store \`${row.name}\` is deleted.`);
+    return answer(c, undefined, MESSAGES.deleted(row.name));
   });
 
   app.post('/api/store/search', requireUser, validate('json', searchBody), async (c) => {
@@ -342,7 +342,7 @@ export function registerStoreRoutes(ctx: ServerPluginContext): void {
     if (await own(target, row.name)) return refuse(c, 409, MESSAGES.exists(row.name));
     await db.updateTable('stores').set({ owner_id: target.id, updated_at: Date.now() }).where('id', '=', row.id).execute();
     ctx.log.info({ user: user.username, store: row.name, owner: target.username }, 'store owner changed');
-    return answer(c, undefined, `Store \`${row.name}\` owner is set to ${target.username}.`);
+    return answer(c, undefined, MESSAGES.ownerSet(row.name, target.username));
   });
 
   app.post('/api/store/update/:name/settings', requireUser, validate('json', settingBody), async (c) => {
@@ -361,7 +361,7 @@ export function registerStoreRoutes(ctx: ServerPluginContext): void {
     const settings = parseSettings(row.settings);
     settings[checked.key] = checked.key === 'password' ? ctx.secrets.seal(value) : value;
     await db.updateTable('stores').set({ settings: JSON.stringify(settings), updated_at: Date.now() }).where('id', '=', row.id).execute();
-    return answer(c, undefined, `Store \`${row.name}\` ${checked.key} is set.`);
+    return answer(c, undefined, MESSAGES.keySet(row.name, checked.key));
   });
 
   // In chat: the top results of each active store reach the model as support data, with sources.

@@ -156,6 +156,15 @@ export class PluginHost {
     );
   }
 
+  /**
+   * `text` in the interface's language when it is one of the messages of the plugin (when
+   * given, else of every active plugin) or of the core; else `text` as it is.
+   */
+  localize(text: string, pluginId?: string): string {
+    const plugins = pluginId === undefined ? [...this.catalogues.values()].flat() : (this.catalogues.get(pluginId) ?? []);
+    return localizeMessage(text, [...plugins, ...CORE_MESSAGES], (ns) => this.t(ns));
+  }
+
   /** The translations of the core's messages, loaded once (for the first command's outputs). */
   private coreMessages(): Promise<void> {
     this.coreLoaded ??= this.loadNamespaces(['core']).catch(() => undefined);
@@ -248,6 +257,7 @@ export class PluginHost {
     // Right after `:lang use`, the new language's strings may still be loading: wait for them,
     // or the next answer would mix languages.
     await this.options.languageReady?.();
+    await this.coreMessages();
     const t = this.t('shell');
     const remember = (parsed.kind === 'command' || parsed.kind === 'function') && !isSecretLine(parsed, this.registry);
     switch (parsed.kind) {
@@ -277,16 +287,12 @@ export class PluginHost {
     if (resolution.kind === 'unknown') return { outputs: [error(t('msg.unknownCommand'))], parsed, remember };
     const { command, argTokens } = resolution;
     const { spec, pluginId } = command;
-    await this.coreMessages();
     // Messages in the interface's language: the shell's own among the errors (offline, a bare
     // status) by their key, and the plugin's rule messages (its own or its server's) by their text.
     const done = (outputs: Output[]) => ({
       outputs: outputs.map((o): Output => {
         if (o.kind === 'error' && o.key) return { kind: 'error', text: t(o.key, o.params) };
-        if (o.kind === 'error' || o.kind === 'text') {
-          const catalogues = [...(this.catalogues.get(pluginId) ?? []), ...CORE_MESSAGES];
-          return { ...o, text: localizeMessage(o.text, catalogues, (ns) => this.t(ns)) };
-        }
+        if (o.kind === 'error' || o.kind === 'text') return { ...o, text: this.localize(o.text, pluginId) };
         return o;
       }),
       parsed,

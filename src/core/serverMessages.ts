@@ -30,7 +30,11 @@ export const SERVER_MESSAGES = defineMessages(
     timeTraveler: 'Time traveler detected.',
     ownLogsOnly: 'You can only add logs to your own sessions.',
     sessionNotFound: 'Session not found.',
-    // Generation
+    // Generation (the status texts are the defaults of system info, which the operator may change)
+    querying: 'Querying...',
+    generating: 'Generating...',
+    searching: 'Searching...',
+    waiting: 'Waiting...',
     cutShort: 'The model provider ended the stream early.',
     stoppingKept: 'The server is restarting: the answer so far was saved. Send again to go on.',
     stopping: 'The server is restarting. Send again in a moment.',

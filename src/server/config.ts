@@ -5,6 +5,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { RemotePluginConfig } from '../core/index.ts';
 import { loadSystemModels, type ModelEntry } from './models/systemModels.ts';
+import { SERVER_MESSAGES } from '../core/serverMessages.ts';
 
 export interface ServerConfig {
   port: number;
@@ -178,10 +179,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     mcpHelperUrl: (env.MCP_HELPER_URL || 'http://127.0.0.1:11318').replace(/\/+$/, ''),
     egressAllowHosts: (env.EGRESS_ALLOW_HOSTS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     texts: {
-      querying: env.QUERYING_TEXT || 'Querying...',
-      generating: env.GENERATING_TEXT || 'Generating...',
-      searching: env.SEARCHING_TEXT || 'Searching...',
-      waiting: env.WAITING_TEXT || 'Waiting...',
+      querying: env.QUERYING_TEXT || SERVER_MESSAGES.querying,
+      generating: env.GENERATING_TEXT || SERVER_MESSAGES.generating,
+      searching: env.SEARCHING_TEXT || SERVER_MESSAGES.searching,
+      waiting: env.WAITING_TEXT || SERVER_MESSAGES.waiting,
     },
     usePayment: bool(env.USE_PAYMENT),
     useSubscriptions: bool(env.USE_SUBSCRIPTIONS),

@@ -192,6 +192,12 @@ describe.skipIf(!HAS_CHROME)('chat', () => {
     for (let i = 0; i < 4; i++) fake.reply({ status: 500, text: 'The upstream exploded' });
     // The provider's own words stay as it wrote them.
     expect(await run(page, 'fail please')).toBe('模型提供商返回了 500：The upstream exploded。');
+    // The default status line while the provider thinks, in words of the language too.
+    fake.reply({ chunks: ['好的。'], firstDelayMs: 1500 });
+    await page.getByTestId('input').fill('slow please');
+    await page.getByTestId('submit').click();
+    await expect.poll(() => page.locator('.out-notice').textContent(), { timeout: 5000 }).toMatch(/^(查询中|生成中)\.\.\.$/);
+    await expect.poll(() => page.getByTestId('output').textContent(), { timeout: 5000 }).toContain('好的。');
     // A plugin's rule checked in the browser, and one its server answers.
     expect(await run(page, ':role "nope"')).toBe('角色“nope”不存在。');
     expect(await run(page, ':login nobody wrongpassword')).toBe('用户名或密码错误。');

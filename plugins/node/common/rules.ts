@@ -92,6 +92,9 @@ export const MESSAGES = defineMessages(
     updated: 'Node "{{name}}" updated.',
     deleted: 'Node "{{name}}" deleted.',
     transferred: 'Node "{{name}}" now belongs to {{owner}}.',
+    querying: 'Node AI querying, node: {{name}}...',
+    processing: 'Node AI is still processing...',
+    responded: 'Node AI responded.',
   },
   {
     nameMax: NODE_NAME_MAX,

@@ -306,8 +306,8 @@ export function registerNodes(ctx: ServerPluginContext): void {
       status(MESSAGES.notFound);
       return;
     }
-    status(`Node AI querying, node: ${found.row.name}...`);
-    const timer = setInterval(() => status('Node AI is still processing...'), 1000);
+    status(MESSAGES.querying(found.row.name));
+    const timer = setInterval(() => status(MESSAGES.processing), 1000);
     let out: NodeOutput;
     try {
       out = await run(found.row, request.user_input, signal);
@@ -318,7 +318,7 @@ export function registerNodes(ctx: ServerPluginContext): void {
     } finally {
       clearInterval(timer);
     }
-    status('Node AI responded.');
+    status(MESSAGES.responded);
     const images = out.images.length ? `\n\nImages the node produced: ${out.images.join(' ')}` : '';
     return {
       system: [`The node "${out.node}" processed the user's input first. Its output, to use as context for your answer:\n\n${out.text}${images}`],

@@ -3,7 +3,6 @@
 // Loaded on the first chat message, not with the first paint.
 import {
   ApiError,
-  localizeMessage,
   MAX_TOOL_ROUNDS,
   McpRef,
   SILENT,
@@ -18,7 +17,6 @@ import {
   type ShellEvents,
   type Translate,
 } from '../../core/index.ts';
-import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
 import type { Emitter } from 'mitt';
 import type { ShellController } from '../controller.ts';
 import { generateOnce, streamGeneration } from './client.ts';
@@ -74,6 +72,8 @@ export function frameBatcher(apply: () => void): { schedule(): void; flush(): vo
 
 export async function runChat(parsed: Extract<ParsedLine, { kind: 'chat' }>, deps: ChatDeps, signal: AbortSignal): Promise<Output[]> {
   const { controller, settings, events } = deps;
+  // Loaded: the chat runs through it. Its words (statuses, failures) are shown in the interface's language.
+  const host = await controller.host();
   let request = buildRequest(settings, {
     text: parsed.text,
     images: parsed.attachments.filter((a) => a.kind === 'image').map((a) => a.url),
@@ -96,7 +96,8 @@ export async function runChat(parsed: Extract<ParsedLine, { kind: 'chat' }>, dep
         batch.schedule();
         break;
       case 'status':
-        if (!text) controller.notice(event.text);
+        // The default status texts in the interface's language (an operator's own stay as set).
+        if (!text) controller.notice(host.localize(event.text));
         break;
       case 'model':
         model = event.model;
@@ -196,9 +197,7 @@ export async function runChat(parsed: Extract<ParsedLine, { kind: 'chat' }>, dep
     events.emit('speak:cancel', undefined);
     const partial: Output[] = text ? [{ kind: 'markdown', text }] : [];
     // The server's words (a provider's status, a restart) in the interface's language.
-    const host = await controller.host();
-    await host.loadNamespaces(['core']).catch(() => undefined);
-    return [...partial, { kind: 'error', text: localizeMessage(failed, [SERVER_MESSAGES], (ns) => host.t(ns)) }];
+    return [...partial, { kind: 'error', text: host.localize(failed) }];
   }
   events.emit('speak:end', undefined);
   if (!text && signal.aborted) return [];

@@ -21,6 +21,7 @@ import {
   type ToolResult,
 } from '../../core/index.ts';
 import { streamStep, type ChatMessage } from './localStep.ts';
+import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
 
 /** The local model server's URL when the active model is one of its models, else undefined. */
 export function localModelUrl(settings: SettingsStore, info: SystemInfo | undefined): string | undefined {
@@ -91,7 +92,7 @@ export async function localGeneration(
   if (!names) throw new ApiError(OLLAMA_MESSAGES.ollamaCannotConnect, 0);
   if (!names.includes(ollamaModelName(model))) throw new ApiError(OLLAMA_MESSAGES.ollamaModelNotFound, 404);
 
-  onEvent({ type: 'status', text: options.texts?.querying || 'Querying...' });
+  onEvent({ type: 'status', text: options.texts?.querying || SERVER_MESSAGES.querying });
   const api = createApiClient({ baseUrl: options.baseUrl ?? '', fetch: doFetch });
   const { mcp_tools: _tools, ...body } = request;
   const built = (await api.post<BuiltMessages>('/api/generate_msg', body)).result!.msg;
@@ -100,7 +101,7 @@ export async function localGeneration(
   let tools = options.toolbox && enabled.length ? await options.toolbox.tools(enabled) : [];
 
   onEvent({ type: 'model', model });
-  onEvent({ type: 'status', text: options.texts?.generating || 'Generating...' });
+  onEvent({ type: 'status', text: options.texts?.generating || SERVER_MESSAGES.generating });
   const messages = toChatMessages(built.messages);
   let output = '';
   const ran: ToolResult[] = [];

@@ -3,6 +3,7 @@
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import type { ColumnDataType, Expression, Kysely, Selectable } from 'kysely';
 import type { ZodType } from 'zod';
+import type { Translate } from './contract.ts';
 import type { Database, UsersTable } from './dbSchema.ts';
 import type { GenerateRequest, RedirectEvent } from './generation.ts';
 import type { RoleName } from './roles.ts';
@@ -109,6 +110,11 @@ export interface ServerPluginContext {
     /** The status texts of system info ('Querying...', 'Searching...'...), as the operator set them. */
     texts: { querying: string; generating: string; searching: string; waiting: string };
   };
+  /**
+   * A namespace's strings in a language (with the app's fallbacks), for what the server writes
+   * to a person outside the app: e-mails and the pages behind their links.
+   */
+  texts(lang: string, ns: string): Promise<Translate>;
   /** The server's public base URL (PUBLIC_URL) for links in e-mails; '' when unset: use the request's origin. */
   publicUrl: string;
   /** Signs and checks link parameters (HMAC with the server secret). */

@@ -36,6 +36,7 @@ import { canRead, getSession, memory, owns } from './generation/sessions.ts';
 import { checkUrlAllowed } from './net/checkUrl.ts';
 import type { ContextProvider, ServerTool } from '../core/index.ts';
 import { SERVER_MESSAGES } from '../core/serverMessages.ts';
+import { textsIn } from './texts.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -167,6 +168,7 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
       operatorRoles: config.operatorRoles,
       texts: config.texts,
     },
+    texts: textsIn,
     // PUBLIC_URL, or '' when unset: links then use the request's origin.
     publicUrl: config.publicUrl,
     sign: (...parts) => sign(secret, ...parts),

@@ -157,6 +157,34 @@ describe.each(await engines())('e-mail on %s', (engine) => {
     await fresh.get('/api/user/info');
   });
 
+  it("writes in the reader's language: the account's saved one, else the browser's", async () => {
+    // A sign-up that saved zh-CN as its language.
+    await t.client().post('/api/user/add', { username: 'wei', email: 'wei@example.org', password: 'correct-horse-1', settings: JSON.stringify({ lang: 'zh-CN' }) });
+    const [mail] = await mailsDuring(() =>
+      fetch(`${t.url}/api/user/reset-password`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'wei', email: 'wei@example.org' }) }),
+    );
+    expect(mail!.subject).toBe('重置你的 shellchat 密码');
+    footerLink(mail!, t.url);
+    const link = linkTo(mail!, '/api/user/reset-password/confirm');
+    const html = await (await fetch(link, { headers: { 'accept-language': 'de-DE,de;q=0.9' } })).text();
+    // The account's language wins over the browser's.
+    expect(html).toContain('<html lang="zh-CN" dir="ltr">');
+    expect(html).toContain('<h1>新密码</h1>');
+    secrets.push(html.match(/<pre[^>]*>([A-Za-z0-9]{16})<\/pre>/)![1]!);
+    // A used link knows no account any more: the browser's language (the first one the app
+    // speaks), its direction too.
+    const again = await (await fetch(link, { headers: { 'accept-language': 'zh-CN' } })).text();
+    expect(again).toContain('此链接无效、已过期或已被使用。');
+    const stranger = await (await fetch(`${t.url}/api/user/verify-email?token=nope`, { headers: { 'accept-language': 'xx-YY, de-AT;q=0.9, en;q=0.5' } })).text();
+    expect(stranger).toContain('<html lang="de-DE" dir="ltr">');
+    expect(stranger).toContain('<h1>Link abgelaufen</h1>');
+    const arabic = await (await fetch(`${t.url}/api/user/verify-email?token=nope`, { headers: { 'accept-language': 'ar-EG' } })).text();
+    expect(arabic).toContain('<html lang="ar-EG" dir="rtl">');
+    expect(arabic).not.toContain('Link expired');
+    // Nothing to go by: English.
+    expect(await (await fetch(`${t.url}/api/user/verify-email?token=nope`)).text()).toContain('<html lang="en-US" dir="ltr">');
+  });
+
   it('unsubscribes by the signed footer link; refuses forged links; lets the owner choose', async () => {
     const owner = t.client();
     const [mail] = await mailsDuring(() => owner.post('/api/user/add', { username: 'rosa', email: 'rosa@example.org' }));

@@ -1,5 +1,5 @@
 // An in-process SMTP server (smtp-server) that collects what shellchat sends, and helpers to
-// read the messages: quoted-printable bodies, links, the signed unsubscribe footer.
+// read the messages: quoted-printable bodies, encoded subjects, links, the signed unsubscribe footer.
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { expect } from 'vitest';
@@ -28,6 +28,15 @@ export function decodeQuotedPrintable(body: string): string {
   return Buffer.from(bytes).toString('utf8');
 }
 
+/** RFC 2047 encoded words (`=?UTF-8?Q?...?=`, `=?UTF-8?B?...?=`) of a header, as nodemailer writes non-ASCII subjects. */
+export function decodeHeader(value: string): string {
+  return value
+    .replace(/\?=\s+=\?/g, '?==?')
+    .replace(/=\?([^?]+)\?([QB])\?([^?]*)\?=/gi, (_, _charset: string, kind: string, text: string) =>
+      kind.toUpperCase() === 'B' ? Buffer.from(text, 'base64').toString('utf8') : decodeQuotedPrintable(text.replace(/_/g, ' ')),
+    );
+}
+
 /** Enough of RFC 5322 for a single-part text mail from nodemailer: To, Subject, decoded body. */
 export function parseMessage(raw: string, rcptTo: string[]): Received {
   const split = raw.indexOf('\r\n\r\n');
@@ -38,7 +47,7 @@ export function parseMessage(raw: string, rcptTo: string[]): Received {
   const decoded =
     encoding === 'quoted-printable' ? decodeQuotedPrintable(body) : encoding === 'base64' ? Buffer.from(body, 'base64').toString('utf8') : Buffer.from(body, 'latin1').toString('utf8');
   const text = decoded.replace(/\r\n/g, '\n');
-  return { to: rcptTo, toHeader: header('To'), contentType: header('Content-Type'), subject: header('Subject'), text };
+  return { to: rcptTo, toHeader: header('To'), contentType: header('Content-Type'), subject: decodeHeader(header('Subject')), text };
 }
 
 export async function startSmtp() {

@@ -1,7 +1,7 @@
 // The user API of spec part 7: accounts, login sessions, settings, groups, e-mail links.
 // Every decision about who may act on whom goes through ctx.policy.
 import type { Context } from 'hono';
-import type { AppEnv, ServerPluginContext, ServerPluginModule, UserRow } from '../../../src/core/index.ts';
+import type { AppEnv, ServerPluginContext, ServerPluginModule, Translate, UserRow } from '../../../src/core/index.ts';
 import {
   addUserBody,
   deleteUserBody,
@@ -22,6 +22,7 @@ import {
 import { loginExpiry, MESSAGES } from '../common/rules.ts';
 import { invitations, invitationsMigration } from './invitations.ts';
 import { htmlPage } from './page.ts';
+import { readerLanguage } from './readerLanguage.ts';
 import { z } from 'zod';
 
 type C = Context<AppEnv>;
@@ -109,10 +110,11 @@ export function registerUserRoutes(ctx: ServerPluginContext): void {
       await invites.rewardSignup(user);
       let password: string | undefined = generatedPassword;
       if (generatedPassword && ctx.mail.enabled) {
-        await mailUser(c, ctx, {
+        const t = await ctx.texts(readerLanguage(user, c.req.header('accept-language')), 'user');
+        await mailUser(c, ctx, t, {
           to: user.email,
-          subject: 'Your shellchat account',
-          text: `Welcome to shellchat, ${user.username}.\n\nYour password: ${generatedPassword}\n\nLog in with :login ${user.username} <password>, then change it with :user set pass <new password>.\n`,
+          subject: t('mail.accountSubject'),
+          text: t('mail.accountText', { username: user.username, password: generatedPassword }),
         });
         password = undefined;
       }
@@ -167,10 +169,11 @@ export function registerUserRoutes(ctx: ServerPluginContext): void {
       if (!ctx.mail.enabled) return refuse(c, 503, MESSAGES.mailOff);
       const email = c.req.valid('json').email.trim();
       const token = await accounts.requestEmailChange(me(c), email);
-      await mailUser(c, ctx, {
+      const t = await ctx.texts(readerLanguage(me(c), c.req.header('accept-language')), 'user');
+      await mailUser(c, ctx, t, {
         to: email,
-        subject: 'Confirm your new shellchat e-mail address',
-        text: `Follow this link to make ${email} the address of ${me(c).username}:\n\n${linkBase(c, ctx)}/api/user/verify-email?token=${token}\n\nThe link works for 24 hours. If you did not ask for this, ignore this message.\n`,
+        subject: t('mail.verifySubject'),
+        text: t('mail.verifyText', { email, username: me(c).username, link: `${linkBase(c, ctx)}/api/user/verify-email?token=${token}` }),
       });
       return answer(c, undefined, MESSAGES.verifySent(email));
     }),
@@ -178,8 +181,12 @@ export function registerUserRoutes(ctx: ServerPluginContext): void {
 
   app.get('/api/user/verify-email', validate('query', tokenQuery), async (c) => {
     const user = await accounts.confirmEmailChange(c.req.valid('query').token);
+    const lang = readerLanguage(user, c.req.header('accept-language'));
+    const t = await ctx.texts(lang, 'user');
     return c.html(
-      user ? htmlPage('E-mail address updated', `The e-mail address of ${user.username} is now ${user.email}.`) : htmlPage('Link expired', 'This link is invalid or has expired.'),
+      user
+        ? htmlPage(lang, t('page.emailUpdatedTitle'), t('page.emailUpdated', { username: user.username, email: user.email }))
+        : htmlPage(lang, t('page.expiredTitle'), t('page.expired')),
       user ? 200 : 400,
     );
   });
@@ -190,10 +197,11 @@ export function registerUserRoutes(ctx: ServerPluginContext): void {
     if (!ctx.mail.enabled) return refuse(c, 503, MESSAGES.mailOff);
     const found = await accounts.requestPasswordReset(username, email);
     if (found) {
-      await mailUser(c, ctx, {
+      const t = await ctx.texts(readerLanguage(found.user, c.req.header('accept-language')), 'user');
+      await mailUser(c, ctx, t, {
         to: found.user.email,
-        subject: 'Reset your shellchat password',
-        text: `Someone asked to reset the password of ${found.user.username}.\n\nFollow this link to get a new password:\n${linkBase(c, ctx)}/api/user/reset-password/confirm?token=${found.token}\n\nThe link works once, for 24 hours. If you did not ask for this, ignore this message.\n`,
+        subject: t('mail.resetSubject'),
+        text: t('mail.resetText', { username: found.user.username, link: `${linkBase(c, ctx)}/api/user/reset-password/confirm?token=${found.token}` }),
       });
     }
     // The same answer either way: it never tells whether the account exists.
@@ -203,15 +211,11 @@ export function registerUserRoutes(ctx: ServerPluginContext): void {
   app.get('/api/user/reset-password/confirm', validate('query', tokenQuery), async (c) => {
     const reset = await accounts.confirmPasswordReset(c.req.valid('query').token);
     c.header('Cache-Control', 'no-store');
-    if (!reset) return c.html(htmlPage('Link expired', 'This link is invalid, expired, or was already used.'), 400);
+    const lang = readerLanguage(reset?.user, c.req.header('accept-language'));
+    const t = await ctx.texts(lang, 'user');
+    if (!reset) return c.html(htmlPage(lang, t('page.expiredTitle'), t('page.resetExpired')), 400);
     ctx.log.info({ username: reset.user.username }, 'password reset');
-    return c.html(
-      htmlPage(
-        'New password',
-        `The new password of ${reset.user.username} is shown below, once. Log in with it, then change it with :user set pass.`,
-        reset.password,
-      ),
-    );
+    return c.html(htmlPage(lang, t('page.newPasswordTitle'), t('page.newPassword', { username: reset.user.username }), reset.password));
   });
 
   app.post('/api/user/group/join', requireUser, validate('json', groupJoinBody), (c) =>
@@ -259,11 +263,14 @@ export function registerUserRoutes(ctx: ServerPluginContext): void {
       if (!ctx.mail.enabled) return refuse(c, 503, MESSAGES.mailOff);
       const invited = await invites.invite(me(c), email.data);
       if (!invited.ok) return refuse(c, invited.status, invited.error);
-      const reward = ctx.config.inviteReward > 0 ? ` When you sign up, you and ${me(c).username} each get $${ctx.config.inviteReward} of credit.` : '';
-      await mailUser(c, ctx, {
+      // In the inviter's language: the invitee has no account yet, and likely shares it.
+      const t = await ctx.texts(readerLanguage(me(c), c.req.header('accept-language')), 'user');
+      const username = me(c).username;
+      const reward = ctx.config.inviteReward > 0 ? t('mail.inviteReward', { username, amount: ctx.config.inviteReward }) : '';
+      await mailUser(c, ctx, t, {
         to: email.data.trim().toLowerCase(),
-        subject: `${me(c).username} invites you to shellchat`,
-        text: `${me(c).username} invites you to shellchat, a chat assistant you drive from a command line.\n\nOpen ${linkBase(c, ctx)}/ and type :user add <username> ${email.data.trim().toLowerCase()} to sign up.${reward}\n`,
+        subject: t('mail.inviteSubject', { username }),
+        text: t('mail.inviteText', { username, link: `${linkBase(c, ctx)}/`, email: email.data.trim().toLowerCase(), reward }),
       });
       return answer(c, undefined, MESSAGES.invited(email.data.trim().toLowerCase()));
     }),
@@ -285,9 +292,9 @@ function linkBase(c: C, ctx: ServerPluginContext): string {
 }
 
 /** Sends a mail to a user; every one ends with a signed link that unsubscribes the address. */
-function mailUser(c: C, ctx: ServerPluginContext, mail: { to: string; subject: string; text: string }): Promise<void> {
+function mailUser(c: C, ctx: ServerPluginContext, t: Translate, mail: { to: string; subject: string; text: string }): Promise<void> {
   const query = new URLSearchParams({ email: mail.to, email_subscription: '0', sig: ctx.sign('email-subscription', mail.to, '0') });
-  const footer = `-- \nTo stop receiving mail from shellchat at ${mail.to}, follow this link:\n${linkBase(c, ctx)}/api/user/update/email-subscription?${query}\n`;
+  const footer = t('mail.footer', { email: mail.to, link: `${linkBase(c, ctx)}/api/user/update/email-subscription?${query}` });
   return ctx.mail.send({ ...mail, text: `${mail.text}\n${footer}` });
 }
 

@@ -239,7 +239,7 @@ describe('logged-in users', () => {
 
 describe("in the interface's language", () => {
   it("shows the rules' messages and the server's answers translated, values filled in, the API still English", async () => {
-    const t = await createShellTester({ plugins: ['general', 'user', 'role'], serverUrl: server.url, lang: 'zh-CN' });
+    const t = await createShellTester({ plugins: ['general', 'user', 'role', 'model'], serverUrl: server.url, lang: 'zh-CN' });
     const username = `zhroler${++seq}`;
     // The core server's rule (the `core` namespace), with its fixed value.
     expect((await t.run(`:user add 9${username} ${username}@example.org ${PW}`)).errors).toEqual(['用户名必须以字母开头，最多包含 32 个字母、数字、下划线或连字符。']);
@@ -254,6 +254,9 @@ describe("in the interface's language", () => {
     // A refusal the server decides: a system role is not the user's to change.
     expect((await t.run(':role set "coder" "hijacked"')).errors).toEqual(['角色“coder”不存在。']);
     expect((await t.run(':role add "mine" "p"')).text).toBe('角色“mine”已添加。\n角色已设置为 mine。记忆已重置。');
+    // An egress refusal, its reason translated in turn (the reason is a message too).
+    expect((await t.run(':model add "mine" "http://127.0.0.1:1/v1" "k"')).errors).toEqual(['已拒绝连接到 127.0.0.1（环回地址）。']);
+    expect((await t.run(':model add "mine" "http://[::ffff:127.0.0.1]:1/v1" "k"')).errors).toEqual(['已拒绝连接到 ::ffff:7f00:1（IPv4 映射的环回地址）。']);
     // Text that only resembles a message is left alone: a prompt is shown as written.
     await t.run(':role set "mine" "No role found."');
     expect((await t.run(':role "mine"')).text).toBe('角色：mine\n提示词： No role found.');

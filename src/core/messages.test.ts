@@ -57,6 +57,15 @@ describe('defineMessages', () => {
     expect(localizeMessage(long, [M], tFor)).toBe(long);
   });
 
+  it('translates the values of nested holes in turn', () => {
+    const N = defineMessages('demo', { refused: 'Refused {{host}} ({{reason}}).', loopback: 'loopback address', mapped: 'IPv4-mapped {{reason}}' }, {}, { nested: ['reason'] });
+    const zh: Record<string, string> = { 'err.refused': '已拒绝 {{host}}（{{reason}}）。', 'err.loopback': '环回地址', 'err.mapped': 'IPv4 映射的{{reason}}' };
+    const t = () => ((key: string, vars?: Record<string, unknown>) => (zh[key] ?? String(vars?.defaultValue)).replace(/\{\{(\w+)\}\}/g, (_, n: string) => String(vars?.[n] ?? ''))) as Translate;
+    expect(localizeMessage(N.refused('::ffff:7f00:1', N.mapped(N.loopback)), [N], t)).toBe('已拒绝 ::ffff:7f00:1（IPv4 映射的环回地址）。');
+    // A host is not a nested hole: a host named like a message stays as it is.
+    expect(localizeMessage(N.refused('loopback address', 'odd'), [N], t)).toBe('已拒绝 loopback address（odd）。');
+  });
+
   it('matches a multi-line value', () => {
     expect(localizeMessage('Role "a\nb" does not exist.', [M], tFor)).toBe('角色“a\nb”不存在。');
   });

@@ -31,6 +31,8 @@ interface Template {
 interface Catalogue {
   namespace: string;
   fixed: Record<string, Value>;
+  /** Holes whose values are themselves messages of the catalogue (a refusal's reason). */
+  nested: ReadonlySet<string>;
   /** The more literal characters a template has, the earlier it is tried. */
   templates: Template[];
 }
@@ -57,14 +59,16 @@ const fill = (template: string, values: Record<string, Value>) => template.repla
  * A namespace's messages: `templates` in English with `{{name}}` holes, `fixed` the values bound
  * once (limits, lists of valid values), which translations may place as they like. Each entry
  * keeps the shape the code calls: the text, or a function of the remaining holes in order.
+ * `nested` names holes whose values are messages of this catalogue too, translated in turn.
  */
 export function defineMessages<const T extends Record<string, string>, const F extends Record<string, Value> = Record<never, Value>>(
   namespace: string,
   templates: T,
   fixed?: F,
+  options: { nested?: readonly string[] } = {},
 ): Messages<T, F> & MessageCatalogue {
   const bound: Record<string, Value> = { ...(fixed ?? {}) };
-  const catalogue: Catalogue = { namespace, fixed: bound, templates: [] };
+  const catalogue: Catalogue = { namespace, fixed: bound, nested: new Set(options.nested ?? []), templates: [] };
   const weights = new Map<string, number>();
   const out: Record<string, string | ((...values: Value[]) => string)> = {};
   for (const [name, template] of Object.entries(templates)) {
@@ -97,7 +101,7 @@ export function messageTemplates(messages: MessageCatalogue): { namespace: strin
  * order), else `text` as it is. `tFor` gives a namespace's translate function; a locale that
  * lacks the key falls back to en-US, and to the text itself.
  */
-export function localizeMessage(text: string, catalogues: readonly MessageCatalogue[], tFor: (ns: string) => Translate): string {
+export function localizeMessage(text: string, catalogues: readonly MessageCatalogue[], tFor: (ns: string) => Translate, depth = 0): string {
   // Messages are short; a long output (a prompt, a node's answer) is not one, and is not scanned.
   if (text.length > MESSAGE_MAX) return text;
   for (const messages of catalogues) {
@@ -106,7 +110,11 @@ export function localizeMessage(text: string, catalogues: readonly MessageCatalo
       const m = template.pattern.exec(text);
       if (!m) continue;
       const values: Record<string, Value> = { ...catalogue.fixed };
-      template.holes.forEach((h, i) => (values[h] = m[i + 1]!));
+      template.holes.forEach((h, i) => {
+        const value = m[i + 1]!;
+        // A reason inside a refusal, a reason inside that ('IPv4-mapped loopback address'): a few levels at most.
+        values[h] = catalogue.nested.has(h) && depth < 3 ? localizeMessage(value, [messages], tFor, depth + 1) : value;
+      });
       return tFor(catalogue.namespace)(`err.${template.name}`, { ...values, defaultValue: text });
     }
   }

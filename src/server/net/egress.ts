@@ -8,6 +8,9 @@ import net from 'node:net';
 import { Agent, buildConnector } from 'undici';
 import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
 
+// Refusal reasons are messages too (reasonLoopback...), so that the browser shows them translated.
+const R = SERVER_MESSAGES;
+
 export class EgressError extends Error {
   override name = 'EgressError';
 }
@@ -33,23 +36,23 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024; // 10,485,760: the o
 
 // Order matters: the first matching rule names the reason (metadata before link-local).
 const V4_RULES: [base: string, bits: number, reason: string][] = [
-  ['169.254.169.254', 32, 'cloud metadata address'],
-  ['169.254.170.2', 32, 'cloud metadata address'], // AWS ECS task metadata
-  ['0.0.0.0', 8, 'unspecified address'],
-  ['10.0.0.0', 8, 'private address'],
-  ['100.64.0.0', 10, 'carrier-grade NAT address'], // includes Alibaba's 100.100.100.200 metadata
-  ['127.0.0.0', 8, 'loopback address'],
-  ['169.254.0.0', 16, 'link-local address'],
-  ['172.16.0.0', 12, 'private address'],
-  ['192.0.0.0', 24, 'reserved address'],
-  ['192.0.2.0', 24, 'documentation address'],
-  ['192.88.99.0', 24, 'reserved address'],
-  ['192.168.0.0', 16, 'private address'],
-  ['198.18.0.0', 15, 'benchmarking address'],
-  ['198.51.100.0', 24, 'documentation address'],
-  ['203.0.113.0', 24, 'documentation address'],
-  ['224.0.0.0', 4, 'multicast address'],
-  ['240.0.0.0', 4, 'reserved address'], // includes 255.255.255.255
+  ['169.254.169.254', 32, R.reasonMetadata],
+  ['169.254.170.2', 32, R.reasonMetadata], // AWS ECS task metadata
+  ['0.0.0.0', 8, R.reasonUnspecified],
+  ['10.0.0.0', 8, R.reasonPrivate],
+  ['100.64.0.0', 10, R.reasonCgnat], // includes Alibaba's 100.100.100.200 metadata
+  ['127.0.0.0', 8, R.reasonLoopback],
+  ['169.254.0.0', 16, R.reasonLinkLocal],
+  ['172.16.0.0', 12, R.reasonPrivate],
+  ['192.0.0.0', 24, R.reasonReserved],
+  ['192.0.2.0', 24, R.reasonDocumentation],
+  ['192.88.99.0', 24, R.reasonReserved],
+  ['192.168.0.0', 16, R.reasonPrivate],
+  ['198.18.0.0', 15, R.reasonBenchmarking],
+  ['198.51.100.0', 24, R.reasonDocumentation],
+  ['203.0.113.0', 24, R.reasonDocumentation],
+  ['224.0.0.0', 4, R.reasonMulticast],
+  ['240.0.0.0', 4, R.reasonReserved], // includes 255.255.255.255
 ];
 
 function parseIPv4(text: string): number | null {
@@ -93,26 +96,26 @@ function inV6(n: bigint, base: string, bits: number): boolean {
 }
 
 function ipv6Refusal(n: bigint): string | null {
-  if (n === 0n) return 'unspecified address';
-  if (n === 1n) return 'loopback address';
+  if (n === 0n) return R.reasonUnspecified;
+  if (n === 1n) return R.reasonLoopback;
   // Forms that carry an IPv4 address are judged by that address (published bypasses used each).
-  const embedded = (from: string, offset: number) => {
+  const embedded = (form: (reason: string) => string, offset: number) => {
     const reason = ipv4Refusal(Number((n >> BigInt(offset)) & 0xffffffffn));
-    return reason && `${from} ${reason}`;
+    return reason && form(reason);
   };
-  if (inV6(n, '::ffff:0:0', 96)) return embedded('IPv4-mapped', 0);
-  if (inV6(n, '64:ff9b::', 96)) return embedded('NAT64', 0);
-  if (inV6(n, '2002::', 16)) return embedded('6to4', 80);
-  if (inV6(n, '64:ff9b:1::', 48)) return 'local NAT64 address';
-  if (inV6(n, '2001::', 32)) return 'Teredo tunnel address';
-  if (inV6(n, '2001:db8::', 32) || inV6(n, '3fff::', 20)) return 'documentation address';
-  if (inV6(n, 'fc00::', 7)) return 'private address'; // unique local, incl. AWS fd00:ec2::254
-  if (inV6(n, 'fe80::', 10)) return 'link-local address';
-  if (inV6(n, 'fec0::', 10)) return 'site-local address';
-  if (inV6(n, 'ff00::', 8)) return 'multicast address';
+  if (inV6(n, '::ffff:0:0', 96)) return embedded(R.reasonMapped, 0);
+  if (inV6(n, '64:ff9b::', 96)) return embedded(R.reasonNat64, 0);
+  if (inV6(n, '2002::', 16)) return embedded(R.reason6to4, 80);
+  if (inV6(n, '64:ff9b:1::', 48)) return R.reasonLocalNat64;
+  if (inV6(n, '2001::', 32)) return R.reasonTeredo;
+  if (inV6(n, '2001:db8::', 32) || inV6(n, '3fff::', 20)) return R.reasonDocumentation;
+  if (inV6(n, 'fc00::', 7)) return R.reasonPrivate; // unique local, incl. AWS fd00:ec2::254
+  if (inV6(n, 'fe80::', 10)) return R.reasonLinkLocal;
+  if (inV6(n, 'fec0::', 10)) return R.reasonSiteLocal;
+  if (inV6(n, 'ff00::', 8)) return R.reasonMulticast;
   // Everything outside global unicast 2000::/3 (IPv4-compatible ::a.b.c.d, discard-only 100::/64,
   // ...) and the IETF protocol block 2001::/23 is reserved.
-  if (!inV6(n, '2000::', 3) || inV6(n, '2001::', 23)) return 'reserved address';
+  if (!inV6(n, '2000::', 3) || inV6(n, '2001::', 23)) return R.reasonReserved;
   return null;
 }
 
@@ -121,7 +124,7 @@ export function refusalReason(address: string): string | null {
   const v4 = parseIPv4(address);
   if (v4 !== null) return ipv4Refusal(v4);
   const n = parseIPv6(address);
-  return n === null ? 'invalid address' : ipv6Refusal(n);
+  return n === null ? R.reasonInvalid : ipv6Refusal(n);
 }
 
 function stripBrackets(host: string): string {

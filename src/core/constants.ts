@@ -63,3 +63,8 @@ export const SECRET_COMMAND_PREFIXES: readonly string[][] = [
   ['user', 'set', 'pass'],
   ['user', 'join'],
 ];
+
+/** Account rules (spec part 5): a username is a letter and at most 31 more characters; passwords 8 to 64. */
+export const USERNAME_MAX = 32;
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 64;

@@ -2,6 +2,7 @@
 // rather than beside the code that answers it so that the browser knows them too and shows them
 // in the interface's language (messages.ts; their translations are `err.*` of the `core`
 // namespace, apart from the shell's own strings, which the first paint carries in English).
+import { PASSWORD_MAX, PASSWORD_MIN, USERNAME_MAX } from './constants.ts';
 import { defineMessages } from './messages.ts';
 
 export const SERVER_MESSAGES = defineMessages(
@@ -83,6 +84,6 @@ export const SERVER_MESSAGES = defineMessages(
     reasonNat64: 'NAT64 {{reason}}',
     reason6to4: '6to4 {{reason}}',
   },
-  { usernameMax: 32, passwordMin: 8, passwordMax: 64 },
+  { usernameMax: USERNAME_MAX, passwordMin: PASSWORD_MIN, passwordMax: PASSWORD_MAX },
   { nested: ['reason'] },
 );

@@ -1,16 +1,15 @@
 // Account field rules (spec part 5) with the messages the user sees.
+import { PASSWORD_MAX, PASSWORD_MIN, USERNAME_MAX } from '../../core/constants.ts';
 import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
 
-export const USERNAME = /^[a-z][a-z0-9_-]{0,31}$/;
+export const USERNAME = new RegExp(`^[a-z][a-z0-9_-]{0,${USERNAME_MAX - 1}}$`);
 
 export function normalizeUsername(username: string): string {
   return username.trim().toLowerCase();
 }
 
 export function usernameError(username: string): string | undefined {
-  return USERNAME.test(username)
-    ? undefined
-    : SERVER_MESSAGES.usernameRule;
+  return USERNAME.test(username) ? undefined : SERVER_MESSAGES.usernameRule;
 }
 
 /** Spec part 5: exactly one @ with non-empty parts, else 'Email is invalid.' */
@@ -21,8 +20,8 @@ export function emailError(email: string): string | undefined {
 }
 
 export function passwordError(password: string): string | undefined {
-  if (password.length < 8) return SERVER_MESSAGES.passwordShort;
-  if (password.length > 64) return SERVER_MESSAGES.passwordLong;
+  if (password.length < PASSWORD_MIN) return SERVER_MESSAGES.passwordShort;
+  if (password.length > PASSWORD_MAX) return SERVER_MESSAGES.passwordLong;
   return undefined;
 }
 

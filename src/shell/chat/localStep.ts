@@ -2,6 +2,7 @@
 // its streamed answer read into text (reported as it arrives) and whole tool calls (their
 // arguments arrive in pieces). A model that cannot use tools is asked again without them.
 import { ApiError, OLLAMA_MESSAGES, type ToolCall, type ToolSpec } from '../../core/index.ts';
+import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
 import { readSse, type SseMessage } from './sse.ts';
 
 export type ChatMessage = Record<string, unknown>;
@@ -21,7 +22,8 @@ async function providerError(response: Response): Promise<string> {
   } catch {
     detail = '';
   }
-  return `The model provider answered ${response.status}${detail ? `: ${detail}` : ''}.`;
+  // The server's words for the same failure, so that both read (and translate) alike.
+  return detail ? SERVER_MESSAGES.providerStatusDetail(response.status, detail) : SERVER_MESSAGES.providerStatus(response.status);
 }
 
 function post(o: StepOptions, messages: ChatMessage[], tools: ToolSpec[]): Promise<Response> {

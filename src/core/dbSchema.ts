@@ -120,6 +120,28 @@ export interface ModelsTable {
   updated_at: number;
 }
 
+export interface UploadsTable {
+  /** A random UUID: the object URL's only secret (the user's file name never reaches a path). */
+  id: string;
+  /** The owner: a user, or an anonymous browser's device id. */
+  user_id: number | null;
+  device_id: string | null;
+  /** The file's name as the person gave it (metadata only). */
+  name: string;
+  /** The content type the server serves it as, decided by the extension. */
+  content_type: string;
+  /** The content type the presigned PUT must carry. */
+  put_type: string;
+  size: number;
+  /** Null until the PUT arrives and its content matches its type. */
+  data: Uint8Array | null;
+  /** 0 while waiting for the PUT, 1 once usable. */
+  ready: number;
+  created_at: number;
+  /** Until when the presigned PUT is taken. */
+  expires_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   groups: GroupsTable;
@@ -130,4 +152,5 @@ export interface Database {
   logs: LogsTable;
   usage: UsageTable;
   models: ModelsTable;
+  uploads: UploadsTable;
 }

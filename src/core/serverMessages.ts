@@ -48,6 +48,16 @@ export const SERVER_MESSAGES = defineMessages(
     noVision: 'The model {{model}} does not read images.',
     toolRounds: 'The model kept calling tools; stopped after {{rounds}} rounds.',
     errorOccurred: 'Error occurred.',
+    // Uploads (spec parts 5 and 7; the first four are quoted from the spec)
+    uploadInvalidType: 'Invalid file type. Supported type: JPEG/JPG, PNG, PDF, DOCX, TXT, Markdown, CSV, JSON.',
+    uploadTooLarge: 'failed: file size exceeds 10MB',
+    presignedInvalid: 'Pre-signed URL invalid.',
+    uploadFailed: 'Upload failed',
+    uploadEmpty: 'The file is empty.',
+    uploadMismatch: 'The file is not what its name says: its content is not {{type}}.',
+    uploadContentType: 'The content type {{type}} does not match the file name.',
+    uploadQuota: 'Your uploads have reached their limit of {{mb}} MB.',
+    uploadNotFound: 'The uploaded file {{url}} was not found.',
     // Egress (where a user's URL may not lead)
     noSuchHost: 'Could not resolve {{host}}: no such host.',
     dnsSilent: 'Could not resolve {{host}}: the name server did not answer.',

@@ -147,6 +147,26 @@ export interface ServerPluginContext {
   egressHost(host: string, port: number): Promise<string>;
   /** Raises the request body limit (1 MB by default) of one exact API path, e.g. an upload route. */
   setBodyLimit(path: string, maxBytes: number): void;
+  /** The files of `+file[url]` and `+image[url]` attachments (src/server/uploads/attachments.ts). */
+  attachments: AttachmentsApi;
+}
+
+/** An attached file's bytes, with the name and type it goes by. */
+export interface AttachedFile {
+  name: string;
+  contentType: string;
+  data: Uint8Array;
+}
+
+export interface AttachmentsApi {
+  /**
+   * The file behind an attachment URL: one of this server's uploads read from the database
+   * (the egress-safe fetch would rightly refuse the server's own address), any other URL
+   * through the egress-safe fetch, at most 10 MB. Throws with a clear message.
+   */
+  fetch(url: string, signal: AbortSignal): Promise<AttachedFile>;
+  /** The text of a document (txt, md, csv, json as UTF-8; PDF; DOCX); '' for images. */
+  extractText(name: string, data: Uint8Array): Promise<string>;
 }
 
 /** What a context provider sees of a generation (role prompt, store results, node output...). */
@@ -249,6 +269,7 @@ export interface EngineColumns {
   double: ColumnDataType | Expression<unknown>;
   name: ColumnDataType | Expression<unknown>;
   text: ColumnDataType | Expression<unknown>;
+  blob: ColumnDataType | Expression<unknown>;
 }
 
 export type MigrationFactory = (

@@ -37,6 +37,9 @@ import { checkUrlAllowed } from './net/checkUrl.ts';
 import type { ContextProvider, ServerTool } from '../core/index.ts';
 import { SERVER_MESSAGES } from '../core/serverMessages.ts';
 import { textsIn } from './texts.ts';
+import { UPLOAD_MAX_BYTES } from '../core/constants.ts';
+import { createAttachments } from './uploads/attachments.ts';
+import { registerUploadRoutes, UPLOAD_PUT_PATH } from './uploads/routes.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -95,6 +98,7 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
   const box = createSecretBox(secret);
   const models = new ModelRegistry(db.db, config.systemModels, box);
   const egressFetch = createEgressFetch({ allowHosts: config.egressAllowHosts });
+  const attachments = createAttachments(db.db, egressFetch);
   const contextProviders: ContextProvider[] = [];
   const tools = new Map<string, ServerTool>();
   const throttles = {
@@ -111,11 +115,11 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
     log.info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) }, 'request');
   });
   // 1 MB for every API body, except the paths a plugin raised with ctx.setBodyLimit (uploads).
-  const limitFor = (maxSize: number): MiddlewareHandler<AppEnv> => {
+  const limitFor = (maxSize: number, message: string = SERVER_MESSAGES.tooLarge): MiddlewareHandler<AppEnv> => {
     const tooLarge = (c: Context<AppEnv>) => {
       // The rest of the body stays unread, so the connection cannot carry another request.
       c.header('Connection', 'close');
-      return fail(c, 413, SERVER_MESSAGES.tooLarge);
+      return fail(c, 413, message);
     };
     const streamed = bodyLimit({ maxSize, onError: tooLarge });
     // Decided from the headers when they suffice: hono's bodyLimit looks at `req.body` first,
@@ -130,6 +134,8 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
   };
   const defaultLimit = limitFor(1024 * 1024);
   const raisedLimits = new Map<string, ReturnType<typeof limitFor>>();
+  // A presigned upload's PUT carries a whole file, answered over 10 MB in the spec's words.
+  raisedLimits.set(UPLOAD_PUT_PATH, limitFor(UPLOAD_MAX_BYTES, SERVER_MESSAGES.uploadTooLarge));
   app.use('/api/*', (c, next) => (raisedLimits.get(c.req.path) ?? defaultLimit)(c, next));
   app.use('/api/*', originCheck(config.allowedOrigins));
   app.use('/api/*', loadUser(accounts));
@@ -183,6 +189,7 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
     setBodyLimit: (routePath, maxBytes) => {
       raisedLimits.set(routePath, limitFor(maxBytes));
     },
+    attachments,
     egressHost: async (host, port) => {
       if (config.egressAllowHosts.includes(`${host}:${port}`) || config.egressAllowHosts.includes(host)) return host;
       return (await resolvePublicAddresses(host))[0]!.address;
@@ -228,11 +235,21 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
       providers: contextProviders,
       tools,
       egressFetch,
+      attachments,
       settings: { roleContentSystem: config.roleContentSystem, temperature: config.temperature, topP: config.topP, querying: config.texts.querying, generating: config.texts.generating, streamRelay: config.streamRelay },
       log,
     },
     (c) => isHttps(c, config.trustProxy),
   );
+
+  registerUploadRoutes(app, {
+    db: db.db,
+    owner: (c) => ownerOf(c, isHttps(c, config.trustProxy)),
+    sign: (...parts) => sign(secret, ...parts),
+    verify: (signature, ...parts) => verifySignature(secret, signature, ...parts),
+    publicUrl: config.publicUrl,
+    quotaBytes: config.uploadQuotaBytes,
+  });
 
   app.all('/api/*', (c) => fail(c, 404, SERVER_MESSAGES.notFound));
 

@@ -63,6 +63,8 @@ export interface ServerConfig {
   streamRelay: 'direct' | 'sdk';
   /** How long a shutdown lets answers stream before it stops them, keeping each (SHUTDOWN_GRACE_MS). */
   shutdownGraceMs: number;
+  /** What one owner (a user, or an anonymous browser) may keep in uploads, in bytes (UPLOAD_QUOTA_MB). */
+  uploadQuotaBytes: number;
 }
 
 const bool = (value: string | undefined) => /^(1|true|yes|on)$/i.test(value ?? '');
@@ -192,5 +194,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     demo: bool(env.SHELLCHAT_DEMO),
     streamRelay: streamRelay(env.STREAM_RELAY),
     shutdownGraceMs: number(env.SHUTDOWN_GRACE_MS, 10_000, 0, 3_600_000, 'SHUTDOWN_GRACE_MS'),
+    uploadQuotaBytes: number(env.UPLOAD_QUOTA_MB, 100, 0, 1_000_000, 'UPLOAD_QUOTA_MB') * 1024 * 1024,
   };
 }

@@ -7,6 +7,7 @@ import { MODEL_CASES, MODEL_MATRIX } from './authzRoutes.models.ts';
 import { NODE_CASES, NODE_MATRIX } from './authzRoutes.nodes.ts';
 import { SESSION_CASES, SESSION_MATRIX } from './authzRoutes.sessions.ts';
 import { STORE_CASES, STORE_MATRIX } from './authzRoutes.stores.ts';
+import { UPLOAD_CASES, UPLOAD_MATRIX } from './authzRoutes.uploads.ts';
 import { startAuthzServer, stopAuthzServer, t } from './authzSupport.ts';
 
 /** The area tables as one; a route listed in two areas would be tested twice, so it is refused. */
@@ -20,8 +21,8 @@ function joined<T>(tables: Record<string, T>[]): Record<string, T> {
   }
   return all;
 }
-const MATRIX = joined([ACCOUNT_MATRIX, SESSION_MATRIX, MODEL_MATRIX, STORE_MATRIX, NODE_MATRIX]);
-const CASES = joined([ACCOUNT_CASES, SESSION_CASES, MODEL_CASES, STORE_CASES, NODE_CASES]);
+const MATRIX = joined([ACCOUNT_MATRIX, SESSION_MATRIX, MODEL_MATRIX, STORE_MATRIX, NODE_MATRIX, UPLOAD_MATRIX]);
+const CASES = joined([ACCOUNT_CASES, SESSION_CASES, MODEL_CASES, STORE_CASES, NODE_CASES, UPLOAD_CASES]);
 
 beforeAll(startAuthzServer, 60_000);
 afterAll(stopAuthzServer);

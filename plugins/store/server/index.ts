@@ -21,7 +21,6 @@ import {
   type StoreEngine,
   type StoreHit,
 } from '../common/rules.ts';
-import { extractText } from './extract.ts';
 import { connect, guardedQuery, readSchema, sqlFromAnswer, writeGrants } from './mysqlGuard.ts';
 import { storeMigration, type StoreDb, type StoresTable } from './schema.ts';
 import { chunkText, searchChunks, toHits } from './search.ts';
@@ -111,7 +110,7 @@ export function registerStoreRoutes(ctx: ServerPluginContext): void {
 
   /** Indexes one document into a file store; the chunk count. */
   const indexFile = async (storeId: number, name: string, data: Uint8Array): Promise<number> => {
-    const textBody = await extractText(name, data);
+    const textBody = await ctx.attachments.extractText(name, data);
     const chunks = chunkText(textBody).slice(0, MAX_CHUNKS_PER_FILE);
     const now = Date.now();
     await db.transaction().execute(async (trx) => {
@@ -277,9 +276,8 @@ export function registerStoreRoutes(ctx: ServerPluginContext): void {
       const fileName = decodeURIComponent(new URL(url).pathname.split('/').pop() || 'file').slice(0, 200);
       if (!(UPLOAD_EXTENSIONS as readonly string[]).includes(extensionOf(fileName))) return refuse(c, 400, MESSAGES.invalidType);
       try {
-        const res = await ctx.egressFetch(url, { signal: c.req.raw.signal });
-        if (!res.ok) throw new Error(`status ${res.status}`);
-        const data = new Uint8Array(await res.arrayBuffer());
+        // This server's own uploads (a file attached in the chat) too, not only other URLs.
+        const data = (await ctx.attachments.fetch(url, c.req.raw.signal)).data;
         if (data.byteLength > MAX_UPLOAD_BYTES) return refuse(c, 413, MESSAGES.tooLarge);
         docs.push({ name: fileName, data });
       } catch (err) {

@@ -137,8 +137,34 @@ export const chatMigration: MigrationFactory = (engine, c) => ({
   },
 });
 
+/** Files attached to questions (presigned uploads), kept in the database with their owner. */
+export const uploadsMigration: MigrationFactory = (_engine, c) => ({
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('uploads')
+      .addColumn('id', c.name, (col) => col.primaryKey())
+      // Deleted with the account (the privacy policy's promise).
+      .addColumn('user_id', 'integer', (col) => col.references('users.id').onDelete('cascade'))
+      .addColumn('device_id', c.name)
+      .addColumn('name', c.name, (col) => col.notNull())
+      .addColumn('content_type', c.name, (col) => col.notNull())
+      .addColumn('put_type', c.name, (col) => col.notNull())
+      .addColumn('size', c.bigint, (col) => col.notNull().defaultTo(0))
+      .addColumn('data', c.blob)
+      .addColumn('ready', 'integer', (col) => col.notNull().defaultTo(0))
+      .addColumn('created_at', c.bigint, (col) => col.notNull())
+      .addColumn('expires_at', c.bigint, (col) => col.notNull())
+      .execute();
+    await db.schema.createIndex('uploads_user').on('uploads').column('user_id').execute();
+    await db.schema.createIndex('uploads_device').on('uploads').column('device_id').execute();
+  },
+  async down(db: Kysely<unknown>) {
+    await db.schema.dropTable('uploads').ifExists().execute();
+  },
+});
+
 export async function migrate(db: Kysely<unknown>, engine: Engine, extra: Record<string, MigrationFactory> = {}): Promise<void> {
-  const all: Record<string, MigrationFactory> = { '0001_accounts': accountsMigration, '0002_chat': chatMigration, ...extra };
+  const all: Record<string, MigrationFactory> = { '0001_accounts': accountsMigration, '0002_chat': chatMigration, '0400_uploads': uploadsMigration, ...extra };
   const migrations: Record<string, Migration> = Object.fromEntries(
     Object.entries(all).map(([name, factory]) => [name, factory(engine, columns(engine))]),
   );

@@ -27,9 +27,9 @@ function toolMessages(tools: ToolResult[]): ModelMessage[] {
   ];
 }
 
-function userContent(text: string, images: string[], vision: boolean): UserContent {
-  if (!images.length || !vision) return text;
-  return [{ type: 'text', text }, ...images.map((url) => ({ type: 'image' as const, image: new URL(url) }))];
+function userContent(text: string, images: string[], parts: ContextParts): UserContent {
+  if (!images.length || !parts.vision) return text;
+  return [{ type: 'text', text }, ...images.map((url) => ({ type: 'image' as const, image: new URL(parts.inlineImages?.get(url) ?? url) }))];
 }
 
 export interface ContextParts {
@@ -38,6 +38,8 @@ export interface ContextParts {
   memory: LogRow[];
   fileTexts: { url: string; text: string }[];
   vision: boolean;
+  /** Data URLs standing in for image URLs the provider cannot fetch (this server's uploads: files.ts). */
+  inlineImages?: Map<string, string>;
 }
 
 export function buildMessages(request: GenerateRequest, parts: ContextParts): ModelMessage[] {
@@ -49,13 +51,13 @@ export function buildMessages(request: GenerateRequest, parts: ContextParts): Mo
   if (system.length) messages.push({ role: 'system', content: system.join('\n') });
   for (const text of parts.providerSystem) messages.push({ role: 'system', content: text });
   for (const log of parts.memory) {
-    messages.push({ role: 'user', content: userContent(log.input, parseJson<string[]>(log.images, []), parts.vision) });
+    messages.push({ role: 'user', content: userContent(log.input, parseJson<string[]>(log.images, []), parts) });
     messages.push(...toolMessages(parseJson<ToolResult[]>(log.tools, [])));
     if (log.output) messages.push({ role: 'assistant', content: log.output });
   }
   const fileParts = parts.fileTexts.map((f) => `File content (${f.url}):\n${f.text}`);
   const text = [request.user_input, ...fileParts].filter(Boolean).join('\n\n');
-  messages.push({ role: 'user', content: userContent(text, request.images ?? [], parts.vision) });
+  messages.push({ role: 'user', content: userContent(text, request.images ?? [], parts) });
   messages.push(...toolMessages(request.tool_results ?? []));
   return messages;
 }

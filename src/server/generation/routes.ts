@@ -12,10 +12,10 @@ import { validate } from '../http/validate.ts';
 import { buildMessages } from './messages.ts';
 import { ownerOf, type Owner } from './owner.ts';
 import { saveTurn } from './persist.ts';
-import { runGeneration, type GenerationDeps } from './run.ts';
+import { imagesOf, runGeneration, type GenerationDeps } from './run.ts';
 import { nodeSseStream, webSseStream } from './sseStream.ts';
 import { getSession, memory, owns, SessionError, sessionForTurn, validSessionId } from './sessions.ts';
-import { fetchFileTexts } from './files.ts';
+import { fetchFileTexts, inlineUploadedImages } from './files.ts';
 import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
 
 export function registerGenerationRoutes(
@@ -88,8 +88,10 @@ export function registerGenerationRoutes(
         const added = await provider({ request, user: who.user, signal: abort.signal, status: () => {} });
         providerSystem.push(...(added?.system ?? []));
       }
-      const fileTexts = await fetchFileTexts(request.files ?? [], deps.egressFetch, abort.signal);
-      const messages = buildMessages(request, { systemPrompt: deps.settings.roleContentSystem, providerSystem, memory: past, fileTexts, vision: true });
+      const fileTexts = await fetchFileTexts(request.files ?? [], deps.attachments, abort.signal);
+      // A local model cannot fetch the server's uploads either: they go inline.
+      const inlineImages = await inlineUploadedImages(imagesOf(request.images ?? [], past), deps.attachments, abort.signal);
+      const messages = buildMessages(request, { systemPrompt: deps.settings.roleContentSystem, providerSystem, memory: past, fileTexts, vision: true, inlineImages });
       return ok(c, { msg: { messages, mem: past.length, session } });
     } catch (err) {
       if (err instanceof SessionError) return fail(c, err.status, err.message);

@@ -7,6 +7,7 @@
 import { experimental_streamTextLowMemory as streamText, jsonSchema, stepCountIs, tool, type ModelMessage, type ToolSet } from 'ai';
 import type { Kysely } from 'kysely';
 import type {
+  AttachmentsApi,
   ContextProvider,
   Database,
   GenerateRequest,
@@ -23,7 +24,7 @@ import type { ModelRegistry } from '../models/registry.ts';
 import { languageModel } from '../models/providers.ts';
 import type { ModelEntry } from '../models/systemModels.ts';
 import { evaluate } from './evaluate.ts';
-import { fetchFileTexts } from './files.ts';
+import { fetchFileTexts, inlineUploadedImages } from './files.ts';
 import { directChatStream, type PartSink, type RelayPart, type RelayTool } from './directStream.ts';
 import { buildMessages } from './messages.ts';
 import type { Owner } from './owner.ts';
@@ -43,6 +44,8 @@ export interface GenerationDeps {
   tools: Map<string, ServerTool>;
   /** fetch for user-supplied URLs (files, user models). */
   egressFetch: typeof fetch;
+  /** The files behind attachment URLs: this server's uploads, or the egress-safe fetch. */
+  attachments: AttachmentsApi;
   settings: { roleContentSystem: string; temperature: number; topP: number; querying: string; generating: string; streamRelay: 'direct' | 'sdk' };
   log: { error(obj: object, msg?: string): void };
   /** Generations under way (a shutdown stops them: inflight.ts). */
@@ -69,6 +72,19 @@ function imageDownloader(entry: ModelEntry, egressFetch: typeof fetch) {
         return { data: new Uint8Array(await response.arrayBuffer()), mediaType: response.headers.get('content-type') ?? undefined };
       }),
     );
+}
+
+/** The images of a turn and of its memory. */
+export function imagesOf(images: string[], past: { images: string }[]): string[] {
+  const all = [...images];
+  for (const log of past) {
+    try {
+      all.push(...(JSON.parse(log.images) as string[]));
+    } catch {
+      // A log without a readable list has no images.
+    }
+  }
+  return all;
 }
 
 /** An async iterable of parts (the AI SDK's fullStream) into a sink, ending at an error part. */
@@ -175,13 +191,15 @@ export async function runGeneration(
     }
     const memLength = request.mem_length ?? DEFAULT_MEM_LENGTH;
     const past = memLength > 0 ? await memory(db, session, memLength) : [];
-    const fileTexts = await fetchFileTexts(request.files ?? [], deps.egressFetch, signal);
+    const fileTexts = await fetchFileTexts(request.files ?? [], deps.attachments, signal);
+    const inlineImages = entry.capabilities.vision ? await inlineUploadedImages(imagesOf(images, past), deps.attachments, signal) : undefined;
     const messages = buildMessages(request, {
       systemPrompt: deps.settings.roleContentSystem,
       providerSystem,
       memory: past,
       fileTexts,
       vision: entry.capabilities.vision,
+      inlineImages,
     });
 
     // Tools: the server's enabled functions run here; the browser's MCP tools have no

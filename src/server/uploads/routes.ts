@@ -1,0 +1,180 @@
+// Files attached to questions (spec part 7): `GET /api/file/generate-presigned-url` hands out a
+// signed, short-lived, one-time PUT URL and the object URL; the PUT stores the file once its
+// bytes match its type; `GET /api/file/<id>/<name>` serves it.
+//
+// Why it is built this way (research/security.md §1C and §5):
+// - the server picks the key (a random UUID); the person's file name is metadata only, never a path;
+// - the PUT is bound to the presigned content type, taken once, before its deadline, at most 10 MB;
+// - the bytes must match the extension (magic numbers, UTF-8 text, a DOCX's ZIP directory
+//   checked against zip bombs) before the file is usable;
+// - what is served is the type the extension says, images inline and everything else as an
+//   attachment, with nosniff and a sandboxing CSP, so nothing uploaded runs in the app's origin;
+// - each owner (user, or anonymous browser) has a quota; uploads go with the account.
+// The object URL's UUID is its capability: it is shown to its owner, and to those the owner
+// shares a session with, as logs carry it.
+import { randomUUID } from 'node:crypto';
+import type { Context, Hono } from 'hono';
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import type { AppEnv, Database } from '../../core/index.ts';
+import { UPLOAD_MAX_BYTES } from '../../core/constants.ts';
+import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
+import { acceptsContentType, isImageExtension, UPLOAD_CONTENT_TYPES, uploadExtension, type PresignedUpload } from '../../core/uploads.ts';
+import type { Owner } from '../generation/owner.ts';
+import { fail, ok } from '../http/respond.ts';
+import { validate } from '../http/validate.ts';
+import { mismatch } from './sniff.ts';
+
+/** How long a presigned PUT URL is taken (a 10 MB file on a slow link fits). */
+export const PRESIGN_TTL_MS = 5 * 60_000;
+export const UPLOAD_PUT_PATH = '/api/file/upload';
+/** Presigned URLs one owner may hold unused at once. */
+export const MAX_WAITING = 20;
+
+export interface UploadDeps {
+  db: Kysely<Database>;
+  owner(c: Context<AppEnv>): Owner;
+  sign(...parts: string[]): string;
+  verify(signature: string, ...parts: string[]): boolean;
+  /** PUBLIC_URL, or '' to use the request's origin. */
+  publicUrl: string;
+  quotaBytes: number;
+}
+
+const presignQuery = z.object({
+  // The client's own id for its marker (spec part 7); the server's key is its own UUID.
+  fileId: z.string().max(128).optional(),
+  fileName: z.string().min(1).max(255),
+  contentType: z.string().max(255).default(''),
+});
+
+/** The name as metadata: no path, no control characters, at most 200 characters. */
+const cleanName = (name: string) =>
+  name
+    .split(/[\\/]/)
+    .pop()!
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g, '')
+    .trim()
+    .slice(-200) || 'file';
+
+/** RFC 6266: an ASCII fallback and the UTF-8 name, percent-encoded. */
+function contentDisposition(kind: 'inline' | 'attachment', name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
+const ownerFilter = (owner: Owner) =>
+  owner.user ? { column: 'user_id' as const, value: owner.user.id } : { column: 'device_id' as const, value: owner.deviceId };
+
+export function registerUploadRoutes(app: Hono<AppEnv>, deps: UploadDeps): void {
+  const { db } = deps;
+  const origin = (url: string) => deps.publicUrl || new URL(url).origin;
+
+  app.get('/api/file/generate-presigned-url', validate('query', presignQuery), async (c) => {
+    const query = c.req.valid('query' as never) as z.infer<typeof presignQuery>;
+    const name = cleanName(query.fileName);
+    const ext = uploadExtension(name);
+    if (!ext) return fail(c, 400, SERVER_MESSAGES.uploadInvalidType);
+    if (!acceptsContentType(ext, query.contentType)) return fail(c, 400, SERVER_MESSAGES.uploadContentType(query.contentType));
+    const owner = deps.owner(c);
+    const mine = ownerFilter(owner);
+    const now = Date.now();
+    // Presigned URLs that were never used end here, so they stop counting against the quota.
+    await db.deleteFrom('uploads').where(mine.column, '=', mine.value as never).where('ready', '=', 0).where('expires_at', '<', now).execute();
+    // Refused here when nothing is left; a file too big for what is left is refused at its PUT,
+    // where its size is known. Waiting URLs are capped so that they cannot pile up.
+    const held = await db
+      .selectFrom('uploads')
+      .select((eb) => [eb.fn.sum<number | string | null>('size').as('bytes'), eb.fn.countAll<number | string>().as('rows'), eb.fn.sum<number | string | null>('ready').as('ready')])
+      .where(mine.column, '=', mine.value as never)
+      .executeTakeFirst();
+    if (Number(held?.bytes ?? 0) >= deps.quotaBytes || Number(held?.rows ?? 0) - Number(held?.ready ?? 0) >= MAX_WAITING) {
+      return fail(c, 403, SERVER_MESSAGES.uploadQuota(Math.round(deps.quotaBytes / 1024 / 1024)));
+    }
+    const id = randomUUID();
+    const expires = now + PRESIGN_TTL_MS;
+    const putType = query.contentType.split(';')[0]!.trim().toLowerCase();
+    await db
+      .insertInto('uploads')
+      .values({
+        id,
+        user_id: owner.user?.id ?? null,
+        device_id: owner.user ? null : owner.deviceId,
+        name,
+        content_type: UPLOAD_CONTENT_TYPES[ext],
+        put_type: putType,
+        size: 0,
+        data: null,
+        ready: 0,
+        created_at: now,
+        expires_at: expires,
+      })
+      .execute();
+    const base = origin(c.req.url);
+    const signature = deps.sign('upload', id, putType, String(expires));
+    const result: PresignedUpload = {
+      url: `${base}${UPLOAD_PUT_PATH}?id=${id}&expires=${expires}&signature=${signature}`,
+      object_url: `${base}/api/file/${id}/${encodeURIComponent(name)}`,
+      content_type: putType,
+    };
+    return ok(c, result);
+  });
+
+  app.put(UPLOAD_PUT_PATH, async (c) => {
+    const id = c.req.query('id') ?? '';
+    const expires = c.req.query('expires') ?? '';
+    const signature = c.req.query('signature') ?? '';
+    const putType = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+    const now = Date.now();
+    // One message for every way a URL can be wrong: it says nothing about which part was.
+    const invalid = () => fail(c, 403, SERVER_MESSAGES.presignedInvalid);
+    if (!/^\d{13}$/.test(expires) || Number(expires) < now) return invalid();
+    if (!deps.verify(signature, 'upload', id, putType, expires)) return invalid();
+    const row = await db.selectFrom('uploads').select(['id', 'name', 'ready', 'user_id', 'device_id']).where('id', '=', id).executeTakeFirst();
+    if (!row || row.ready) return invalid();
+    const data = new Uint8Array(await c.req.arrayBuffer());
+    if (data.byteLength > UPLOAD_MAX_BYTES) {
+      await db.deleteFrom('uploads').where('id', '=', id).execute();
+      return fail(c, 413, SERVER_MESSAGES.uploadTooLarge);
+    }
+    const refuse = async (error: string) => {
+      await db.deleteFrom('uploads').where('id', '=', id).execute();
+      return fail(c, 400, error);
+    };
+    if (data.byteLength === 0) return refuse(SERVER_MESSAGES.uploadEmpty);
+    const wrong = mismatch(uploadExtension(row.name)!, data);
+    if (wrong) return refuse(SERVER_MESSAGES.uploadMismatch(wrong));
+    const mine = row.user_id !== null ? { column: 'user_id' as const, value: row.user_id } : { column: 'device_id' as const, value: row.device_id! };
+    const held = await db
+      .selectFrom('uploads')
+      .select((eb) => eb.fn.sum<number | string | null>('size').as('bytes'))
+      .where(mine.column, '=', mine.value as never)
+      .where('ready', '=', 1)
+      .executeTakeFirst();
+    if (Number(held?.bytes ?? 0) + data.byteLength > deps.quotaBytes) {
+      return refuse(SERVER_MESSAGES.uploadQuota(Math.round(deps.quotaBytes / 1024 / 1024)));
+    }
+    // Taken once: a second PUT to the same URL finds the row ready and is refused.
+    const done = await db.updateTable('uploads').set({ data, size: data.byteLength, ready: 1 }).where('id', '=', id).where('ready', '=', 0).executeTakeFirst();
+    if (Number(done.numUpdatedRows) !== 1) return invalid();
+    return ok(c, undefined, 'Uploaded.');
+  });
+
+  app.get('/api/file/:id/:name?', async (c) => {
+    const id = c.req.param('id');
+    const row = /^[0-9a-f-]{36}$/.test(id)
+      ? await db.selectFrom('uploads').select(['name', 'content_type', 'data']).where('id', '=', id).where('ready', '=', 1).executeTakeFirst()
+      : undefined;
+    if (!row?.data) return fail(c, 404, SERVER_MESSAGES.notFound);
+    const image = isImageExtension(uploadExtension(row.name) ?? '');
+    c.header('Content-Type', row.content_type);
+    c.header('Content-Disposition', contentDisposition(image ? 'inline' : 'attachment', row.name));
+    // Even opened on its own, an upload is a document with no script and no origin of ours.
+    c.header('Content-Security-Policy', "default-src 'none'; img-src 'self'; sandbox");
+    c.header('Cross-Origin-Resource-Policy', 'same-origin');
+    // The bytes behind an id never change.
+    c.header('Cache-Control', 'private, max-age=31536000, immutable');
+    return c.body(new Uint8Array(row.data));
+  });
+}

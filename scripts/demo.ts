@@ -20,13 +20,19 @@ function demoReply(req: RecordedRequest) {
     return { text: '7 - The demo double cannot judge answers: this score is an example.' };
   }
   const question = lastUserText(req.body) || '(nothing)';
+  // What the question carried: uploaded images arrive inline, files as text in the question.
+  const last = (req.body.messages as { role: string; content: unknown }[] | undefined)?.filter((m) => m.role === 'user').at(-1);
+  const images = Array.isArray(last?.content) ? last.content.filter((p: { type?: string }) => p.type === 'image_url').length : 0;
+  const files = (question.match(/^File content \(/gm) ?? []).length;
+  const carried = [images ? `${images} image(s)` : '', files ? `${files} file(s), read as text` : ''].filter(Boolean).join(' and ');
   return {
     delayMs: 12,
     text: [
       `This is the **demo double**: no real model is answering. You asked:`,
       '',
-      `> ${question.replace(/\n/g, '\n> ')}`,
+      `> ${(question.split(/\n\nFile content \(/)[0] || '(nothing)').replace(/\n/g, '\n> ')}`,
       '',
+      ...(carried ? [`It came with ${carried}.`, ''] : []),
       '| Try | What it does |',
       '| --- | --- |',
       '| `:help` | every command |',
@@ -49,6 +55,8 @@ const env = {
   MODEL: 'demo-model',
   OPENAI_BASE_URL: fake.url,
   OPENAI_API_KEY: 'demo',
+  // The double takes images, so attaching one can be tried too.
+  MODEL_VISION: 'true',
   SHELLCHAT_DEMO: 'true',
   DATA_DIR: process.env.DATA_DIR || mkdtempSync(path.join(tmpdir(), 'shellchat-demo-')),
   ROOT_PASSWORD: process.env.ROOT_PASSWORD || 'demo-root-password',

@@ -12,6 +12,13 @@ const docs: DocsContribution = {
       { method: 'GET', path: '/api/log/{prev|next}?session=&time=', key: 'docs.api.logAdjacent' },
       { method: 'GET', path: '/api/log/list?session=', key: 'docs.api.logList' },
       { method: 'GET', path: '/api/log/search?text=', key: 'docs.api.search' },
+      { method: 'GET|POST', path: '/api/generate_sse', key: 'docs.api.generateSse' },
+      { method: 'POST', path: '/api/generate', key: 'docs.api.generate' },
+      { method: 'POST', path: '/api/generate_msg', key: 'docs.api.generateMsg' },
+      { method: 'POST', path: '/api/log/add', key: 'docs.api.logAdd' },
+      { method: 'GET', path: '/api/file/generate-presigned-url?fileId=&fileName=&contentType=', key: 'docs.api.presign' },
+      { method: 'PUT', path: '/api/file/upload?id=&expires=&signature=', key: 'docs.api.upload' },
+      { method: 'GET', path: '/api/file/{id}/{name}', key: 'docs.api.file' },
     ],
   };
 

@@ -28,7 +28,8 @@ export type ParsedLine =
   | { kind: 'function'; line: string; calls: FunctionCall[] }
   | { kind: 'chat'; line: string; text: string; attachments: Attachment[] };
 
-const ATTACHMENT = /\+(image|img|file)\[([^\]]*)\]/g;
+// With one space before it, so that a marker taken out of a sentence leaves no double space.
+const ATTACHMENT = /[ \t]?\+(image|img|file)\[([^\]]*)\]/g;
 
 /** `+image[url]`, `+img[url]` and `+file[url]`, removed from the text; URLs must start with http. */
 export function extractAttachments(text: string): { text: string; attachments: Attachment[] } | { error: LineError } {

@@ -152,3 +152,19 @@ describe('history marks', () => {
     }
   });
 });
+
+describe('attachments', () => {
+  it('takes markers out of the text wherever they stand, leaving no double space', async () => {
+    const { extractAttachments } = await import('./line.ts');
+    expect(extractAttachments('Compare +file[https://a.test/r.pdf] these: +image[https://a.test/c.png]')).toEqual({
+      text: 'Compare these:',
+      attachments: [
+        { kind: 'file', url: 'https://a.test/r.pdf' },
+        { kind: 'image', url: 'https://a.test/c.png' },
+      ],
+    });
+    expect(extractAttachments('+img[http://a.test/x.jpg]\nwhat is this?')).toEqual({ text: 'what is this?', attachments: [{ kind: 'image', url: 'http://a.test/x.jpg' }] });
+    // A marker still uploading, or flagged, is no URL.
+    expect(extractAttachments('look +image[cat.png (uploading...) #k1]')).toEqual({ error: 'urlMustStartWithHttp' });
+  });
+});

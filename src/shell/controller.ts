@@ -64,6 +64,8 @@ export class ShellController {
   readonly events: Emitter<ShellEvents>;
   private readonly loadHost: () => Promise<PluginHost>;
   private readonly t: Translate;
+  /** Attachment markers whose files are still uploading (upload.ts). */
+  private readonly uploading = new Set<string>();
 
   constructor(options: {
     settings: SettingsStore;
@@ -167,6 +169,12 @@ export class ShellController {
     const stopping = this.state.get().generating;
     if (stopping && !(await this.isStop(raw))) return;
     // Too long for a turn (the server would refuse it): said here, and the text stays in the box.
+    // A marker still uploading is no URL yet: sending now would lose the file.
+    if ([...this.uploading].some((marker) => raw.includes(marker))) {
+      this.show([{ kind: 'error', text: this.t('msg.uploadPending') }]);
+      this.state.set((s) => ({ runs: s.runs + 1 }));
+      return;
+    }
     if (raw.length > USER_INPUT_MAX) {
       const format = (n: number) => n.toLocaleString();
       this.show([{ kind: 'error', text: this.t('msg.inputTooLong', { length: format(raw.length), max: format(USER_INPUT_MAX) }) }]);
@@ -234,6 +242,16 @@ export class ShellController {
 
   notice(text: string): void {
     this.state.set({ notice: text });
+  }
+
+  /**
+   * Files pasted, dropped or picked: each gets a marker in the input (at the caret `at`, or at
+   * the end) that says it is uploading, then holds its object URL, or a failure note.
+   */
+  async attach(files: readonly File[], at?: number): Promise<void> {
+    if (!files.length) return;
+    const [{ attachToShell }, host] = await Promise.all([import('./upload.ts'), this.host()]);
+    await attachToShell(this, host, this.t, this.uploading, files, at);
   }
 
   /** Tab in an empty input repeats the last input. */

@@ -1,11 +1,15 @@
-import { useEffect, useLayoutEffect, useRef } from 'react';
-import { INPUT_MIN_HEIGHT_PX } from '../../core/index.ts';
+import { useEffect, useLayoutEffect, useRef, useState, type DragEvent } from 'react';
+import { INPUT_MIN_HEIGHT_PX, UPLOAD_EXTENSIONS } from '../../core/index.ts';
 import { useSetting, useShell, useShellState, useT } from '../context.tsx';
 import { onSwipe } from '../gestures.ts';
 
+const ACCEPT = UPLOAD_EXTENSIONS.map((ext) => `.${ext}`).join(',');
+const carriesFiles = (e: DragEvent) => e.dataTransfer.types.includes('Files');
+
 /**
- * The multi-line input and its Send button (Stop while an answer streams). Keys are handled by
- * the shell's key map (App); here the box only grows with its content and reacts to swipes.
+ * The multi-line input, its Attach button and its Send button (Stop while an answer streams).
+ * Keys are handled by the shell's key map (App); here the box grows with its content, reacts
+ * to swipes, and takes files pasted, dropped or picked (each becomes an upload marker).
  */
 export function InputBox() {
   const input = useShellState((s) => s.input);
@@ -15,6 +19,8 @@ export function InputBox() {
   const t = useT();
   const ref = useRef<HTMLTextAreaElement>(null);
   const mirror = useRef<HTMLDivElement>(null);
+  const picker = useRef<HTMLInputElement>(null);
+  const [dropping, setDropping] = useState(false);
   useSetting<boolean>('passMask');
   // Passwords are masked by drawing a masked copy over the (transparent) text; the textarea
   // keeps the real value, so editing, selection and the caret work as usual.
@@ -42,11 +48,23 @@ export function InputBox() {
 
   return (
     <form
-      className="input-row"
+      className={dropping ? 'input-row dropping' : 'input-row'}
       onSubmit={(e) => {
         e.preventDefault();
         void controller.submit();
         ref.current?.focus();
+      }}
+      onDragOver={(e) => {
+        if (!carriesFiles(e)) return;
+        e.preventDefault();
+        setDropping(true);
+      }}
+      onDragLeave={() => setDropping(false)}
+      onDrop={(e) => {
+        if (!carriesFiles(e)) return;
+        e.preventDefault();
+        setDropping(false);
+        void controller.attach([...e.dataTransfer.files], ref.current?.selectionStart);
       }}
     >
       <div className={masking ? 'input-box masking' : 'input-box'}>
@@ -63,6 +81,12 @@ export function InputBox() {
           autoCapitalize="off"
           autoFocus
           onChange={(e) => controller.setInput(e.target.value)}
+          onPaste={(e) => {
+            // Pasted files (a screenshot, a copied document) upload; pasted text stays text.
+            if (!e.clipboardData.files.length) return;
+            e.preventDefault();
+            void controller.attach([...e.clipboardData.files], e.currentTarget.selectionStart);
+          }}
           onScroll={(e) => {
             if (mirror.current) mirror.current.scrollTop = e.currentTarget.scrollTop;
           }}
@@ -73,6 +97,25 @@ export function InputBox() {
           </div>
         )}
       </div>
+      <input
+        ref={picker}
+        type="file"
+        multiple
+        accept={ACCEPT}
+        hidden
+        data-testid="attach-input"
+        onChange={(e) => {
+          const files = [...(e.currentTarget.files ?? [])];
+          e.currentTarget.value = '';
+          void controller.attach(files, ref.current?.selectionStart);
+          ref.current?.focus();
+        }}
+      />
+      <button type="button" data-testid="attach" className="submit attach" title={t('ui.attachFiles')} aria-label={t('ui.attachFiles')} onClick={() => picker.current?.click()}>
+        <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true">
+          <path d="M16.5 6.5v10a4.5 4.5 0 0 1-9 0V5a3 3 0 0 1 6 0v10.5a1.5 1.5 0 0 1-3 0V6.5" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" />
+        </svg>
+      </button>
       {/* While an answer streams, Send becomes Stop: input is ignored then (spec part 4), and
           stopping is the one thing to do. */}
       {generating ? (

@@ -1,0 +1,120 @@
+// Attaching files in the browser (spec parts 4, 5 and 7): a file pasted, dropped or picked
+// becomes an inline marker in the input that says it is uploading, then the object URL once
+// the server has it (`+image[url]` for pictures, `+file[url]` otherwise), or a failure note.
+// Loaded on the first attachment, not with the first paint.
+import { ApiError, createApiClient, offlineError, statusError, type ApiClient } from '../core/api/client.ts';
+import { SERVER_MESSAGES } from '../core/serverMessages.ts';
+import { isImageExtension, fileExtension, uploadMarker, uploadRefusal, type PresignedUpload } from '../core/uploads.ts';
+import type { PluginHost, Translate } from '../core/index.ts';
+import type { ShellController } from './controller.ts';
+
+export interface UploadTarget {
+  /** The markers go in at `at` (the caret), or at the end of the input. */
+  insert(markers: string, at?: number): void;
+  /** Replaces a marker in the input, wherever the person's editing has moved it. */
+  replace(marker: string, next: string): void;
+  /** A failure (a server or core message, or the API client's own) in the interface's language. */
+  localize(failure: string | Error): Promise<string>;
+  /** The note that says a marker is still uploading (translated). */
+  uploadingNote: string;
+  /** An image the input now carries, shown among the previews. */
+  preview(url: string): void;
+  /** A failure worth more than the marker's note (the whole type list). */
+  error(text: string): void;
+  /** Whether a marker is still waiting for its upload, so that sending can wait. */
+  pending: Set<string>;
+}
+
+const REFUSALS = {
+  invalidType: SERVER_MESSAGES.uploadInvalidType,
+  tooLarge: SERVER_MESSAGES.uploadTooLarge,
+  empty: SERVER_MESSAGES.uploadEmpty,
+} as const;
+
+/** The server's words for a failed request, or what failed on the way. */
+async function failure(response: Response): Promise<Error> {
+  const body = (await response.json().catch(() => undefined)) as { error?: string } | undefined;
+  return body?.error ? new ApiError(body.error, response.status) : statusError(response.status);
+}
+
+/** Uploads one file: presigned URL, then the PUT; the object URL. */
+async function send(file: File, api: ApiClient, fileId: string): Promise<string> {
+  const answer = await api.get<PresignedUpload>('/api/file/generate-presigned-url', { fileId, fileName: file.name, contentType: file.type });
+  const signed = answer.result;
+  if (!signed?.url || !signed.object_url) throw new Error(SERVER_MESSAGES.presignedInvalid);
+  let response: Response;
+  try {
+    response = await fetch(signed.url, { method: 'PUT', headers: { 'content-type': signed.content_type }, body: file, credentials: 'same-origin' });
+  } catch {
+    throw offlineError();
+  }
+  if (response.status !== 200) throw await failure(response);
+  return signed.object_url;
+}
+
+let counter = 0;
+
+/** Uploads the files side by side, each behind its own marker, the markers in the files' order. */
+export async function attachFiles(files: readonly File[], target: UploadTarget, at?: number, api: ApiClient = createApiClient()): Promise<void> {
+  const entries = files.map((file) => {
+    // Each marker is unique (two files of the same name upload side by side).
+    const fileId = `${Date.now().toString(36)}-${(counter++).toString(36)}`;
+    return { file, fileId, waiting: uploadMarker(file.name, `${file.name} (${target.uploadingNote}) #${fileId}`) };
+  });
+  for (const { waiting } of entries) target.pending.add(waiting);
+  target.insert(entries.map((e) => e.waiting).join(' '), at);
+  await Promise.all(
+    entries.map(async ({ file, fileId, waiting }) => {
+      const failed = async (failure: string | Error) => {
+        const reason = await target.localize(failure);
+        target.replace(waiting, uploadMarker(file.name, `${file.name} (${reason})`));
+        return reason;
+      };
+      try {
+        const refusal = uploadRefusal(file);
+        if (refusal) {
+          const reason = await failed(REFUSALS[refusal]);
+          // The marker flags it; the output says which types are taken.
+          if (refusal === 'invalidType') target.error(reason);
+          return;
+        }
+        const url = await send(file, api, fileId);
+        target.replace(waiting, uploadMarker(file.name, url));
+        if (isImageExtension(fileExtension(file.name))) target.preview(url);
+      } catch (err) {
+        await failed((err as Error).message ? (err as Error) : SERVER_MESSAGES.uploadFailed);
+      } finally {
+        target.pending.delete(waiting);
+      }
+    }),
+  );
+}
+
+/** Markers at the caret `at` (or at the end), set apart from the words around them by a space. */
+function insertAt(input: string, markers: string, at?: number): string {
+  const cut = at === undefined || at > input.length ? input.length : at;
+  const [before, after] = [input.slice(0, cut), input.slice(cut)];
+  return `${before}${before && !/\s$/.test(before) ? ' ' : ''}${markers}${after && !/^\s/.test(after) ? ' ' : ''}${after}`;
+}
+
+/** Attaches files to the shell's input (the controller's `attach`, kept out of the first paint). */
+export function attachToShell(controller: ShellController, host: PluginHost, t: Translate, pending: Set<string>, files: readonly File[], at?: number): Promise<void> {
+  const { state } = controller;
+  return attachFiles(
+    files,
+    {
+      insert: (markers, pos) => state.set((s) => ({ input: insertAt(s.input, markers, pos) })),
+      replace: (marker, next) => state.set((s) => ({ input: s.input.replace(marker, () => next) })),
+      localize: async (failure) => {
+        // The API client's own failures (offline, a bare status) carry their key.
+        if (failure instanceof ApiError && failure.key) return t(failure.key, failure.params);
+        return host.localize(typeof failure === 'string' ? failure : failure.message);
+      },
+      uploadingNote: t('msg.uploading'),
+      preview: (url) => state.set((s) => ({ previews: s.previews.includes(url) ? s.previews : [...s.previews, url] })),
+      error: (text) => controller.show([{ kind: 'error', text }]),
+      pending,
+    },
+    at,
+  );
+}

@@ -1,0 +1,154 @@
+// Attaching files in Chromium against the real server and the fake provider: the Attach
+// button, a pasted screenshot and a dropped document each become a marker that says it is
+// uploading, then the object URL; the question carries the image inline and the document as
+// text; refusals are flagged in the marker; sending waits for an upload under way.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { deflateSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { pdfWith } from '../fixtures/documents.ts';
+import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fakeOpenAI.ts';
+import { HAS_CHROME, launchBrowser, openApp, ROOT, startServer, type RunningServer } from './support.ts';
+
+/** A real 8x6 PNG (the preview must decode it), red to blue. */
+function png(): Buffer {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (buf: Buffer) => {
+    let c = 0xffffffff;
+    for (const b of buf) c = crcTable[(c ^ b) & 0xff]! ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type), data]);
+    const out = Buffer.alloc(12 + data.length);
+    out.writeUInt32BE(data.length, 0);
+    body.copy(out, 4);
+    out.writeUInt32BE(crc(body), 8 + data.length);
+    return out;
+  };
+  const [w, h] = [8, 6];
+  const raw = Buffer.alloc((w * 3 + 1) * h);
+  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) raw.set([255 - x * 30, 0, x * 30], y * (w * 3 + 1) + 1 + x * 3);
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(w, 0);
+  ihdr.writeUInt32BE(h, 4);
+  ihdr.set([8, 2], 8);
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+}
+
+const PNG = png();
+const input = (page: Page) => page.getByTestId('input');
+const OBJECT = '\\S+/api/file/[0-9a-f-]{36}/';
+
+/** Dispatches a paste or a drop of one file, as the browser does for a real one. */
+async function deliver(page: Page, how: 'paste' | 'drop', name: string, type: string, bytes: Buffer): Promise<void> {
+  await page.evaluate(
+    ({ how, name, type, data }) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([new Uint8Array(data)], name, { type }));
+      const textarea = document.querySelector('[data-testid=input]')!;
+      if (how === 'paste') textarea.dispatchEvent(new ClipboardEvent('paste', { clipboardData: transfer, bubbles: true, cancelable: true }));
+      else {
+        textarea.dispatchEvent(new DragEvent('dragover', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+        textarea.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+      }
+    },
+    { how, name, type, data: [...bytes] },
+  );
+}
+
+describe.skipIf(!HAS_CHROME)('uploads', () => {
+  let fake: FakeOpenAI;
+  let server: RunningServer;
+  let browser: Browser;
+  beforeAll(async () => {
+    fake = await startFakeOpenAI({ models: ['gpt-vision'] });
+    [server, browser] = await Promise.all([
+      startServer({ MODEL: 'gpt-vision', MODEL_VISION: 'true', OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'sk-test' }),
+      launchBrowser(),
+    ]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await fake?.close();
+  });
+
+  it('picks, pastes and drops files: markers become object URLs, and the model gets the image inline and the document as text', async () => {
+    const { page, context, errors } = await openApp(browser, server.url);
+    // The PUT is held until the test lets it go, so the "uploading" marker can be seen.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/file/upload?*', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await input(page).fill('Compare these: ');
+    await page.getByTestId('attach-input').setInputFiles([{ name: 'chart.png', mimeType: 'image/png', buffer: PNG }]);
+    await expect.poll(() => input(page).inputValue()).toMatch(/^Compare these: \+image\[chart\.png \(uploading\.\.\.\) #\S+\]$/);
+    // Sending now would lose the file: it waits, and the text stays.
+    await input(page).press('Enter');
+    await expect.poll(() => page.getByTestId('output').textContent()).toBe('Wait for the upload to finish, then send.');
+    expect(fake.requests.length).toBe(0);
+    release();
+    await expect.poll(() => input(page).inputValue()).toMatch(new RegExp(`^Compare these: \\+image\\[${OBJECT}chart\\.png\\]$`));
+    // The uploaded image shows among the previews, decoded from the object URL.
+    await expect.poll(() => page.locator('[data-testid=previews] img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(8);
+
+    // A document pasted at the caret, and another dropped on the input.
+    await input(page).evaluate((el: HTMLTextAreaElement) => el.setSelectionRange(8, 8));
+    await deliver(page, 'paste', 'report.pdf', 'application/pdf', pdfWith('Revenue grew 12 percent'));
+    await expect.poll(() => input(page).inputValue()).toMatch(new RegExp(`^Compare \\+file\\[${OBJECT}report\\.pdf\\] these: \\+image\\[`));
+    await deliver(page, 'drop', 'notes.md', '', Buffer.from('# Notes\nShip on Thursday'));
+    await expect.poll(() => input(page).inputValue()).toMatch(new RegExp(`\\+file\\[${OBJECT}notes\\.md\\]$`));
+
+    fake.reply({ text: 'Both say the same.' });
+    await input(page).press('Enter');
+    await expect.poll(() => page.getByTestId('output').textContent()).toContain('Both say the same.');
+    const question = fake.requests.at(-1)!.body.messages.at(-1) as { content: { type: string; text?: string; image_url?: { url: string } }[] };
+    expect(question.content[0]!.text).toMatch(/^Compare these:\n\nFile content \(/);
+    expect(question.content[0]!.text).toContain('Revenue grew 12 percent');
+    expect(question.content[0]!.text).toContain('Ship on Thursday');
+    expect(question.content[1]!.image_url!.url).toBe(`data:image/png;base64,${PNG.toString('base64')}`);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('flags what cannot be uploaded in the marker, and says which types are taken', async () => {
+    const { page, context } = await openApp(browser, server.url);
+    await page.getByTestId('attach-input').setInputFiles([
+      { name: 'setup.exe', mimeType: 'application/octet-stream', buffer: Buffer.from('MZ') },
+      { name: 'big.txt', mimeType: 'text/plain', buffer: Buffer.alloc(10 * 1024 * 1024 + 1, 97) },
+      { name: 'photo.png', mimeType: 'image/png', buffer: Buffer.from('<html><script>alert(1)</script>') },
+    ]);
+    await expect.poll(() => input(page).inputValue()).toBe(
+      '+file[setup.exe (Invalid file type. Supported type: JPEG/JPG, PNG, PDF, DOCX, TXT, Markdown, CSV, JSON.)] ' +
+        '+file[big.txt (failed: file size exceeds 10MB)] ' +
+        '+image[photo.png (The file is not what its name says: its content is not PNG.)]',
+    );
+    expect(await page.getByTestId('output').textContent()).toBe('Invalid file type. Supported type: JPEG/JPG, PNG, PDF, DOCX, TXT, Markdown, CSV, JSON.');
+    // A flagged marker is no URL: sending it says so, and nothing is lost.
+    const sent = fake.requests.length;
+    await input(page).press('Enter');
+    await expect.poll(() => page.getByTestId('output').textContent()).toBe('URL must start with http or https.');
+    expect(fake.requests.length).toBe(sent);
+    await context.close();
+  });
+
+  it('writes the marker notes in the interface’s language', async () => {
+    const { page, context } = await openApp(browser, server.url);
+    await input(page).fill(':lang use zh-CN');
+    await input(page).press('Enter');
+    await expect.poll(() => page.locator('html').getAttribute('lang')).toBe('zh-CN');
+    await page.getByTestId('attach-input').setInputFiles([{ name: 'big.txt', mimeType: 'text/plain', buffer: Buffer.alloc(10 * 1024 * 1024 + 1, 97) }]);
+    const zh = JSON.parse(readFileSync(path.join(ROOT, 'locales/zh-CN/core.json'), 'utf8')) as { err: { uploadTooLarge: string } };
+    expect(zh.err.uploadTooLarge).not.toBe('failed: file size exceeds 10MB');
+    await expect.poll(() => input(page).inputValue()).toBe(`+file[big.txt (${zh.err.uploadTooLarge})]`);
+    await context.close();
+  });
+});

@@ -7,12 +7,18 @@ import path from 'node:path';
 import { startFakeOpenAI } from '../tests/fixtures/fakeOpenAI.ts';
 import type { RecordedRequest } from '../tests/fixtures/fakeOpenAI.ts';
 import { lastUserText } from '../tests/fixtures/fakeOpenAI.ts';
+import { png } from '../tests/fixtures/png.ts';
 import { EVAL_PROMPT } from '../src/server/generation/evaluate.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 
 /** A reply that shows what the renderer can do: markdown, a table, code and math. */
 function demoReply(req: RecordedRequest) {
+  // The demo painter (an image model): a picture whose colours come from the prompt's letters.
+  if (req.path.startsWith('/v1/images/')) {
+    const seed = [...String(req.body.prompt ?? '')].reduce((n, ch) => (n * 31 + ch.charCodeAt(0)) % 360, 7);
+    return { images: [png(256, 256, (x, y) => [(x + seed) % 256, (y * 2 + seed) % 256, (x + y + seed * 3) % 256]).toString('base64')] };
+  }
   // The self-evaluation call (`:eval on`): a reply in the judge's format, so that the score
   // block shows how a real judge's score looks.
   const system = (req.body.messages as { role: string; content: unknown }[] | undefined)?.find((m) => m.role === 'system');
@@ -55,8 +61,10 @@ const env = {
   MODEL: 'demo-model',
   OPENAI_BASE_URL: fake.url,
   OPENAI_API_KEY: 'demo',
-  // The double takes images, so attaching one can be tried too.
+  // The double takes images, so attaching one can be tried too, and it paints
+  // (`:model use "demo-painter"`, then describe a picture).
   MODEL_VISION: 'true',
+  MODELS: process.env.MODELS || JSON.stringify([{ name: 'demo-painter', provider: 'openai-compatible', model: 'gpt-image-1', base_url: fake.url, api_key: 'demo', capabilities: { image: true } }]),
   SHELLCHAT_DEMO: 'true',
   DATA_DIR: process.env.DATA_DIR || mkdtempSync(path.join(tmpdir(), 'shellchat-demo-')),
   ROOT_PASSWORD: process.env.ROOT_PASSWORD || 'demo-root-password',

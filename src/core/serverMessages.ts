@@ -46,6 +46,7 @@ export const SERVER_MESSAGES = defineMessages(
     modelNotFound: 'Model not found.',
     noModel: 'No available model found.',
     noVision: 'The model {{model}} does not read images.',
+    noImageModel: 'The model {{model}} is marked as making images, but {{provider}} has no images API.',
     toolRounds: 'The model kept calling tools; stopped after {{rounds}} rounds.',
     errorOccurred: 'Error occurred.',
     // Uploads (spec parts 5 and 7; the first four are quoted from the spec)

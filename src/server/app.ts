@@ -236,7 +236,7 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
       tools,
       egressFetch,
       attachments,
-      settings: { roleContentSystem: config.roleContentSystem, temperature: config.temperature, topP: config.topP, querying: config.texts.querying, generating: config.texts.generating, streamRelay: config.streamRelay },
+      settings: { roleContentSystem: config.roleContentSystem, temperature: config.temperature, topP: config.topP, querying: config.texts.querying, generating: config.texts.generating, streamRelay: config.streamRelay, publicUrl: config.publicUrl },
       log,
     },
     (c) => isHttps(c, config.trustProxy),

@@ -4,44 +4,15 @@
 // text; refusals are flagged in the marker; sending waits for an upload under way.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { pdfWith } from '../fixtures/documents.ts';
+import { png } from '../fixtures/png.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fakeOpenAI.ts';
-import { HAS_CHROME, launchBrowser, openApp, ROOT, startServer, type RunningServer } from './support.ts';
+import { HAS_CHROME, launchBrowser, openApp, ROOT, run, startServer, type RunningServer } from './support.ts';
 
 /** A real 8x6 PNG (the preview must decode it), red to blue. */
-function png(): Buffer {
-  const crcTable = Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
-  });
-  const crc = (buf: Buffer) => {
-    let c = 0xffffffff;
-    for (const b of buf) c = crcTable[(c ^ b) & 0xff]! ^ (c >>> 8);
-    return (c ^ 0xffffffff) >>> 0;
-  };
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type), data]);
-    const out = Buffer.alloc(12 + data.length);
-    out.writeUInt32BE(data.length, 0);
-    body.copy(out, 4);
-    out.writeUInt32BE(crc(body), 8 + data.length);
-    return out;
-  };
-  const [w, h] = [8, 6];
-  const raw = Buffer.alloc((w * 3 + 1) * h);
-  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) raw.set([255 - x * 30, 0, x * 30], y * (w * 3 + 1) + 1 + x * 3);
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(w, 0);
-  ihdr.writeUInt32BE(h, 4);
-  ihdr.set([8, 2], 8);
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
-}
-
-const PNG = png();
+const PNG = png(8, 6, (x) => [255 - x * 30, 0, x * 30]);
 const input = (page: Page) => page.getByTestId('input');
 const OBJECT = '\\S+/api/file/[0-9a-f-]{36}/';
 
@@ -69,7 +40,14 @@ describe.skipIf(!HAS_CHROME)('uploads', () => {
   beforeAll(async () => {
     fake = await startFakeOpenAI({ models: ['gpt-vision'] });
     [server, browser] = await Promise.all([
-      startServer({ MODEL: 'gpt-vision', MODEL_VISION: 'true', OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'sk-test' }),
+      startServer({
+        MODEL: 'gpt-vision',
+        MODEL_VISION: 'true',
+        OPENAI_BASE_URL: fake.url,
+        OPENAI_API_KEY: 'sk-test',
+        MODELS: JSON.stringify([{ name: 'painter', provider: 'openai-compatible', model: 'gpt-image-1', base_url: fake.url, capabilities: { image: true } }]),
+        ROOT_PASSWORD: 'root-password-1',
+      }),
       launchBrowser(),
     ]);
   });
@@ -137,6 +115,30 @@ describe.skipIf(!HAS_CHROME)('uploads', () => {
     await input(page).press('Enter');
     await expect.poll(() => page.getByTestId('output').textContent()).toBe('URL must start with http or https.');
     expect(fake.requests.length).toBe(sent);
+    await context.close();
+  });
+
+  it('an image model answers with a picture among the previews (no "Silent...", no status left), and the next question edits it', async () => {
+    const { page, context, errors } = await openApp(browser, server.url);
+    await run(page, ':login root root-password-1');
+    await run(page, ':model use "painter"');
+    const red = png(16, 16, () => [220, 20, 20]);
+    fake.reply({ images: [red.toString('base64')] });
+    await run(page, 'A red square');
+    const img = page.locator('[data-testid=previews] img');
+    await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(16);
+    expect(fake.requests.at(-1)).toMatchObject({ path: '/v1/images/generations', body: { prompt: 'A red square' } });
+    expect(await page.getByTestId('output').textContent()).toBe('');
+    expect(await page.getByTestId('model-info').textContent()).toBe('painter');
+    // Without :stream, through /api/generate: the same picture answer.
+    await run(page, ':stream off');
+    fake.reply({ images: [png(16, 16, () => [20, 20, 220]).toString('base64')] });
+    await run(page, 'Now make it blue');
+    expect(fake.requests.at(-1)).toMatchObject({ path: '/v1/images/edits', body: { prompt: 'Now make it blue', image: { base64: red.toString('base64') } } });
+    await expect.poll(() => img.count()).toBe(1);
+    await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(16);
+    expect(await page.getByTestId('output').textContent()).toBe('');
+    expect(errors).toEqual([]);
     await context.close();
   });
 

@@ -41,6 +41,19 @@ export async function fetchFileTexts(urls: string[], attachments: AttachmentsApi
   return out;
 }
 
+/** The images of a turn and of its memory. */
+export function imagesOf(images: string[], past: { images: string }[]): string[] {
+  const all = [...images];
+  for (const log of past) {
+    try {
+      all.push(...(JSON.parse(log.images) as string[]));
+    } catch {
+      // A log without a readable list has no images.
+    }
+  }
+  return all;
+}
+
 /** Data URLs for the images among `urls` that are this server's uploads (others are left out). */
 export async function inlineUploadedImages(urls: Iterable<string>, attachments: AttachmentsApi, signal: AbortSignal): Promise<Map<string, string>> {
   const inline = new Map<string, string>();

@@ -12,10 +12,10 @@ import { validate } from '../http/validate.ts';
 import { buildMessages } from './messages.ts';
 import { ownerOf, type Owner } from './owner.ts';
 import { saveTurn } from './persist.ts';
-import { imagesOf, runGeneration, type GenerationDeps } from './run.ts';
+import { runGeneration, type GenerationDeps } from './run.ts';
 import { nodeSseStream, webSseStream } from './sseStream.ts';
 import { getSession, memory, owns, SessionError, sessionForTurn, validSessionId } from './sessions.ts';
-import { fetchFileTexts, inlineUploadedImages } from './files.ts';
+import { fetchFileTexts, imagesOf, inlineUploadedImages } from './files.ts';
 import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
 
 export function registerGenerationRoutes(
@@ -24,6 +24,7 @@ export function registerGenerationRoutes(
   secureCookies: (c: Context<AppEnv>) => boolean,
 ): void {
   const owner = (c: Context<AppEnv>): Owner => ownerOf(c, secureCookies(c));
+  const originOf = (c: Context<AppEnv>) => deps.settings.publicUrl || new URL(c.req.url).origin;
 
   const sse = (c: Context<AppEnv>, request: GenerateRequest) => {
     const who = owner(c);
@@ -39,7 +40,7 @@ export function registerGenerationRoutes(
       c.res.headers.forEach((value, key) => (headers[key] = value));
       const setCookie = c.res.headers.getSetCookie();
       const stream = nodeSseStream(outgoing, setCookie.length ? { ...headers, 'set-cookie': setCookie as never } : headers, () => abort.abort());
-      void deps.inflight.track(abort, runGeneration(deps, request, who, stream.emit, abort.signal).finally(() => stream.close()));
+      void deps.inflight.track(abort, runGeneration(deps, request, who, stream.emit, abort.signal, originOf(c)).finally(() => stream.close()));
       // The context's response (made above to read its headers) is dropped first: Hono would
       // merge it into RESPONSE_ALREADY_SENT as a new response, which the Node adapter would
       // try to write again (ERR_HTTP_HEADERS_SENT, then a destroyed stream).
@@ -50,7 +51,7 @@ export function registerGenerationRoutes(
     // A closed tab or a stop aborts the upstream provider request.
     const stream = webSseStream(() => abort.abort());
     c.req.raw.signal.addEventListener('abort', () => abort.abort(), { once: true });
-    void deps.inflight.track(abort, runGeneration(deps, request, who, stream.emit, abort.signal).finally(() => stream.close()));
+    void deps.inflight.track(abort, runGeneration(deps, request, who, stream.emit, abort.signal, originOf(c)).finally(() => stream.close()));
     return c.body(stream.body);
   };
 
@@ -71,7 +72,7 @@ export function registerGenerationRoutes(
     c.req.raw.signal.addEventListener('abort', () => abort.abort());
     const result = await deps.inflight.track(abort, runGeneration(deps, request, owner(c), (e) => {
       if (e.type === 'error') error = e.error;
-    }, abort.signal));
+    }, abort.signal, originOf(c)));
     return result ? ok(c, result) : fail(c, 400, error || SERVER_MESSAGES.errorOccurred);
   });
 

@@ -24,7 +24,8 @@ import type { ModelRegistry } from '../models/registry.ts';
 import { languageModel } from '../models/providers.ts';
 import type { ModelEntry } from '../models/systemModels.ts';
 import { evaluate } from './evaluate.ts';
-import { fetchFileTexts, inlineUploadedImages } from './files.ts';
+import { ImageModelError, runImageTurn } from './imageTurn.ts';
+import { fetchFileTexts, imagesOf, inlineUploadedImages } from './files.ts';
 import { directChatStream, type PartSink, type RelayPart, type RelayTool } from './directStream.ts';
 import { buildMessages } from './messages.ts';
 import type { Owner } from './owner.ts';
@@ -46,7 +47,7 @@ export interface GenerationDeps {
   egressFetch: typeof fetch;
   /** The files behind attachment URLs: this server's uploads, or the egress-safe fetch. */
   attachments: AttachmentsApi;
-  settings: { roleContentSystem: string; temperature: number; topP: number; querying: string; generating: string; streamRelay: 'direct' | 'sdk' };
+  settings: { roleContentSystem: string; temperature: number; topP: number; querying: string; generating: string; streamRelay: 'direct' | 'sdk'; publicUrl?: string };
   log: { error(obj: object, msg?: string): void };
   /** Generations under way (a shutdown stops them: inflight.ts). */
   inflight: InFlight;
@@ -74,17 +75,19 @@ function imageDownloader(entry: ModelEntry, egressFetch: typeof fetch) {
     );
 }
 
-/** The images of a turn and of its memory. */
-export function imagesOf(images: string[], past: { images: string }[]): string[] {
-  const all = [...images];
-  for (const log of past) {
-    try {
-      all.push(...(JSON.parse(log.images) as string[]));
-    } catch {
-      // A log without a readable list has no images.
-    }
-  }
-  return all;
+/** The stats block of a turn (spec part 3), its token count and functions filled in later. */
+function turnStats(deps: GenerationDeps, request: GenerateRequest, mem: string): Stats {
+  return {
+    temperature: deps.settings.temperature,
+    top_p: deps.settings.topP,
+    token_ct: 0,
+    func: '',
+    mem,
+    role: request.role ?? '',
+    stores: request.stores ?? '',
+    node: request.node ?? '',
+    eval: '',
+  };
 }
 
 /** An async iterable of parts (the AI SDK's fullStream) into a sink, ending at an error part. */
@@ -150,6 +153,8 @@ export async function runGeneration(
   /** May return a promise when the reader is behind: the stream waits for it (back-pressure). */
   emit: (event: GenerationEvent, endOfRead?: boolean) => void | Promise<void>,
   signal: AbortSignal,
+  /** Where the server's own URLs point (an image model's pictures): PUBLIC_URL or the request's origin. */
+  origin = '',
 ): Promise<GenerateResult | undefined> {
   const { db } = deps;
   const user = owner.user;
@@ -178,6 +183,12 @@ export async function runGeneration(
     const entry = request.model ? await deps.models.resolve(request.model, user) : deps.models.defaultModel();
     if (!entry) throw new GenerationError(request.model ? SERVER_MESSAGES.modelNotFound : SERVER_MESSAGES.noModel);
     const images = request.images ?? [];
+    // An image model answers with a picture (imageTurn.ts); the images attached are to be edited.
+    if (entry.capabilities.image) {
+      emit({ type: 'status', text: deps.settings.querying });
+      const stats = turnStats(deps, request, `0/${request.mem_length ?? DEFAULT_MEM_LENGTH}`);
+      return await runImageTurn({ deps, request, owner, entry, session, stats, fetch: modelFetch(entry, deps), origin, emit, signal });
+    }
     if (images.length && !entry.capabilities.vision) throw new GenerationError(SERVER_MESSAGES.noVision(entry.name));
 
     emit({ type: 'status', text: deps.settings.querying });
@@ -228,17 +239,7 @@ export async function runGeneration(
       }
     }
 
-    const stats: Stats = {
-      temperature: deps.settings.temperature,
-      top_p: deps.settings.topP,
-      token_ct: 0,
-      func: '',
-      mem: `${past.reduce((n, log) => n + memoryUnits(log), 0)}/${memLength}`,
-      role: request.role ?? '',
-      stores: request.stores ?? '',
-      node: request.node ?? '',
-      eval: '',
-    };
+    const stats = turnStats(deps, request, `${past.reduce((n, log) => n + memoryUnits(log), 0)}/${memLength}`);
     if (request.use_stats) emit({ type: 'stats', stats });
     for (const url of [...images, ...providerImages]) emit({ type: 'image', url });
 
@@ -375,7 +376,7 @@ export async function runGeneration(
     return { events, tool_calls: [], images: [...images, ...providerImages], text, stats, info: { model: entry.name, session, time }, eval: evaluation };
   } catch (err) {
     if (signal.aborted) return stopped();
-    if (!(err instanceof GenerationError) && !(err instanceof SessionError)) deps.log.error({ err: { message: String((err as Error)?.message) } }, 'generation failed');
+    if (!(err instanceof GenerationError) && !(err instanceof SessionError) && !(err instanceof ImageModelError)) deps.log.error({ err: { message: String((err as Error)?.message) } }, 'generation failed');
     // An answer the provider cut off is kept as far as it came, as a stop keeps it; the
     // browser learns where it went (done) before it shows the error.
     const kept = await keep('a cut-off answer');

@@ -24,6 +24,7 @@ import type { Owner } from '../generation/owner.ts';
 import { fail, ok } from '../http/respond.ts';
 import { validate } from '../http/validate.ts';
 import { mismatch } from './sniff.ts';
+import { objectUrl } from './store.ts';
 
 /** How long a presigned PUT URL is taken (a 10 MB file on a slow link fits). */
 export const PRESIGN_TTL_MS = 5 * 60_000;
@@ -115,7 +116,7 @@ export function registerUploadRoutes(app: Hono<AppEnv>, deps: UploadDeps): void 
     const signature = deps.sign('upload', id, putType, String(expires));
     const result: PresignedUpload = {
       url: `${base}${UPLOAD_PUT_PATH}?id=${id}&expires=${expires}&signature=${signature}`,
-      object_url: `${base}/api/file/${id}/${encodeURIComponent(name)}`,
+      object_url: objectUrl(base, id, name),
       content_type: putType,
     };
     return ok(c, result);

@@ -83,6 +83,7 @@ export async function runChat(parsed: Extract<ParsedLine, { kind: 'chat' }>, dep
   let failed: string | undefined;
   let pending: { session: number; calls: ToolCall[] } | undefined;
   let model = '';
+  let pictured = false;
   const state = controller.state;
   state.set({ generating: true, outputs: [], previews: request.images ?? [], stats: null, evaluation: null, modelInfo: null });
   const batch = frameBatcher(() => {
@@ -109,6 +110,8 @@ export async function runChat(parsed: Extract<ParsedLine, { kind: 'chat' }>, dep
         state.set({ evaluation: { score: event.score ?? Number.NaN, reason: event.reason } });
         break;
       case 'image':
+        // A picture the answer brought (an image model's, a node's), beside the question's own.
+        if (!request.images?.includes(event.url)) pictured = true;
         state.set((s) => ({ previews: s.previews.includes(event.url) ? s.previews : [...s.previews, event.url] }));
         break;
       case 'event':
@@ -164,6 +167,7 @@ export async function runChat(parsed: Extract<ParsedLine, { kind: 'chat' }>, dep
         onEvent({ type: 'done', session: result.info.session, time: result.info.time, tool_calls: result.tool_calls });
         if (request.use_stats) onEvent({ type: 'stats', stats: result.stats });
         if (result.eval) onEvent({ type: 'eval', ...result.eval });
+        for (const url of result.images) onEvent({ type: 'image', url });
         for (const e of result.events) onEvent({ type: 'event', event: e });
         events.emit('speak:text', result.text);
       }
@@ -206,5 +210,10 @@ export async function runChat(parsed: Extract<ParsedLine, { kind: 'chat' }>, dep
   if (signal.aborted) settings.set('time', 0);
   const session = settings.get<number>('session');
   state.set({ modelInfo: model ? { model, raw: text, session } : null });
+  // An answer that is a picture is not silent: the previews show it.
+  if (!text && pictured) {
+    controller.notice('');
+    return [];
+  }
   return [text ? { kind: 'markdown', text } : { kind: 'text', text: SILENT }];
 }

@@ -107,8 +107,8 @@ describe.skipIf(!HAS_CHROME)('stores and nodes in the browser', () => {
     expect(progress).toContain('Uploading letter.docx: 100%');
     // The server's log line reaches this process through a pipe, a moment after the answer.
     await expect.poll(uploads).toBe(1);
-    // The picker's input is gone again.
-    expect(await page.locator('input[type=file]').count()).toBe(0);
+    // The picker's input is gone again (the input box's own Attach picker stays).
+    expect(await page.locator('input[type=file]:not([data-testid=attach-input])').count()).toBe(0);
 
     const pdfHit = await run(page, ':store search "quantum widget calibration"');
     expect(pdfHit).toContain('report.pdf');

@@ -32,6 +32,19 @@ function userContent(text: string, images: string[], parts: ContextParts): UserC
   return [{ type: 'text', text }, ...images.map((url) => ({ type: 'image' as const, image: new URL(parts.inlineImages?.get(url) ?? url) }))];
 }
 
+/**
+ * The browser's position (`:location on` stores "(lat,lng)"), for questions about what is near
+ * ("the weather here", "a pharmacy nearby"). Only well-formed coordinates reach the model: the
+ * field is the browser's to send, and free text there would be a way around the system prompt.
+ */
+export function locationLine(location: string | undefined): string | undefined {
+  const m = /^\(?\s*(-?\d{1,2}(?:\.\d+)?)\s*,\s*(-?\d{1,3}(?:\.\d+)?)\s*\)?$/.exec(location ?? '');
+  if (!m) return undefined;
+  const [lat, lng] = [Number(m[1]), Number(m[2])];
+  if (Math.abs(lat) > 90 || Math.abs(lng) > 180) return undefined;
+  return `User location info: latitude ${lat}, longitude ${lng} (from the browser's geolocation).`;
+}
+
 export interface ContextParts {
   systemPrompt: string;
   providerSystem: string[];
@@ -50,6 +63,8 @@ export function buildMessages(request: GenerateRequest, parts: ContextParts): Mo
   if (language) system.push(`Must reply with ${language.name}.`);
   if (system.length) messages.push({ role: 'system', content: system.join('\n') });
   for (const text of parts.providerSystem) messages.push({ role: 'system', content: text });
+  const location = request.use_location ? locationLine(request.location) : undefined;
+  if (location) messages.push({ role: 'system', content: location });
   for (const log of parts.memory) {
     messages.push({ role: 'user', content: userContent(log.input, parseJson<string[]>(log.images, []), parts) });
     messages.push(...toolMessages(parseJson<ToolResult[]>(log.tools, [])));

@@ -5,8 +5,13 @@
 import { ApiError, createApiClient, offlineError, statusError, type ApiClient } from '../core/api/client.ts';
 import { SERVER_MESSAGES } from '../core/serverMessages.ts';
 import { isImageExtension, fileExtension, uploadMarker, uploadRefusal, type PresignedUpload } from '../core/uploads.ts';
-import type { PluginHost, Translate } from '../core/index.ts';
-import type { ShellController } from './controller.ts';
+import type { Output, PluginHost, Translate } from '../core/index.ts';
+
+/** What attaching needs of the shell's controller: its input and previews, and its output. */
+interface Shell {
+  state: { set(update: (s: { input: string; previews: string[] }) => { input: string } | { previews: string[] }): void };
+  show(outputs: Output[]): void;
+}
 
 export interface UploadTarget {
   /** The markers go in at `at` (the caret), or at the end of the input. */
@@ -98,7 +103,7 @@ function insertAt(input: string, markers: string, at?: number): string {
 }
 
 /** Attaches files to the shell's input (the controller's `attach`, kept out of the first paint). */
-export function attachToShell(controller: ShellController, host: PluginHost, t: Translate, pending: Set<string>, files: readonly File[], at?: number): Promise<void> {
+export function attachToShell(controller: Shell, host: PluginHost, t: Translate, pending: Set<string>, files: readonly File[], at?: number): Promise<void> {
   const { state } = controller;
   return attachFiles(
     files,

@@ -200,6 +200,41 @@ describe.skipIf(!HAS_CHROME)('models in the browser with a local model server', 
       await localTurn(browser, setup as Setup, 'olive');
     });
 
+    it('goes on with the local model when the server goes away: the browser builds the messages and keeps the turns as memory', async () => {
+      const { context, page, errors } = await openApp(browser, setup.server!.url);
+      context.setDefaultTimeout(10_000);
+      try {
+        await run(page, ':user add otto otto@example.org ' + PASSWORD);
+        await run(page, ':login otto ' + PASSWORD);
+        expect(await run(page, ':model use "llama3.2"')).toBe('Model set to llama3.2.');
+        await run(page, ':lang use de-DE');
+        await page.waitForLoadState('networkidle');
+        // The shellchat server is gone; the local model server (another origin) is still there.
+        await context.route(`${setup.server!.url}/**`, (route) => route.abort('connectionrefused'));
+        setup.ollama!.reply({ text: 'Hallo! Ich bin offline da.' });
+        expect(await run(page, 'Bist du da?')).toContain('Hallo! Ich bin offline da.');
+        let sent = setup.ollama!.requests.at(-1)!.body.messages as { role: string; content: unknown }[];
+        expect(sent).toEqual([
+          { role: 'system', content: 'Must reply with German (Germany).' },
+          { role: 'user', content: 'Bist du da?' },
+        ]);
+        // The offline turn is the next one's memory.
+        setup.ollama!.reply({ text: 'Immer noch.' });
+        expect(await run(page, 'Und jetzt?')).toContain('Immer noch.');
+        sent = setup.ollama!.requests.at(-1)!.body.messages as { role: string; content: unknown }[];
+        expect(sent.slice(1)).toEqual([
+          { role: 'user', content: 'Bist du da?' },
+          { role: 'assistant', content: 'Hallo! Ich bin offline da.' },
+          { role: 'user', content: 'Und jetzt?' },
+        ]);
+        // Nothing reached the server.
+        expect(savedLogs(setup.dataDir!).some((l) => l.input === 'Bist du da?')).toBe(false);
+        expect(errors).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    });
+
     it("says 'Cannot connect to Ollama server.' when it is gone, and saves nothing", async () => {
       await ollamaDown(browser, setup as Setup, 'oscar');
     });

@@ -9,18 +9,19 @@
 // the session's previous turn is (so "now make it blue" goes on from the last answer), as the
 // original app did.
 import { generateImage } from 'ai';
-import type { GenerateRequest, GenerateResult, GenerationEvent, Stats } from '../../core/index.ts';
+import type { Kysely } from 'kysely';
+import type { AttachmentsApi, Database, GenerateRequest, GenerateResult, GenerationEvent, Stats } from '../../core/index.ts';
 import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
 import { imageModel } from '../models/providers.ts';
 import type { ModelEntry } from '../models/systemModels.ts';
-import { objectUrl, storeFile } from '../uploads/store.ts';
+import { insertUpload, objectUrl } from '../uploads/store.ts';
 import type { Owner } from './owner.ts';
 import { saveTurn } from './persist.ts';
-import type { GenerationDeps } from './run.ts';
 import { memory } from './sessions.ts';
 
 export interface ImageTurn {
-  deps: GenerationDeps;
+  /** What it needs of the generation's dependencies (run.ts's GenerationDeps has it all). */
+  deps: { db: Kysely<Database>; attachments: AttachmentsApi; settings: { generating: string } };
   request: GenerateRequest;
   owner: Owner;
   entry: ModelEntry;
@@ -67,7 +68,7 @@ export async function runImageTurn(turn: ImageTurn): Promise<GenerateResult> {
   for (const [i, image] of result.images.entries()) {
     const ext = image.mediaType === 'image/jpeg' ? 'jpg' : 'png';
     const name = `image-${turn.session}-${Date.now()}${i ? `-${i}` : ''}.${ext}`;
-    const id = await storeFile(deps.db, turn.owner, { name, contentType: image.mediaType || 'image/png', data: image.uint8Array });
+    const id = await insertUpload(deps.db, turn.owner, { name, contentType: image.mediaType || 'image/png', data: image.uint8Array });
     made.push(objectUrl(turn.origin, id, name));
   }
   for (const url of [...(request.images ?? []), ...made]) await emit({ type: 'image', url });

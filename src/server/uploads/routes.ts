@@ -12,7 +12,6 @@
 // - each owner (user, or anonymous browser) has a quota; uploads go with the account.
 // The object URL's UUID is its capability: it is shown to its owner, and to those the owner
 // shares a session with, as logs carry it.
-import { randomUUID } from 'node:crypto';
 import type { Context, Hono } from 'hono';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
@@ -24,7 +23,7 @@ import type { Owner } from '../generation/owner.ts';
 import { fail, ok } from '../http/respond.ts';
 import { validate } from '../http/validate.ts';
 import { mismatch } from './sniff.ts';
-import { objectUrl } from './store.ts';
+import { insertUpload, objectUrl } from './store.ts';
 
 /** How long a presigned PUT URL is taken (a 10 MB file on a slow link fits). */
 export const PRESIGN_TTL_MS = 5 * 60_000;
@@ -93,25 +92,9 @@ export function registerUploadRoutes(app: Hono<AppEnv>, deps: UploadDeps): void 
     if (Number(held?.bytes ?? 0) >= deps.quotaBytes || Number(held?.rows ?? 0) - Number(held?.ready ?? 0) >= MAX_WAITING) {
       return fail(c, 403, SERVER_MESSAGES.uploadQuota(Math.round(deps.quotaBytes / 1024 / 1024)));
     }
-    const id = randomUUID();
     const expires = now + PRESIGN_TTL_MS;
     const putType = query.contentType.split(';')[0]!.trim().toLowerCase();
-    await db
-      .insertInto('uploads')
-      .values({
-        id,
-        user_id: owner.user?.id ?? null,
-        device_id: owner.user ? null : owner.deviceId,
-        name,
-        content_type: UPLOAD_CONTENT_TYPES[ext],
-        put_type: putType,
-        size: 0,
-        data: null,
-        ready: 0,
-        created_at: now,
-        expires_at: expires,
-      })
-      .execute();
+    const id = await insertUpload(db, owner, { name, contentType: UPLOAD_CONTENT_TYPES[ext], putType, data: null, expiresAt: expires });
     const base = origin(c.req.url);
     const signature = deps.sign('upload', id, putType, String(expires));
     const result: PresignedUpload = {

@@ -1,5 +1,5 @@
-// Rows of the uploads table that the server writes itself (a generated image), and the URL
-// every upload is served at. Presigned uploads are written by routes.ts.
+// New rows of the uploads table (a presigned upload waiting for its PUT, or a picture an image
+// model made), and the URL every upload is served at.
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../core/index.ts';
@@ -8,8 +8,15 @@ import type { Owner } from '../generation/owner.ts';
 /** `<origin>/api/file/<id>/<name>`: the object URL of an upload. */
 export const objectUrl = (origin: string, id: string, name: string) => `${origin}/api/file/${id}/${encodeURIComponent(name)}`;
 
-/** Stores a file the server made (already checked: it comes from a provider, not a person); its id. */
-export async function storeFile(db: Kysely<Database>, owner: Owner, file: { name: string; contentType: string; data: Uint8Array }): Promise<string> {
+/**
+ * A new row of the uploads table, owned by `owner`, under a random UUID (its id): waiting for
+ * its presigned PUT (`data` null), or ready with its bytes.
+ */
+export async function insertUpload(
+  db: Kysely<Database>,
+  owner: Owner,
+  file: { name: string; contentType: string; putType?: string; data: Uint8Array | null; expiresAt?: number },
+): Promise<string> {
   const id = randomUUID();
   const now = Date.now();
   await db
@@ -20,12 +27,12 @@ export async function storeFile(db: Kysely<Database>, owner: Owner, file: { name
       device_id: owner.user ? null : owner.deviceId,
       name: file.name,
       content_type: file.contentType,
-      put_type: file.contentType,
-      size: file.data.byteLength,
+      put_type: file.putType ?? file.contentType,
+      size: file.data?.byteLength ?? 0,
       data: file.data,
-      ready: 1,
+      ready: file.data ? 1 : 0,
       created_at: now,
-      expires_at: now,
+      expires_at: file.expiresAt ?? now,
     })
     .execute();
   return id;

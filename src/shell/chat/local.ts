@@ -21,6 +21,10 @@ import {
   type ToolResult,
 } from '../../core/index.ts';
 import { streamStep, type ChatMessage } from './localStep.ts';
+import { offlineMessages, rememberOffline } from './offline.ts';
+
+/** The shellchat server could not be reached (the API client's 'You are offline.'). */
+const unreachable = (err: unknown) => err instanceof ApiError && err.status === 0;
 import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
 
 /** The local model server's URL when the active model is one of its models, else undefined. */
@@ -95,14 +99,21 @@ export async function localGeneration(
   onEvent({ type: 'status', text: options.texts?.querying || SERVER_MESSAGES.querying });
   const api = createApiClient({ baseUrl: options.baseUrl ?? '', fetch: doFetch });
   const { mcp_tools: _tools, ...body } = request;
-  const built = (await api.post<BuiltMessages>('/api/generate_msg', body)).result!.msg;
+  // The server builds the messages; when it cannot be reached, the browser does (offline mode).
+  let built: { messages: ChatMessage[]; session: number } | undefined;
+  try {
+    const answer = (await api.post<BuiltMessages>('/api/generate_msg', body)).result!.msg;
+    built = { messages: toChatMessages(answer.messages), session: answer.session };
+  } catch (err) {
+    if (!unreachable(err)) throw err;
+  }
   if (signal.aborted) return;
   const enabled = String(request.functions ?? '').split(',').map((s) => s.trim()).filter(Boolean);
   let tools = options.toolbox && enabled.length ? await options.toolbox.tools(enabled) : [];
 
   onEvent({ type: 'model', model });
   onEvent({ type: 'status', text: options.texts?.generating || SERVER_MESSAGES.generating });
-  const messages = toChatMessages(built.messages);
+  const messages = built?.messages ?? offlineMessages(request);
   let output = '';
   const ran: ToolResult[] = [];
   // The tool-call loop of spec part 4, here in the browser: the built-ins run on the server,
@@ -151,14 +162,23 @@ export async function localGeneration(
   // A stopped turn keeps what was said, and nothing when nothing was.
   if (signal.aborted && !output) return;
 
-  const saved = await api.post<{ session: number; time: number }>('/api/log/add', {
-    input: request.user_input,
-    output,
-    model,
-    session: built.session,
-    images: request.images ?? [],
-    ...(ran.length ? { tools: ran } : {}),
-  });
-  onEvent({ type: 'done', session: saved.result!.session, time: saved.result!.time });
+  // Offline, or the server went away meanwhile: the turn is kept here, as offline memory.
+  const saved = built
+    ? await api
+        .post<{ session: number; time: number }>('/api/log/add', {
+          input: request.user_input,
+          output,
+          model,
+          session: built.session,
+          images: request.images ?? [],
+          ...(ran.length ? { tools: ran } : {}),
+        })
+        .catch((err: unknown) => {
+          if (!unreachable(err)) throw err;
+          return undefined;
+        })
+    : undefined;
+  if (saved) onEvent({ type: 'done', session: saved.result!.session, time: saved.result!.time });
+  else rememberOffline({ input: request.user_input, output }, request);
   if (failure) throw failure;
 }

@@ -31,4 +31,5 @@ export * from './api/client.ts';
 export * from './generation.ts';
 export * from './mcp.ts';
 export * from './functions.ts';
+export * from './usage.ts';
 export * from './mcpClient.ts';

@@ -8,6 +8,7 @@ import type { Database, UsersTable } from './dbSchema.ts';
 import type { GenerateRequest, RedirectEvent } from './generation.ts';
 import type { RoleName } from './roles.ts';
 import type { UserSettings } from './userSettings.ts';
+import type { UsageLimits } from './usage.ts';
 
 export type UserRow = Selectable<UsersTable>;
 
@@ -107,6 +108,8 @@ export interface ServerPluginContext {
     useNodeAi: boolean;
     /** The operator's system roles (ROLES_FILE, or roles.json in DATA_DIR), checked on start. */
     operatorRoles: { name: string; prompt: string }[];
+    /** Uses per role and window (USAGE_LIMITS); a role not listed, and root, have none. */
+    usageLimits: Record<string, UsageLimits>;
     /** The status texts of system info ('Querying...', 'Searching...'...), as the operator set them. */
     texts: { querying: string; generating: string; searching: string; waiting: string };
   };
@@ -244,8 +247,15 @@ export interface ModelsApi {
   checkBaseUrl(url: string): Promise<void>;
 }
 
+/**
+ * A check before a turn (usage limits): a message refuses the turn, before anything is written
+ * or asked of a model; undefined lets it go on.
+ */
+export type GenerationGuard = (input: { request: GenerateRequest; owner: SessionOwner }) => Promise<string | undefined>;
+
 export interface GenerationRegistry {
   addContextProvider(provider: ContextProvider): void;
+  addGuard(guard: GenerationGuard): void;
   addTool(name: string, tool: ServerTool): void;
   /**
    * A one-shot, non-streaming completion with a model the user may use (default: the system's

@@ -34,7 +34,7 @@ import { completeOnce } from './generation/complete.ts';
 import { ownerOf } from './generation/owner.ts';
 import { canRead, getSession, memory, owns } from './generation/sessions.ts';
 import { checkUrlAllowed } from './net/checkUrl.ts';
-import type { ContextProvider, ServerTool } from '../core/index.ts';
+import type { ContextProvider, GenerationGuard, ServerTool } from '../core/index.ts';
 import { SERVER_MESSAGES } from '../core/serverMessages.ts';
 import { textsIn } from './texts.ts';
 import { UPLOAD_MAX_BYTES } from '../core/constants.ts';
@@ -100,6 +100,7 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
   const egressFetch = createEgressFetch({ allowHosts: config.egressAllowHosts });
   const attachments = createAttachments(db.db, egressFetch);
   const contextProviders: ContextProvider[] = [];
+  const guards: GenerationGuard[] = [];
   const tools = new Map<string, ServerTool>();
   const throttles = {
     username: new Throttle({ limit: 5, windowMs: 15 * 60_000 }),
@@ -169,6 +170,7 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
     mail: createMail(config.smtpUrl, config.mailFrom),
     config: {
       inviteReward: config.inviteReward,
+      usageLimits: config.usageLimits,
       functions: config.functions,
       useNodeAi: config.useNodeAi,
       operatorRoles: config.operatorRoles,
@@ -216,6 +218,7 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
     },
     generation: {
       addContextProvider: (provider) => contextProviders.push(provider),
+      addGuard: (guard) => guards.push(guard),
       addTool: (name, serverTool) => {
         if (tools.has(name)) throw new Error(`Tool ${name} is registered twice`);
         tools.set(name, serverTool);
@@ -233,6 +236,7 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
       db: db.db,
       models,
       providers: contextProviders,
+      guards,
       tools,
       egressFetch,
       attachments,

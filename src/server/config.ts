@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import type { RemotePluginConfig } from '../core/index.ts';
+import { parseUsageLimits, type RemotePluginConfig, type UsageLimits } from '../core/index.ts';
 import { loadSystemModels, type ModelEntry } from './models/systemModels.ts';
 import { SERVER_MESSAGES } from '../core/serverMessages.ts';
 
@@ -65,6 +65,8 @@ export interface ServerConfig {
   shutdownGraceMs: number;
   /** What one owner (a user, or an anonymous browser) may keep in uploads, in bytes (UPLOAD_QUOTA_MB). */
   uploadQuotaBytes: number;
+  /** Uses per role and window (USAGE_LIMITS: `role:daily,weekly,monthly;...`). */
+  usageLimits: Record<string, UsageLimits>;
 }
 
 const bool = (value: string | undefined) => /^(1|true|yes|on)$/i.test(value ?? '');
@@ -195,5 +197,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     streamRelay: streamRelay(env.STREAM_RELAY),
     shutdownGraceMs: number(env.SHUTDOWN_GRACE_MS, 10_000, 0, 3_600_000, 'SHUTDOWN_GRACE_MS'),
     uploadQuotaBytes: number(env.UPLOAD_QUOTA_MB, 100, 0, 1_000_000, 'UPLOAD_QUOTA_MB') * 1024 * 1024,
+    usageLimits: parseUsageLimits(env.USAGE_LIMITS ?? ''),
   };
 }

@@ -5,6 +5,7 @@ import { defineMessages } from '../../../src/core/messages.ts';
 // language (src/core/messages.ts).
 export const MESSAGES = defineMessages('user', {
   invalidExpiry: "Invalid expiration time. Please use 'h' for hours or 'd' for days.",
+  usageLimit: 'The usage limitation has been reached.',
   tooManyLogins: 'Too many failed logins. Try again in {{minutes}} minutes.',
   badLogin: 'Incorrect username or password.',
   loggedIn: 'Logged in as {{name}}.',

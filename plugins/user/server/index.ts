@@ -23,6 +23,7 @@ import { loginExpiry, MESSAGES } from '../common/rules.ts';
 import { invitations, invitationsMigration } from './invitations.ts';
 import { htmlPage } from './page.ts';
 import { readerLanguage } from './readerLanguage.ts';
+import { registerUsage, usageDeviceMigration } from './usage.ts';
 import { z } from 'zod';
 
 type C = Context<AppEnv>;
@@ -50,13 +51,7 @@ export function registerUserRoutes(ctx: ServerPluginContext): void {
 
   app.get('/api/user/info', requireUser, async (c) => answer(c, await accounts.toPublic(me(c))));
 
-  app.get('/api/user/usage', requireUser, (c) =>
-    answer(c, {
-      use_count_monthly: { this_month: 0, last_month: 0 },
-      model_usage: [],
-      use_count_frequencies: { daily: 0, weekly: 0, monthly: 0, daily_limit: null, weekly_limit: null, monthly_limit: null, exceeded: false },
-    }),
-  );
+  registerUsage(ctx);
 
   app.post('/api/user/login', validate('json', loginBody), async (c) => {
     const { username, password, expiresIn } = c.req.valid('json');
@@ -299,7 +294,8 @@ function mailUser(c: C, ctx: ServerPluginContext, t: Translate, mail: { to: stri
 }
 
 const module: ServerPluginModule = {
-  migrations: { '0100_user_invitations': invitationsMigration },
+  // Names sort across every plugin: a migration added later takes a number after all others.
+  migrations: { '0100_user_invitations': invitationsMigration, '0500_user_usage_device': usageDeviceMigration },
   register: registerUserRoutes,
 };
 export default module;

@@ -12,7 +12,7 @@ import { validate } from '../http/validate.ts';
 import { buildMessages } from './messages.ts';
 import { ownerOf, type Owner } from './owner.ts';
 import { saveTurn } from './persist.ts';
-import { runGeneration, type GenerationDeps } from './run.ts';
+import { checkGuards, GenerationError, runGeneration, type GenerationDeps } from './run.ts';
 import { nodeSseStream, webSseStream } from './sseStream.ts';
 import { getSession, memory, owns, SessionError, sessionForTurn, validSessionId } from './sessions.ts';
 import { fetchFileTexts, imagesOf, inlineUploadedImages } from './files.ts';
@@ -80,6 +80,8 @@ export function registerGenerationRoutes(
     const request = c.req.valid('json' as never) as GenerateRequest;
     const who = owner(c);
     try {
+      // A local model's turn is a use too: the same limits.
+      await checkGuards(deps.guards, request, who);
       const session = await sessionForTurn(deps.db, request.session, request.time, who);
       const memLength = request.mem_length ?? DEFAULT_MEM_LENGTH;
       const past = memLength > 0 ? await memory(deps.db, session, memLength) : [];
@@ -96,6 +98,7 @@ export function registerGenerationRoutes(
       return ok(c, { msg: { messages, mem: past.length, session } });
     } catch (err) {
       if (err instanceof SessionError) return fail(c, err.status, err.message);
+      if (err instanceof GenerationError) return fail(c, 429, err.message);
       throw err;
     }
   });

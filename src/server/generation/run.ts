@@ -9,6 +9,7 @@ import type { Kysely } from 'kysely';
 import type {
   AttachmentsApi,
   ContextProvider,
+  GenerationGuard,
   Database,
   GenerateRequest,
   GenerateResult,
@@ -42,6 +43,8 @@ export interface GenerationDeps {
   db: Kysely<Database>;
   models: ModelRegistry;
   providers: ContextProvider[];
+  /** Checks before a turn (usage limits): a message refuses it. */
+  guards?: GenerationGuard[];
   tools: Map<string, ServerTool>;
   /** fetch for user-supplied URLs (files, user models). */
   egressFetch: typeof fetch;
@@ -73,6 +76,14 @@ function imageDownloader(entry: ModelEntry, egressFetch: typeof fetch) {
         return { data: new Uint8Array(await response.arrayBuffer()), mediaType: response.headers.get('content-type') ?? undefined };
       }),
     );
+}
+
+/** Refuses the turn with the first guard's message (before anything is written or asked). */
+export async function checkGuards(guards: GenerationGuard[] | undefined, request: GenerateRequest, owner: Owner): Promise<void> {
+  for (const guard of guards ?? []) {
+    const refusal = await guard({ request, owner });
+    if (refusal) throw new GenerationError(refusal);
+  }
 }
 
 /** The stats block of a turn (spec part 3), its token count and functions filled in later. */
@@ -179,6 +190,7 @@ export async function runGeneration(
     return undefined;
   };
   try {
+    await checkGuards(deps.guards, request, owner);
     const session = await sessionForTurn(db, request.session, request.time, owner);
     const entry = request.model ? await deps.models.resolve(request.model, user) : deps.models.defaultModel();
     if (!entry) throw new GenerationError(request.model ? SERVER_MESSAGES.modelNotFound : SERVER_MESSAGES.noModel);

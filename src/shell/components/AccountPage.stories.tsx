@@ -2,10 +2,10 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import type { ShellParameters } from '../../../.storybook/preview.tsx';
 import { AccountPage } from './AccountPage.tsx';
 
-// The Usage and Subscriptions pages share this component; BackView passes the translated title.
+// The Subscriptions page; BackView passes the translated title.
 const meta = {
   component: AccountPage,
-  args: { testid: 'page-usage', title: 'Usage' },
+  args: { testid: 'page-subscriptions', title: 'Subscriptions' },
 } satisfies Meta<typeof AccountPage>;
 export default meta;
 
@@ -13,8 +13,7 @@ type Story = StoryObj<typeof meta>;
 
 export const NotLoggedIn: Story = {};
 
-/** Logged in, the page body belongs to the usage/subscription plugins. */
+/** Logged in: plans need a payment provider, which shellchat does not have yet. */
 export const LoggedIn: Story = {
-  args: { testid: 'page-subscriptions', title: 'Subscriptions' },
   parameters: { shell: { settings: { user: 'ada' } } satisfies ShellParameters },
 };

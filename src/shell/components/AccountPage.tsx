@@ -1,8 +1,8 @@
 import { useSetting, useT } from '../context.tsx';
 
 /**
- * Usage and Subscriptions pages. Their content belongs to the usage and subscription
- * plugins; without a logged-in user both show the spec's not-logged-in message.
+ * The Subscriptions page: plans and purchases need a payment provider, which shellchat does not
+ * have yet; without a logged-in user it shows the spec's not-logged-in message.
  */
 export function AccountPage({ testid, title }: { testid: string; title: string }) {
   const user = useSetting<string>('user');

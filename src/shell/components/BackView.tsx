@@ -4,6 +4,7 @@ import { DocumentationPage } from './DocumentationPage.tsx';
 import { PrivacyPage } from './PrivacyPage.tsx';
 import { SettingsPage } from './SettingsPage.tsx';
 import { AccountPage } from './AccountPage.tsx';
+import { UsagePage } from './UsagePage.tsx';
 
 /** Back view navigation. Usage and Subscriptions appear only when system info enables them. */
 export function BackView() {
@@ -40,7 +41,7 @@ export function BackView() {
         {shown === 'documentation' && <DocumentationPage />}
         {shown === 'settings' && <SettingsPage />}
         {shown === 'privacy' && <PrivacyPage />}
-        {shown === 'usage' && <AccountPage testid="page-usage" title={t('usage.title')} />}
+        {shown === 'usage' && <UsagePage />}
         {shown === 'subscriptions' && <AccountPage testid="page-subscriptions" title={t('subscriptions.title')} />}
       </div>
     </div>

@@ -1,0 +1,129 @@
+// Usage (spec parts 2, 3, 7, 8 and 9): `GET /api/user/usage` counts the caller's questions and
+// tokens from the usage ledger that every turn writes, and the guard refuses a turn once a
+// limit of the caller's role (USAGE_LIMITS) is reached: 'The usage limitation has been reached.'
+// Uses are counted over rolling windows (24 hours, 7 days, 30 days), as the original did;
+// months of the record are calendar months in UTC. Root has no limits; visitors who are not
+// logged in have the `anonymous` role's, counted per browser (device cookie).
+import type { Context } from 'hono';
+import type { ExpressionBuilder, Kysely } from 'kysely';
+import {
+  limitReached,
+  ROLE_RANKS,
+  rankOf,
+  USAGE_WINDOWS_MS,
+  type AppEnv,
+  type Database,
+  type MigrationFactory,
+  type ModelUsage,
+  type ServerPluginContext,
+  type SessionOwner,
+  type TokenPair,
+  type UsageLimits,
+  type UsageRecord,
+  type UserRow,
+} from '../../../src/core/index.ts';
+import { MESSAGES } from '../common/rules.ts';
+
+/** Anonymous visitors' uses are found by their device: an index for that count. */
+export const usageDeviceMigration: MigrationFactory = () => ({
+  async up(db) {
+    await db.schema.createIndex('usage_device').on('usage').columns(['device_id', 'created_at']).execute();
+  },
+  async down(db) {
+    await db.schema.dropIndex('usage_device').on('usage').execute();
+  },
+});
+
+type Who = { user: UserRow | null; deviceId?: string };
+
+const mine = (who: Who) => (eb: ExpressionBuilder<Database, 'usage'>) =>
+  who.user ? eb('user_id', '=', who.user.id) : eb.and([eb('user_id', 'is', null), eb('device_id', '=', who.deviceId ?? '')]);
+
+/** The limits that apply to someone: their role's, the `anonymous` entry's, or none (root). */
+export function limitsFor(limits: Record<string, UsageLimits>, who: Who): UsageLimits | undefined {
+  if (who.user && rankOf(who.user.role) >= ROLE_RANKS.root_user) return undefined;
+  return limits[who.user ? who.user.role : 'anonymous'];
+}
+
+/** Questions answered in the last 24 hours, 7 days and 30 days (one `chat` row per turn). */
+async function useCounts(db: Kysely<Database>, who: Who, now: number): Promise<{ daily: number; weekly: number; monthly: number }> {
+  const since = (ms: number) => now - ms;
+  const row = await db
+    .selectFrom('usage')
+    .select((eb) => [
+      eb.fn.countAll<number | string>().as('monthly'),
+      eb.fn.sum<number | string | null>(eb.case().when('created_at', '>=', since(USAGE_WINDOWS_MS.weekly)).then(1).else(0).end()).as('weekly'),
+      eb.fn.sum<number | string | null>(eb.case().when('created_at', '>=', since(USAGE_WINDOWS_MS.daily)).then(1).else(0).end()).as('daily'),
+    ])
+    .where(mine(who))
+    .where('kind', '=', 'chat')
+    .where('created_at', '>=', since(USAGE_WINDOWS_MS.monthly))
+    .executeTakeFirst();
+  return { daily: Number(row?.daily ?? 0), weekly: Number(row?.weekly ?? 0), monthly: Number(row?.monthly ?? 0) };
+}
+
+const monthStart = (now: number, back: number) => {
+  const d = new Date(now);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - back, 1);
+};
+const pair = (): TokenPair => ({ input: 0, output: 0 });
+/** Money, rounded as the spec rounds numbers (5 decimals). */
+const round = (n: number) => Math.round(n * 1e5) / 1e5;
+
+/** The usage record of spec part 3 for one user (or browser), at `now`. */
+export async function usageOf(db: Kysely<Database>, who: Who, limits: Record<string, UsageLimits>, now = Date.now()): Promise<UsageRecord> {
+  const thisMonth = monthStart(now, 0);
+  const lastMonth = monthStart(now, 1);
+  const rows = await db
+    .selectFrom('usage')
+    .select(['kind', 'model', 'input_tokens', 'output_tokens', 'cost', 'created_at'])
+    .where(mine(who))
+    .where('created_at', '>=', Math.min(lastMonth, now - USAGE_WINDOWS_MS.monthly))
+    .execute();
+  const uses = { this_month: 0, last_month: 0 };
+  const models = new Map<string, ModelUsage>();
+  for (const r of rows) {
+    const at = Number(r.created_at);
+    const month = at >= thisMonth ? 'this_month' : at >= lastMonth ? 'last_month' : undefined;
+    if (r.kind === 'chat' && month) uses[month]++;
+    let m = models.get(r.model);
+    if (!m) {
+      m = { model: r.model, token: { this_month: pair(), last_month: pair() }, fee: { this_month: 0, last_month: 0 }, token_frequencies: { daily: pair(), weekly: pair(), monthly: pair() } };
+      models.set(r.model, m);
+    }
+    const add = (p: TokenPair) => {
+      p.input += Number(r.input_tokens);
+      p.output += Number(r.output_tokens);
+    };
+    if (month) {
+      add(m.token[month]);
+      m.fee[month] += Number(r.cost);
+    }
+    for (const w of ['daily', 'weekly', 'monthly'] as const) if (at >= now - USAGE_WINDOWS_MS[w]) add(m.token_frequencies[w]);
+  }
+  const counts = await useCounts(db, who, now);
+  const applied = limitsFor(limits, who);
+  return {
+    use_count_monthly: uses,
+    model_usage: [...models.values()].map((m) => ({ ...m, fee: { this_month: round(m.fee.this_month), last_month: round(m.fee.last_month) } })),
+    use_count_frequencies: {
+      ...counts,
+      daily_limit: applied?.daily ?? null,
+      weekly_limit: applied?.weekly ?? null,
+      monthly_limit: applied?.monthly ?? null,
+      exceeded: limitReached(counts, applied),
+    },
+  };
+}
+
+export function registerUsage(ctx: ServerPluginContext): void {
+  const limits = ctx.config.usageLimits;
+  ctx.app.get('/api/user/usage', ctx.requireUser, async (c: Context<AppEnv>) => c.json({ success: true, result: await usageOf(ctx.db, { user: c.get('user') }, limits) }));
+  // Only when some limit is set: a server without USAGE_LIMITS counts nothing per turn.
+  if (!Object.keys(limits).length) return;
+  ctx.generation.addGuard(async ({ owner }: { owner: SessionOwner }) => {
+    const applied = limitsFor(limits, owner);
+    if (!applied) return undefined;
+    return limitReached(await useCounts(ctx.db, owner, Date.now()), applied) ? MESSAGES.usageLimit : undefined;
+  });
+}

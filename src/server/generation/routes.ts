@@ -24,6 +24,7 @@ export function registerGenerationRoutes(
   secureCookies: (c: Context<AppEnv>) => boolean,
 ): void {
   const owner = (c: Context<AppEnv>): Owner => ownerOf(c, secureCookies(c));
+  // Asked for only by an image model's turn: parsing the request's URL costs every other turn.
   const originOf = (c: Context<AppEnv>) => deps.settings.publicUrl || new URL(c.req.url).origin;
 
   const sse = (c: Context<AppEnv>, request: GenerateRequest) => {
@@ -40,7 +41,7 @@ export function registerGenerationRoutes(
       c.res.headers.forEach((value, key) => (headers[key] = value));
       const setCookie = c.res.headers.getSetCookie();
       const stream = nodeSseStream(outgoing, setCookie.length ? { ...headers, 'set-cookie': setCookie as never } : headers, () => abort.abort());
-      void deps.inflight.track(abort, runGeneration(deps, request, who, stream.emit, abort.signal, originOf(c)).finally(() => stream.close()));
+      void deps.inflight.track(abort, runGeneration(deps, request, who, stream.emit, abort.signal, () => originOf(c)).finally(() => stream.close()));
       // The context's response (made above to read its headers) is dropped first: Hono would
       // merge it into RESPONSE_ALREADY_SENT as a new response, which the Node adapter would
       // try to write again (ERR_HTTP_HEADERS_SENT, then a destroyed stream).
@@ -51,7 +52,7 @@ export function registerGenerationRoutes(
     // A closed tab or a stop aborts the upstream provider request.
     const stream = webSseStream(() => abort.abort());
     c.req.raw.signal.addEventListener('abort', () => abort.abort(), { once: true });
-    void deps.inflight.track(abort, runGeneration(deps, request, who, stream.emit, abort.signal, originOf(c)).finally(() => stream.close()));
+    void deps.inflight.track(abort, runGeneration(deps, request, who, stream.emit, abort.signal, () => originOf(c)).finally(() => stream.close()));
     return c.body(stream.body);
   };
 
@@ -72,7 +73,7 @@ export function registerGenerationRoutes(
     c.req.raw.signal.addEventListener('abort', () => abort.abort());
     const result = await deps.inflight.track(abort, runGeneration(deps, request, owner(c), (e) => {
       if (e.type === 'error') error = e.error;
-    }, abort.signal, originOf(c)));
+    }, abort.signal, () => originOf(c)));
     return result ? ok(c, result) : fail(c, 400, error || SERVER_MESSAGES.errorOccurred);
   });
 

@@ -165,7 +165,7 @@ export async function runGeneration(
   emit: (event: GenerationEvent, endOfRead?: boolean) => void | Promise<void>,
   signal: AbortSignal,
   /** Where the server's own URLs point (an image model's pictures): PUBLIC_URL or the request's origin. */
-  origin = '',
+  origin: () => string = () => '',
 ): Promise<GenerateResult | undefined> {
   const { db } = deps;
   const user = owner.user;
@@ -190,7 +190,7 @@ export async function runGeneration(
     return undefined;
   };
   try {
-    await checkGuards(deps.guards, request, owner);
+    if (deps.guards?.length) await checkGuards(deps.guards, request, owner);
     const session = await sessionForTurn(db, request.session, request.time, owner);
     const entry = request.model ? await deps.models.resolve(request.model, user) : deps.models.defaultModel();
     if (!entry) throw new GenerationError(request.model ? SERVER_MESSAGES.modelNotFound : SERVER_MESSAGES.noModel);
@@ -199,7 +199,7 @@ export async function runGeneration(
     if (entry.capabilities.image) {
       emit({ type: 'status', text: deps.settings.querying });
       const stats = turnStats(deps, request, `0/${request.mem_length ?? DEFAULT_MEM_LENGTH}`);
-      return await runImageTurn({ deps, request, owner, entry, session, stats, fetch: modelFetch(entry, deps), origin, emit, signal });
+      return await runImageTurn({ deps, request, owner, entry, session, stats, fetch: modelFetch(entry, deps), origin: origin(), emit, signal });
     }
     if (images.length && !entry.capabilities.vision) throw new GenerationError(SERVER_MESSAGES.noVision(entry.name));
 

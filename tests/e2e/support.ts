@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
+import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fakeOpenAI.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 export const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
@@ -136,6 +137,27 @@ export function useServerAndBrowser(env: Record<string, string> = {}): { server:
   afterAll(async () => {
     await handles.browser?.close();
     await handles.server?.stop();
+  });
+  return handles;
+}
+
+/**
+ * A fake OpenAI-compatible provider, the server wired to it (`env` gets the provider's URL),
+ * and a browser, started before the tests of a describe block and stopped after.
+ */
+export function useAppWithFakeProvider(
+  env: (fakeUrl: string) => Record<string, string>,
+  models = ['gpt-demo'],
+): { fake: FakeOpenAI; server: RunningServer; browser: Browser } {
+  const handles = {} as { fake: FakeOpenAI; server: RunningServer; browser: Browser };
+  beforeAll(async () => {
+    handles.fake = await startFakeOpenAI({ models });
+    [handles.server, handles.browser] = await Promise.all([startServer(env(handles.fake.url)), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await handles.browser?.close();
+    await handles.server?.stop();
+    await handles.fake?.close();
   });
   return handles;
 }

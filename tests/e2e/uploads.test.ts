@@ -4,12 +4,11 @@
 // text; refusals are flagged in the marker; sending waits for an upload under way.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { pdfWith } from '../fixtures/documents.ts';
 import { png } from '../fixtures/png.ts';
-import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fakeOpenAI.ts';
-import { HAS_CHROME, launchBrowser, openApp, ROOT, run, startServer, type RunningServer } from './support.ts';
+import { HAS_CHROME, openApp, ROOT, run, useAppWithFakeProvider } from './support.ts';
 
 /** A real 8x6 PNG (the preview must decode it), red to blue. */
 const PNG = png(8, 6, (x) => [255 - x * 30, 0, x * 30]);
@@ -34,31 +33,20 @@ async function deliver(page: Page, how: 'paste' | 'drop', name: string, type: st
 }
 
 describe.skipIf(!HAS_CHROME)('uploads', () => {
-  let fake: FakeOpenAI;
-  let server: RunningServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    fake = await startFakeOpenAI({ models: ['gpt-vision'] });
-    [server, browser] = await Promise.all([
-      startServer({
-        MODEL: 'gpt-vision',
-        MODEL_VISION: 'true',
-        OPENAI_BASE_URL: fake.url,
-        OPENAI_API_KEY: 'sk-test',
-        MODELS: JSON.stringify([{ name: 'painter', provider: 'openai-compatible', model: 'gpt-image-1', base_url: fake.url, capabilities: { image: true } }]),
-        ROOT_PASSWORD: 'root-password-1',
-      }),
-      launchBrowser(),
-    ]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await fake?.close();
-  });
+  const app = useAppWithFakeProvider(
+    (url) => ({
+      MODEL: 'gpt-vision',
+      MODEL_VISION: 'true',
+      OPENAI_BASE_URL: url,
+      OPENAI_API_KEY: 'sk-test',
+      MODELS: JSON.stringify([{ name: 'painter', provider: 'openai-compatible', model: 'gpt-image-1', base_url: url, capabilities: { image: true } }]),
+      ROOT_PASSWORD: 'root-password-1',
+    }),
+    ['gpt-vision'],
+  );
 
   it('picks, pastes and drops files: markers become object URLs, and the model gets the image inline and the document as text', async () => {
-    const { page, context, errors } = await openApp(browser, server.url);
+    const { page, context, errors } = await openApp(app.browser, app.server.url);
     // The PUT is held until the test lets it go, so the "uploading" marker can be seen.
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
@@ -72,7 +60,7 @@ describe.skipIf(!HAS_CHROME)('uploads', () => {
     // Sending now would lose the file: it waits, and the text stays.
     await input(page).press('Enter');
     await expect.poll(() => page.getByTestId('output').textContent()).toBe('Wait for the upload to finish, then send.');
-    expect(fake.requests.length).toBe(0);
+    expect(app.fake.requests.length).toBe(0);
     release();
     await expect.poll(() => input(page).inputValue()).toMatch(new RegExp(`^Compare these: \\+image\\[${OBJECT}chart\\.png\\]$`));
     // The uploaded image shows among the previews, decoded from the object URL.
@@ -85,10 +73,10 @@ describe.skipIf(!HAS_CHROME)('uploads', () => {
     await deliver(page, 'drop', 'notes.md', '', Buffer.from('# Notes\nShip on Thursday'));
     await expect.poll(() => input(page).inputValue()).toMatch(new RegExp(`\\+file\\[${OBJECT}notes\\.md\\]$`));
 
-    fake.reply({ text: 'Both say the same.' });
+    app.fake.reply({ text: 'Both say the same.' });
     await input(page).press('Enter');
     await expect.poll(() => page.getByTestId('output').textContent()).toContain('Both say the same.');
-    const question = fake.requests.at(-1)!.body.messages.at(-1) as { content: { type: string; text?: string; image_url?: { url: string } }[] };
+    const question = app.fake.requests.at(-1)!.body.messages.at(-1) as { content: { type: string; text?: string; image_url?: { url: string } }[] };
     expect(question.content[0]!.text).toMatch(/^Compare these:\n\nFile content \(/);
     expect(question.content[0]!.text).toContain('Revenue grew 12 percent');
     expect(question.content[0]!.text).toContain('Ship on Thursday');
@@ -98,7 +86,7 @@ describe.skipIf(!HAS_CHROME)('uploads', () => {
   });
 
   it('flags what cannot be uploaded in the marker, and says which types are taken', async () => {
-    const { page, context } = await openApp(browser, server.url);
+    const { page, context } = await openApp(app.browser, app.server.url);
     await page.getByTestId('attach-input').setInputFiles([
       { name: 'setup.exe', mimeType: 'application/octet-stream', buffer: Buffer.from('MZ') },
       { name: 'big.txt', mimeType: 'text/plain', buffer: Buffer.alloc(10 * 1024 * 1024 + 1, 97) },
@@ -111,30 +99,30 @@ describe.skipIf(!HAS_CHROME)('uploads', () => {
     );
     expect(await page.getByTestId('output').textContent()).toBe('Invalid file type. Supported type: JPEG/JPG, PNG, PDF, DOCX, TXT, Markdown, CSV, JSON.');
     // A flagged marker is no URL: sending it says so, and nothing is lost.
-    const sent = fake.requests.length;
+    const sent = app.fake.requests.length;
     await input(page).press('Enter');
     await expect.poll(() => page.getByTestId('output').textContent()).toBe('URL must start with http or https.');
-    expect(fake.requests.length).toBe(sent);
+    expect(app.fake.requests.length).toBe(sent);
     await context.close();
   });
 
   it('an image model answers with a picture among the previews (no "Silent...", no status left), and the next question edits it', async () => {
-    const { page, context, errors } = await openApp(browser, server.url);
+    const { page, context, errors } = await openApp(app.browser, app.server.url);
     await run(page, ':login root root-password-1');
     await run(page, ':model use "painter"');
     const red = png(16, 16, () => [220, 20, 20]);
-    fake.reply({ images: [red.toString('base64')] });
+    app.fake.reply({ images: [red.toString('base64')] });
     await run(page, 'A red square');
     const img = page.locator('[data-testid=previews] img');
     await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(16);
-    expect(fake.requests.at(-1)).toMatchObject({ path: '/v1/images/generations', body: { prompt: 'A red square' } });
+    expect(app.fake.requests.at(-1)).toMatchObject({ path: '/v1/images/generations', body: { prompt: 'A red square' } });
     expect(await page.getByTestId('output').textContent()).toBe('');
     expect(await page.getByTestId('model-info').textContent()).toBe('painter');
     // Without :stream, through /api/generate: the same picture answer.
     await run(page, ':stream off');
-    fake.reply({ images: [png(16, 16, () => [20, 20, 220]).toString('base64')] });
+    app.fake.reply({ images: [png(16, 16, () => [20, 20, 220]).toString('base64')] });
     await run(page, 'Now make it blue');
-    expect(fake.requests.at(-1)).toMatchObject({ path: '/v1/images/edits', body: { prompt: 'Now make it blue', image: { base64: red.toString('base64') } } });
+    expect(app.fake.requests.at(-1)).toMatchObject({ path: '/v1/images/edits', body: { prompt: 'Now make it blue', image: { base64: red.toString('base64') } } });
     await expect.poll(() => img.count()).toBe(1);
     await expect.poll(() => img.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBe(16);
     expect(await page.getByTestId('output').textContent()).toBe('');
@@ -143,7 +131,7 @@ describe.skipIf(!HAS_CHROME)('uploads', () => {
   });
 
   it('writes the marker notes in the interface’s language', async () => {
-    const { page, context } = await openApp(browser, server.url);
+    const { page, context } = await openApp(app.browser, app.server.url);
     await input(page).fill(':lang use zh-CN');
     await input(page).press('Enter');
     await expect.poll(() => page.locator('html').getAttribute('lang')).toBe('zh-CN');

@@ -1,30 +1,14 @@
 // The Usage page in Chromium (spec part 2): shown when system info enables payment; the spec's
 // message without a login; questions this month, each limit with a progress bar, and 'The
 // usage limitation has been reached.' once a limit is; the next question is refused in words.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fakeOpenAI.ts';
-import { HAS_CHROME, launchBrowser, openApp, run, startServer, type RunningServer } from './support.ts';
+import { describe, expect, it } from 'vitest';
+import { HAS_CHROME, openApp, run, useAppWithFakeProvider } from './support.ts';
 
 describe.skipIf(!HAS_CHROME)('the Usage page', () => {
-  let fake: FakeOpenAI;
-  let server: RunningServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    fake = await startFakeOpenAI({ models: ['gpt-demo'] });
-    [server, browser] = await Promise.all([
-      startServer({ MODEL: 'gpt-demo', OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'sk-test', USE_PAYMENT: 'true', USAGE_LIMITS: 'user:2,10,-' }),
-      launchBrowser(),
-    ]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await fake?.close();
-  });
+  const app = useAppWithFakeProvider((url) => ({ MODEL: 'gpt-demo', OPENAI_BASE_URL: url, OPENAI_API_KEY: 'sk-test', USE_PAYMENT: 'true', USAGE_LIMITS: 'user:2,10,-' }));
 
   it('shows the uses against each limit, says when one is reached, and the next question is refused', async () => {
-    const { page, context, errors } = await openApp(browser, server.url);
+    const { page, context, errors } = await openApp(app.browser, app.server.url);
     await page.getByTestId('view-toggle').click();
     await page.getByTestId('nav-usage').click();
     expect(await page.getByTestId('page-usage').textContent()).toContain('User information not found. Please login with command `:login [username] [password]`.');
@@ -33,7 +17,7 @@ describe.skipIf(!HAS_CHROME)('the Usage page', () => {
     await run(page, ':user add ulla ulla@example.org ulla-password-1');
     await run(page, ':login ulla ulla-password-1');
     for (const q of ['one', 'two']) {
-      fake.reply({ text: `answer ${q}`, usage: { prompt_tokens: 1000, completion_tokens: 200 } });
+      app.fake.reply({ text: `answer ${q}`, usage: { prompt_tokens: 1000, completion_tokens: 200 } });
       expect(await run(page, q)).toContain(`answer ${q}`);
     }
     await page.getByTestId('view-toggle').click();
@@ -50,9 +34,9 @@ describe.skipIf(!HAS_CHROME)('the Usage page', () => {
     expect(await usage.getByTestId('usage-models').textContent()).toContain('2,000 in, 400 out');
 
     await page.getByTestId('view-toggle').click();
-    const asked = fake.requests.length;
+    const asked = app.fake.requests.length;
     expect(await run(page, 'three')).toBe('The usage limitation has been reached.');
-    expect(fake.requests.length).toBe(asked);
+    expect(app.fake.requests.length).toBe(asked);
     expect(errors).toEqual([]);
     await context.close();
   });

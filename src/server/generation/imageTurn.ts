@@ -16,6 +16,7 @@ import { imageModel } from '../models/providers.ts';
 import type { ModelEntry } from '../models/systemModels.ts';
 import { insertUpload, objectUrl } from '../uploads/store.ts';
 import type { Owner } from './owner.ts';
+import { GenerationError } from './errors.ts';
 import { saveTurn } from './persist.ts';
 import { memory } from './sessions.ts';
 
@@ -34,8 +35,6 @@ export interface ImageTurn {
   signal: AbortSignal;
 }
 
-export class ImageModelError extends Error {}
-
 /** The pictures to edit: the question's, else the last one of the previous turn. */
 async function sources(turn: ImageTurn): Promise<string[]> {
   if (turn.request.images?.length) return turn.request.images;
@@ -51,7 +50,7 @@ async function sources(turn: ImageTurn): Promise<string[]> {
 export async function runImageTurn(turn: ImageTurn): Promise<GenerateResult> {
   const { deps, request, entry, emit, signal, stats } = turn;
   const model = imageModel(entry, turn.fetch);
-  if (!model) throw new ImageModelError(SERVER_MESSAGES.noImageModel(entry.name, entry.provider));
+  if (!model) throw new GenerationError(SERVER_MESSAGES.noImageModel(entry.name, entry.provider));
   emit({ type: 'status', text: deps.settings.generating });
   const edits = await sources(turn);
   const files = await Promise.all(edits.map((url) => deps.attachments.fetch(url, signal)));

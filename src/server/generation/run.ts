@@ -25,7 +25,7 @@ import type { ModelRegistry } from '../models/registry.ts';
 import { languageModel } from '../models/providers.ts';
 import type { ModelEntry } from '../models/systemModels.ts';
 import { evaluate } from './evaluate.ts';
-import { ImageModelError, runImageTurn } from './imageTurn.ts';
+import { runImageTurn } from './imageTurn.ts';
 import { fetchFileTexts, imagesOf, inlineUploadedImages } from './files.ts';
 import { directChatStream, type PartSink, type RelayPart, type RelayTool } from './directStream.ts';
 import { buildMessages } from './messages.ts';
@@ -35,6 +35,9 @@ import { ServerStopping, type InFlight } from './inflight.ts';
 import { estimateUsage, saveTurn, type TurnRecord } from './persist.ts';
 import { memory, memoryUnits, SessionError, sessionForTurn } from './sessions.ts';
 import { RetryGate, retryStatus, withRetries } from './retry.ts';
+import { errorMessage, GenerationError } from './errors.ts';
+
+export { GenerationError };
 import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
 
 export { MAX_TOOL_ROUNDS };
@@ -56,9 +59,6 @@ export interface GenerationDeps {
   inflight: InFlight;
 }
 
-export class GenerationError extends Error {}
-
-const CUT_SHORT = SERVER_MESSAGES.cutShort;
 const SERVER_STOPPING_KEPT = SERVER_MESSAGES.stoppingKept;
 const SERVER_STOPPING = SERVER_MESSAGES.stopping;
 
@@ -113,22 +113,6 @@ async function drain(parts: AsyncIterable<RelayPart>, sink: PartSink): Promise<v
 function modelFetch(entry: ModelEntry, deps: GenerationDeps): typeof fetch | undefined {
   // Operator-configured system models are trusted; user and group base URLs are not.
   return entry.scope === 'system' ? undefined : deps.egressFetch;
-}
-
-function errorMessage(err: unknown): string {
-  const e = err as { statusCode?: number; message?: string; responseBody?: string };
-  // The AI SDK reports a stream that broke after a 200 with that status: say what happened.
-  if (typeof e?.statusCode === 'number' && e.statusCode < 300) return CUT_SHORT;
-  if (typeof e?.statusCode === 'number') {
-    let detail = '';
-    try {
-      detail = JSON.parse(e.responseBody ?? '{}')?.error?.message ?? '';
-    } catch {
-      detail = '';
-    }
-    return detail ? SERVER_MESSAGES.providerStatusDetail(e.statusCode, detail) : SERVER_MESSAGES.providerStatus(e.statusCode);
-  }
-  return e?.message || SERVER_MESSAGES.failed;
 }
 
 /** The turn through the AI SDK: streamText with the same tools and stop rule. */
@@ -388,7 +372,7 @@ export async function runGeneration(
     return { events, tool_calls: [], images: [...images, ...providerImages], text, stats, info: { model: entry.name, session, time }, eval: evaluation };
   } catch (err) {
     if (signal.aborted) return stopped();
-    if (!(err instanceof GenerationError) && !(err instanceof SessionError) && !(err instanceof ImageModelError)) deps.log.error({ err: { message: String((err as Error)?.message) } }, 'generation failed');
+    if (!(err instanceof GenerationError) && !(err instanceof SessionError)) deps.log.error({ err: { message: String((err as Error)?.message) } }, 'generation failed');
     // An answer the provider cut off is kept as far as it came, as a stop keeps it; the
     // browser learns where it went (done) before it shows the error.
     const kept = await keep('a cut-off answer');

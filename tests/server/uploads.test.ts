@@ -140,6 +140,16 @@ describe('upload checks', () => {
     await upload(t, client, 'table.csv', 'application/vnd.ms-excel', Buffer.from('a,b\n1,2'));
   });
 
+  it('refuses another site\'s request for a presigned URL (a GET the origin check does not cover)', async () => {
+    const client = t.client();
+    const query = new URLSearchParams({ fileName: 'a.txt', contentType: 'text/plain' });
+    const response = await client.raw(`${t.url}/api/file/generate-presigned-url?${query}`, { headers: { 'sec-fetch-site': 'cross-site' } });
+    expect(response.status).toBe(403);
+    expect(await response.json()).toEqual({ success: false, error: 'Cross-origin request refused.' });
+    const own = await client.raw(`${t.url}/api/file/generate-presigned-url?${query}`, { headers: { 'sec-fetch-site': 'same-origin' } });
+    expect(own.status).toBe(200);
+  });
+
   it('stores a name as metadata only, encoded for the download', async () => {
     const client = t.client();
     const object = await upload(t, client, '../../etc/\u202Egnp.txt', 'text/plain', Buffer.from('x'));

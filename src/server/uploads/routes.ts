@@ -72,6 +72,10 @@ export function registerUploadRoutes(app: Hono<AppEnv>, deps: UploadDeps): void 
   const origin = (url: string) => deps.publicUrl || new URL(url).origin;
 
   app.get('/api/file/generate-presigned-url', validate('query', presignQuery), async (c) => {
+    // The spec makes this a GET, so the origin check does not cover it: refuse another site's
+    // request, which would spend the visitor's waiting URLs (and quota) from a link or an <img>.
+    const site = c.req.header('sec-fetch-site');
+    if (site && site !== 'same-origin' && site !== 'none') return fail(c, 403, SERVER_MESSAGES.crossOrigin);
     const query = c.req.valid('query' as never) as z.infer<typeof presignQuery>;
     const name = cleanName(query.fileName);
     const ext = uploadExtension(name);

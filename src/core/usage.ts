@@ -25,11 +25,21 @@ export interface UseCountFrequencies {
   exceeded: boolean;
 }
 
+/** The whole service's tokens and fees by model (every user and visitor), this month and last. */
+export interface ServiceUsage {
+  model: string;
+  uses: { this_month: number; last_month: number };
+  token: { this_month: TokenPair; last_month: TokenPair };
+  fee: { this_month: number; last_month: number };
+}
+
 export interface UsageRecord {
   /** Questions answered in this calendar month and the last (UTC). */
   use_count_monthly: { this_month: number; last_month: number };
   model_usage: ModelUsage[];
   use_count_frequencies: UseCountFrequencies;
+  /** The services-usage block of spec part 2: for rank 3 (super_user) and above only. */
+  services_usage?: ServiceUsage[];
 }
 
 /** A role's limits on uses per rolling day, week and month; null is no limit. */

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { HAS_CHROME, openApp, run, useAppWithFakeProvider } from './support.ts';
 
 describe.skipIf(!HAS_CHROME)('the Usage page', () => {
-  const app = useAppWithFakeProvider((url) => ({ MODEL: 'gpt-demo', OPENAI_BASE_URL: url, OPENAI_API_KEY: 'sk-test', USE_PAYMENT: 'true', USAGE_LIMITS: 'user:2,10,-' }));
+  const app = useAppWithFakeProvider((url) => ({ MODEL: 'gpt-demo', OPENAI_BASE_URL: url, OPENAI_API_KEY: 'sk-test', USE_PAYMENT: 'true', USAGE_LIMITS: 'user:2,10,-', ROOT_PASSWORD: 'root-password-1' }));
 
   it('shows the uses against each limit, says when one is reached, and the next question is refused', async () => {
     const { page, context, errors } = await openApp(app.browser, app.server.url);
@@ -38,6 +38,27 @@ describe.skipIf(!HAS_CHROME)('the Usage page', () => {
     expect(await run(page, 'three')).toBe('The usage limitation has been reached.');
     expect(app.fake.requests.length).toBe(asked);
     expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('shows root the whole service by model (the services-usage block), and a user only their own', async () => {
+    const { page, context } = await openApp(app.browser, app.server.url);
+    await run(page, ':user add uwe uwe@example.org uwe-password-1');
+    await run(page, ':login uwe uwe-password-1');
+    app.fake.reply({ text: 'ok' });
+    await run(page, 'hello');
+    await page.getByTestId('view-toggle').click();
+    await page.getByTestId('nav-usage').click();
+    await expect.poll(() => page.getByTestId('usage-this-month').textContent()).toBe('1');
+    expect(await page.getByTestId('usage-services').count()).toBe(0);
+    await page.getByTestId('view-toggle').click();
+    await run(page, ':login root root-password-1');
+    await page.getByTestId('view-toggle').click();
+    await page.getByTestId('nav-usage').click();
+    const services = page.getByTestId('usage-services');
+    // The earlier test's two questions and this one, every user's.
+    await expect.poll(() => services.textContent()).toContain('gpt-demo');
+    expect(await services.textContent()).toContain('3 questions');
     await context.close();
   });
 });

@@ -110,7 +110,16 @@ describe.each(await engines())('usage on %s', (engine) => {
       fake.reply({ text: 'ok' });
       await root.post('/api/generate', { session: s, user_input: `q${i}` });
     }
-    expect((await root.get<UsageRecord>('/api/user/usage')).result!.use_count_frequencies).toMatchObject({ daily: 4, daily_limit: null, exceeded: false });
+    const rootRecord = (await root.get<UsageRecord>('/api/user/usage')).result!;
+    expect(rootRecord.use_count_frequencies).toMatchObject({ daily: 4, daily_limit: null, exceeded: false });
+    // Root (rank 4) also sees the whole service: uma's 3 questions, ursula's 1 and root's 4.
+    const service = rootRecord.services_usage!.find((m) => m.model === 'gpt-4o-mini')!;
+    expect(service.uses).toEqual({ this_month: 8, last_month: 0 });
+    expect(service.token.this_month.input).toBeGreaterThanOrEqual(300);
+    expect(service.fee.this_month).toBeGreaterThanOrEqual(0.00036);
+    // A user (rank 1) sees only their own.
+    const uma = await login('uma', 'uma-password-1');
+    expect((await uma.get<UsageRecord>('/api/user/usage')).result!.services_usage).toBeUndefined();
     const visitor = t.client();
     fake.reply({ text: 'ok' });
     await visitor.post('/api/generate', { session: session(), user_input: 'first' });

@@ -15,6 +15,7 @@ import {
   type Database,
   type MigrationFactory,
   type ModelUsage,
+  type ServiceUsage,
   type ServerPluginContext,
   type SessionOwner,
   type TokenPair,
@@ -116,9 +117,51 @@ export async function usageOf(db: Kysely<Database>, who: Who, limits: Record<str
   };
 }
 
+/** Every user's and visitor's uses, tokens and fees by model, this month and last (one query). */
+async function servicesUsage(db: Kysely<Database>, now: number): Promise<ServiceUsage[]> {
+  const thisMonth = monthStart(now, 0);
+  const rows = await db
+    .selectFrom('usage')
+    .select((eb) => {
+      const sum = (column: 'input_tokens' | 'output_tokens' | 'cost' | 'uses', current: boolean) => {
+        const inMonth = eb.case().when('created_at', current ? '>=' : '<', thisMonth);
+        const value = column === 'uses' ? inMonth.then(eb.case().when('kind', '=', 'chat').then(1).else(0).end()) : inMonth.then(eb.ref(column));
+        return eb.fn.sum<number | string | null>(value.else(0).end());
+      };
+      return [
+        'model',
+        sum('uses', true).as('uses_this'),
+        sum('uses', false).as('uses_last'),
+        sum('input_tokens', true).as('in_this'),
+        sum('output_tokens', true).as('out_this'),
+        sum('input_tokens', false).as('in_last'),
+        sum('output_tokens', false).as('out_last'),
+        sum('cost', true).as('fee_this'),
+        sum('cost', false).as('fee_last'),
+      ];
+    })
+    .where('created_at', '>=', monthStart(now, 1))
+    .groupBy('model')
+    .orderBy('model')
+    .execute();
+  const n = (v: number | string | null) => Number(v ?? 0);
+  return rows.map((r) => ({
+    model: r.model,
+    uses: { this_month: n(r.uses_this), last_month: n(r.uses_last) },
+    token: { this_month: { input: n(r.in_this), output: n(r.out_this) }, last_month: { input: n(r.in_last), output: n(r.out_last) } },
+    fee: { this_month: round(n(r.fee_this)), last_month: round(n(r.fee_last)) },
+  }));
+}
+
 export function registerUsage(ctx: ServerPluginContext): void {
   const limits = ctx.config.usageLimits;
-  ctx.app.get('/api/user/usage', ctx.requireUser, async (c: Context<AppEnv>) => c.json({ success: true, result: await usageOf(ctx.db, { user: c.get('user') }, limits) }));
+  ctx.app.get('/api/user/usage', ctx.requireUser, async (c: Context<AppEnv>) => {
+    const user = c.get('user')!;
+    const record = await usageOf(ctx.db, { user }, limits);
+    // Super users and root see the whole service as well (spec part 2's services-usage block).
+    if (rankOf(user.role) >= ROLE_RANKS.super_user) record.services_usage = await servicesUsage(ctx.db, Date.now());
+    return c.json({ success: true, result: record });
+  });
   // Only when some limit is set: a server without USAGE_LIMITS counts nothing per turn.
   if (!Object.keys(limits).length) return;
   ctx.generation.addGuard(async ({ owner }: { owner: SessionOwner }) => {

@@ -35,3 +35,18 @@ export const LimitReached: Story = {
   args: { load: () => Promise.resolve(record(50, 50)) },
   parameters: { shell: { settings: { user: 'ada' } } satisfies ShellParameters },
 };
+
+/** Root (or a super user): the whole service's usage by model as well. */
+export const ServicesUsage: Story = {
+  args: {
+    load: () =>
+      Promise.resolve({
+        ...record(12, null),
+        services_usage: [
+          { model: 'gpt-4o-mini', uses: { this_month: 1_204, last_month: 980 }, token: { this_month: pair(2_400_000, 610_000), last_month: pair(1_900_000, 500_000) }, fee: { this_month: 0.726, last_month: 0.585 } },
+          { model: 'gpt-image-1', uses: { this_month: 31, last_month: 0 }, token: { this_month: pair(620, 8_432), last_month: pair(0, 0) }, fee: { this_month: 0.34348, last_month: 0 } },
+        ],
+      }),
+  },
+  parameters: { shell: { settings: { user: 'root' } } satisfies ShellParameters },
+};

@@ -10,7 +10,8 @@ const fetchUsage = async () => (await createApiClient().get<UsageRecord>('/api/u
 /**
  * The Usage page (spec part 2): questions answered this month and last, each use limit of the
  * role with a progress bar, 'The usage limitation has been reached.' once one is, and tokens
- * and fees per model. Without a login, the spec's not-logged-in message.
+ * and fees per model; for super users and root, the whole service's by model too. Without a
+ * login, the spec's not-logged-in message.
  */
 export function UsagePage({ load = fetchUsage }: { load?: () => Promise<UsageRecord | undefined> } = {}) {
   const user = useSetting<string>('user');
@@ -94,6 +95,36 @@ export function UsagePage({ load = fetchUsage }: { load?: () => Promise<UsageRec
                 ))}
               </tbody>
             </table>
+          )}
+          {record.services_usage && (
+            <>
+              <h2>{t('usage.services')}</h2>
+              <table data-testid="usage-services">
+                <thead>
+                  <tr>
+                    <th>{t('usage.model')}</th>
+                    <th>{t('usage.thisMonth')}</th>
+                    <th>{t('usage.lastMonth')}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {record.services_usage.map((m) => (
+                    <tr key={m.model}>
+                      <td>{m.model}</td>
+                      {(['this_month', 'last_month'] as const).map((month) => (
+                        <td key={month}>
+                          {t('usage.serviceLine', {
+                            uses: number(m.uses[month]),
+                            tokens: t('usage.tokens', { input: number(m.token[month].input), output: number(m.token[month].output) }),
+                          })}{' '}
+                          · {money(m.fee[month])}
+                        </td>
+                      ))}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </>
           )}
         </>
       )}

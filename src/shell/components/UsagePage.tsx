@@ -1,8 +1,35 @@
 import { useEffect, useState } from 'react';
-import { createApiClient, type UsageRecord } from '../../core/index.ts';
+import { createApiClient, type TokenPair, type UsageRecord } from '../../core/index.ts';
 import { useSetting, useT } from '../context.tsx';
 
 const WINDOWS = ['daily', 'weekly', 'monthly'] as const;
+
+type Month = 'this_month' | 'last_month';
+
+/** A table of models with a cell for this month and one for the last. */
+function ByMonth<R extends { model: string }>({ testid, rows, cell }: { testid: string; rows: R[]; cell: (row: R, month: Month) => string }) {
+  const t = useT();
+  return (
+    <table data-testid={testid}>
+      <thead>
+        <tr>
+          <th>{t('usage.model')}</th>
+          <th>{t('usage.thisMonth')}</th>
+          <th>{t('usage.lastMonth')}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={row.model}>
+            <td>{row.model}</td>
+            <td>{cell(row, 'this_month')}</td>
+            <td>{cell(row, 'last_month')}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
 
 /** The caller's usage record (`GET /api/user/usage`). */
 const fetchUsage = async () => (await createApiClient().get<UsageRecord>('/api/user/usage')).result;
@@ -31,6 +58,7 @@ export function UsagePage({ load = fetchUsage }: { load?: () => Promise<UsageRec
 
   const number = (n: number) => n.toLocaleString();
   const money = (n: number) => `$${n.toFixed(n && n < 0.01 ? 5 : 2)}`;
+  const tokens = (p: TokenPair) => t('usage.tokens', { input: number(p.input), output: number(p.output) });
   const frequencies = record?.use_count_frequencies;
   return (
     <section className="page usage" data-testid="page-usage">
@@ -73,57 +101,16 @@ export function UsagePage({ load = fetchUsage }: { load?: () => Promise<UsageRec
           {record.model_usage.length === 0 ? (
             <p>{t('usage.none')}</p>
           ) : (
-            <table data-testid="usage-models">
-              <thead>
-                <tr>
-                  <th>{t('usage.model')}</th>
-                  <th>{t('usage.thisMonth')}</th>
-                  <th>{t('usage.lastMonth')}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {record.model_usage.map((m) => (
-                  <tr key={m.model}>
-                    <td>{m.model}</td>
-                    <td>
-                      {t('usage.tokens', { input: number(m.token.this_month.input), output: number(m.token.this_month.output) })} · {money(m.fee.this_month)}
-                    </td>
-                    <td>
-                      {t('usage.tokens', { input: number(m.token.last_month.input), output: number(m.token.last_month.output) })} · {money(m.fee.last_month)}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <ByMonth testid="usage-models" rows={record.model_usage} cell={(m, month) => `${tokens(m.token[month])} · ${money(m.fee[month])}`} />
           )}
           {record.services_usage && (
             <>
               <h2>{t('usage.services')}</h2>
-              <table data-testid="usage-services">
-                <thead>
-                  <tr>
-                    <th>{t('usage.model')}</th>
-                    <th>{t('usage.thisMonth')}</th>
-                    <th>{t('usage.lastMonth')}</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {record.services_usage.map((m) => (
-                    <tr key={m.model}>
-                      <td>{m.model}</td>
-                      {(['this_month', 'last_month'] as const).map((month) => (
-                        <td key={month}>
-                          {t('usage.serviceLine', {
-                            uses: number(m.uses[month]),
-                            tokens: t('usage.tokens', { input: number(m.token[month].input), output: number(m.token[month].output) }),
-                          })}{' '}
-                          · {money(m.fee[month])}
-                        </td>
-                      ))}
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <ByMonth
+                testid="usage-services"
+                rows={record.services_usage}
+                cell={(m, month) => `${t('usage.serviceLine', { uses: number(m.uses[month]), tokens: tokens(m.token[month]) })} · ${money(m.fee[month])}`}
+              />
             </>
           )}
         </>

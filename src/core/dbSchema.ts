@@ -133,13 +133,22 @@ export interface UploadsTable {
   /** The content type the presigned PUT must carry. */
   put_type: string;
   size: number;
-  /** Null until the PUT arrives and its content matches its type. */
-  data: Uint8Array | null;
-  /** 0 while waiting for the PUT, 1 once usable. */
+  /** 0 while waiting for the PUT, 1 once usable (its bytes are in upload_parts). */
   ready: number;
   created_at: number;
   /** Until when the presigned PUT is taken. */
   expires_at: number;
+}
+
+/**
+ * An upload's bytes, in parts of at most 256 KB: MySQL's client sends a blob escaped in the
+ * query text, twice its size, and a query larger than max_allowed_packet (16 MB on MariaDB, as
+ * little as 4 MB on older MySQL) drops the connection.
+ */
+export interface UploadPartsTable {
+  upload_id: string;
+  seq: number;
+  data: Uint8Array;
 }
 
 export interface Database {
@@ -153,4 +162,5 @@ export interface Database {
   usage: UsageTable;
   models: ModelsTable;
   uploads: UploadsTable;
+  upload_parts: UploadPartsTable;
 }

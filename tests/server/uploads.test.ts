@@ -100,14 +100,29 @@ describe.each(await engines())('uploads on %s', (engine) => {
     expect(JSON.stringify(memory)).toContain(`data:image/png;base64,${PNG.toString('base64')}`);
   });
 
+  it('keeps a file of exactly 10 MB whole (in parts a MySQL packet takes)', async () => {
+    const client = t.client();
+    const big = Buffer.alloc(10 * 1024 * 1024, 'shellchat '.charCodeAt(3));
+    big.write('first line\n', 0);
+    big.write('\nlast line', big.length - 10);
+    const object = await upload(t, client, 'big.txt', 'text/plain', big);
+    const served = Buffer.from(await (await fetch(object)).arrayBuffer());
+    expect(served.length).toBe(big.length);
+    expect(served.equals(big)).toBe(true);
+  }, 30_000);
+
   it('removes an account’s uploads with the account', async () => {
     await t.server.accounts.create({ username: `gone${engine}`, email: `gone${engine}@example.org`, password: 'gone-password-1' });
     const client = t.client();
     await client.post('/api/user/login', { username: `gone${engine}`, password: 'gone-password-1' });
     const object = await upload(t, client, 'mine.txt', 'text/plain', Buffer.from('my notes'));
     expect((await fetch(object)).status).toBe(200);
+    const id = object.split('/')[5]!;
+    expect((await t.server.db.db.selectFrom('upload_parts').select('seq').where('upload_id', '=', id).execute()).length).toBe(1);
     await client.post('/api/user/delete', { username: `gone${engine}` });
     expect((await fetch(object)).status).toBe(404);
+    // The bytes too, not only the row that names them.
+    expect(await t.server.db.db.selectFrom('upload_parts').select('seq').where('upload_id', '=', id).execute()).toEqual([]);
   });
 });
 

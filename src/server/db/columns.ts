@@ -15,7 +15,7 @@ export function columns(engine: Engine) {
     name: (engine === 'sqlite' ? 'text' : 'varchar(255)') as DataType,
     /** Long text: MySQL's TEXT stops at 64 KB. */
     text: (engine === 'mysql' ? sql`mediumtext` : 'text') as DataType,
-    /** Bytes (uploads, up to 10 MB): MySQL's BLOB stops at 64 KB and MEDIUMBLOB at 16 MB. */
-    blob: (engine === 'postgres' ? 'bytea' : engine === 'mysql' ? sql`longblob` : 'blob') as DataType,
+    /** Bytes (an upload's parts, up to 256 KB each): MySQL's BLOB stops at 64 KB. */
+    blob: (engine === 'postgres' ? 'bytea' : engine === 'mysql' ? sql`mediumblob` : 'blob') as DataType,
   };
 }

@@ -150,15 +150,23 @@ export const uploadsMigration: MigrationFactory = (_engine, c) => ({
       .addColumn('content_type', c.name, (col) => col.notNull())
       .addColumn('put_type', c.name, (col) => col.notNull())
       .addColumn('size', c.bigint, (col) => col.notNull().defaultTo(0))
-      .addColumn('data', c.blob)
       .addColumn('ready', 'integer', (col) => col.notNull().defaultTo(0))
       .addColumn('created_at', c.bigint, (col) => col.notNull())
       .addColumn('expires_at', c.bigint, (col) => col.notNull())
       .execute();
     await db.schema.createIndex('uploads_user').on('uploads').column('user_id').execute();
     await db.schema.createIndex('uploads_device').on('uploads').column('device_id').execute();
+    // The bytes, in parts (dbSchema.ts says why), gone with their upload.
+    await db.schema
+      .createTable('upload_parts')
+      .addColumn('upload_id', c.name, (col) => col.notNull().references('uploads.id').onDelete('cascade'))
+      .addColumn('seq', 'integer', (col) => col.notNull())
+      .addColumn('data', c.blob, (col) => col.notNull())
+      .addPrimaryKeyConstraint('upload_parts_pk', ['upload_id', 'seq'])
+      .execute();
   },
   async down(db: Kysely<unknown>) {
+    await db.schema.dropTable('upload_parts').ifExists().execute();
     await db.schema.dropTable('uploads').ifExists().execute();
   },
 });

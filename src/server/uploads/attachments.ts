@@ -8,15 +8,16 @@ import type { AttachedFile, AttachmentsApi, Database } from '../../core/index.ts
 import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
 import { uploadIdOf } from '../../core/uploads.ts';
 import { extractText } from './extract.ts';
+import { readUpload } from './store.ts';
 
 export function createAttachments(db: Kysely<Database>, egressFetch: typeof fetch): AttachmentsApi {
   return {
     async fetch(url: string, signal: AbortSignal): Promise<AttachedFile> {
       const id = uploadIdOf(url);
       if (id) {
-        const row = await db.selectFrom('uploads').select(['name', 'content_type', 'data']).where('id', '=', id).where('ready', '=', 1).executeTakeFirst();
-        if (!row?.data) throw new Error(SERVER_MESSAGES.uploadNotFound(url));
-        return { name: row.name, contentType: row.content_type, data: new Uint8Array(row.data) };
+        const file = await readUpload(db, id);
+        if (!file) throw new Error(SERVER_MESSAGES.uploadNotFound(url));
+        return file;
       }
       const response = await egressFetch(url, { signal });
       if (!response.ok) throw new Error(`status ${response.status}`);

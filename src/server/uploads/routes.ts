@@ -23,7 +23,7 @@ import type { Owner } from '../generation/owner.ts';
 import { fail, ok } from '../http/respond.ts';
 import { validate } from '../http/validate.ts';
 import { mismatch } from './sniff.ts';
-import { insertUpload, objectUrl } from './store.ts';
+import { insertUpload, objectUrl, readUpload, writeParts } from './store.ts';
 
 /** How long a presigned PUT URL is taken (a 10 MB file on a slow link fits). */
 export const PRESIGN_TTL_MS = 5 * 60_000;
@@ -144,25 +144,28 @@ export function registerUploadRoutes(app: Hono<AppEnv>, deps: UploadDeps): void 
       return refuse(SERVER_MESSAGES.uploadQuota(Math.round(deps.quotaBytes / 1024 / 1024)));
     }
     // Taken once: a second PUT to the same URL finds the row ready and is refused.
-    const done = await db.updateTable('uploads').set({ data, size: data.byteLength, ready: 1 }).where('id', '=', id).where('ready', '=', 0).executeTakeFirst();
-    if (Number(done.numUpdatedRows) !== 1) return invalid();
+    const done = await db.transaction().execute(async (trx) => {
+      const marked = await trx.updateTable('uploads').set({ size: data.byteLength, ready: 1 }).where('id', '=', id).where('ready', '=', 0).executeTakeFirst();
+      if (Number(marked.numUpdatedRows) !== 1) return false;
+      await writeParts(trx, id, data);
+      return true;
+    });
+    if (!done) return invalid();
     return ok(c, undefined, 'Uploaded.');
   });
 
   app.get('/api/file/:id/:name?', async (c) => {
     const id = c.req.param('id');
-    const row = /^[0-9a-f-]{36}$/.test(id)
-      ? await db.selectFrom('uploads').select(['name', 'content_type', 'data']).where('id', '=', id).where('ready', '=', 1).executeTakeFirst()
-      : undefined;
-    if (!row?.data) return fail(c, 404, SERVER_MESSAGES.notFound);
+    const row = /^[0-9a-f-]{36}$/.test(id) ? await readUpload(db, id) : undefined;
+    if (!row) return fail(c, 404, SERVER_MESSAGES.notFound);
     const image = isImageExtension(uploadExtension(row.name) ?? '');
-    c.header('Content-Type', row.content_type);
+    c.header('Content-Type', row.contentType);
     c.header('Content-Disposition', contentDisposition(image ? 'inline' : 'attachment', row.name));
     // Even opened on its own, an upload is a document with no script and no origin of ours.
     c.header('Content-Security-Policy', "default-src 'none'; img-src 'self'; sandbox");
     c.header('Cross-Origin-Resource-Policy', 'same-origin');
     // The bytes behind an id never change.
     c.header('Cache-Control', 'private, max-age=31536000, immutable');
-    return c.body(new Uint8Array(row.data));
+    return c.body(row.data);
   });
 }

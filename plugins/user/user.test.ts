@@ -137,6 +137,8 @@ describe('account and settings', () => {
         Role: 'user',
         'Role expires': 'Unlimited',
         Balance: '$0',
+        // No question asked yet: nothing spent.
+        'Usage (fees so far)': '$0',
         Groups: 'ada',
       });
       expect(rows['Group password']).toMatch(/^[A-Za-z0-9]{8}$/);

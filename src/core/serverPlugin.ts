@@ -22,6 +22,8 @@ export interface PublicUser {
   role_expires_at: number | null;
   role_expires: string;
   balance: number;
+  /** What the account's questions have cost so far, in dollars (the usage ledger's sum; /api/user/info). */
+  usage?: number;
   settings: UserSettings;
   groups: string[];
   created_at: number;

@@ -66,6 +66,8 @@ export class ShellController {
   private readonly t: Translate;
   /** Attachment markers whose files are still uploading (upload.ts). */
   private readonly uploading = new Set<string>();
+  /** Images uploaded into the input, shown among the previews while their marker is there. */
+  private readonly uploaded = new Set<string>();
 
   constructor(options: {
     settings: SettingsStore;
@@ -127,7 +129,16 @@ export class ShellController {
   }
 
   setInput(input: string): void {
-    this.state.set({ input });
+    // An uploaded image whose marker was deleted leaves the previews with it.
+    const gone = [...this.uploaded].filter((url) => !input.includes(url));
+    for (const url of gone) this.uploaded.delete(url);
+    this.state.set(gone.length ? (s) => ({ input, previews: s.previews.filter((url) => !gone.includes(url)) }) : { input });
+  }
+
+  /** An image uploaded into the input (upload.ts): shown among the previews while its marker is there. */
+  previewUpload(url: string): void {
+    this.uploaded.add(url);
+    this.state.set((s) => ({ previews: s.previews.includes(url) ? s.previews : [...s.previews, url] }));
   }
 
   show(outputs: Output[]): void {
@@ -184,7 +195,10 @@ export class ShellController {
     this.cycle = undefined;
     // `:stop` runs beside the generation and aborts the generation's controller (its effect).
     if (!stopping || !this.abort) this.abort = new AbortController();
-    this.state.set({ input: '', notice: '' });
+    // What was uploaded into the input goes with it: a question shows it again as its own images.
+    const sent = [...this.uploaded];
+    this.uploaded.clear();
+    this.state.set((s) => ({ input: '', notice: '', previews: s.previews.filter((url) => !sent.includes(url)) }));
     const host = await this.host();
     const result = await host.run(raw, this.abort.signal);
     if (result.parsed.kind === 'empty') return;

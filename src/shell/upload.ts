@@ -11,6 +11,7 @@ import type { Output, PluginHost, Translate } from '../core/index.ts';
 interface Shell {
   state: { set(update: (s: { input: string; previews: string[] }) => { input: string } | { previews: string[] }): void };
   show(outputs: Output[]): void;
+  previewUpload(url: string): void;
 }
 
 export interface UploadTarget {
@@ -116,7 +117,7 @@ export function attachToShell(controller: Shell, host: PluginHost, t: Translate,
         return host.localize(typeof failure === 'string' ? failure : failure.message);
       },
       uploadingNote: t('msg.uploading'),
-      preview: (url) => state.set((s) => ({ previews: s.previews.includes(url) ? s.previews : [...s.previews, url] })),
+      preview: (url) => controller.previewUpload(url),
       error: (text) => controller.show([{ kind: 'error', text }]),
       pending,
     },

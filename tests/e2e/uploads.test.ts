@@ -85,6 +85,16 @@ describe.skipIf(!HAS_CHROME)('uploads', () => {
     await context.close();
   });
 
+  it('drops an uploaded image from the previews when its marker leaves the input', async () => {
+    const { page, context } = await openApp(app.browser, app.server.url);
+    await page.getByTestId('attach-input').setInputFiles([{ name: 'dot.png', mimeType: 'image/png', buffer: PNG }]);
+    const img = page.locator('[data-testid=previews] img');
+    await expect.poll(() => img.count()).toBe(1);
+    await input(page).fill('never mind');
+    await expect.poll(() => img.count()).toBe(0);
+    await context.close();
+  });
+
   it('flags what cannot be uploaded in the marker, and says which types are taken', async () => {
     const { page, context } = await openApp(app.browser, app.server.url);
     await page.getByTestId('attach-input').setInputFiles([

@@ -77,6 +77,8 @@ describe.each(await engines())('usage on %s', (engine) => {
     expect(fake.requests.length).toBe(asked);
     const logs = await t.server.db.db.selectFrom('logs').select('input').where('session', '=', s).execute();
     expect(logs.map((l) => l.input)).toEqual(['question 0', 'question 1', 'question 2']);
+    // What the account has spent so far, as :user shows it (spec part 3's `usage`).
+    expect((await uma.get<{ usage: number }>('/api/user/info')).result!.usage).toBe(0.00036);
     // Another user's count is their own.
     const ursula = await login('ursula', 'ursula-password-1');
     fake.reply({ text: 'ok' });

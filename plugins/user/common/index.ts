@@ -29,6 +29,7 @@ export function userTable(c: CommandContext, user: PublicUser): Output {
     [c.t('info.role'), user.role],
     [c.t('info.expires'), user.role_expires_at == null ? c.t('info.unlimited') : formatRoleExpiry(user.role_expires_at)],
     [c.t('info.balance'), `$${user.balance}`],
+    ...(user.usage !== undefined ? [[c.t('info.usage'), `$${user.usage}`] as [string, string]] : []),
     [c.t('info.groups'), user.groups.join(', ')],
     [c.t('info.groupPassword'), String(user.settings.groupPassword)],
     [c.t('info.created'), new Date(user.created_at).toISOString().slice(0, 10)],

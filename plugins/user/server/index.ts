@@ -23,7 +23,7 @@ import { loginExpiry, MESSAGES } from '../common/rules.ts';
 import { invitations, invitationsMigration } from './invitations.ts';
 import { htmlPage } from './page.ts';
 import { readerLanguage } from './readerLanguage.ts';
-import { registerUsage, usageDeviceMigration } from './usage.ts';
+import { registerUsage, totalFees, usageDeviceMigration } from './usage.ts';
 import { z } from 'zod';
 
 type C = Context<AppEnv>;
@@ -49,7 +49,7 @@ export function registerUserRoutes(ctx: ServerPluginContext): void {
   const target = async (c: C, username: string | undefined) => (username ? accounts.byUsername(username) : me(c));
   const invites = invitations(ctx);
 
-  app.get('/api/user/info', requireUser, async (c) => answer(c, await accounts.toPublic(me(c))));
+  app.get('/api/user/info', requireUser, async (c) => answer(c, { ...(await accounts.toPublic(me(c))), usage: await totalFees(ctx.db, me(c)) }));
 
   registerUsage(ctx);
 

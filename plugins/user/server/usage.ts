@@ -117,6 +117,16 @@ export async function usageOf(db: Kysely<Database>, who: Who, limits: Record<str
   };
 }
 
+/** What a user's questions have cost so far (spec part 3's `usage`, in dollars). */
+export async function totalFees(db: Kysely<Database>, user: UserRow): Promise<number> {
+  const row = await db
+    .selectFrom('usage')
+    .select((eb) => eb.fn.sum<number | string | null>('cost').as('fees'))
+    .where('user_id', '=', user.id)
+    .executeTakeFirst();
+  return round(Number(row?.fees ?? 0));
+}
+
 /** Every user's and visitor's uses, tokens and fees by model, this month and last (one query). */
 async function servicesUsage(db: Kysely<Database>, now: number): Promise<ServiceUsage[]> {
   const thisMonth = monthStart(now, 0);

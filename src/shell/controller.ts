@@ -179,13 +179,13 @@ export class ShellController {
     if (!raw.trim()) return;
     const stopping = this.state.get().generating;
     if (stopping && !(await this.isStop(raw))) return;
-    // Too long for a turn (the server would refuse it): said here, and the text stays in the box.
     // A marker still uploading is no URL yet: sending now would lose the file.
     if ([...this.uploading].some((marker) => raw.includes(marker))) {
       this.show([{ kind: 'error', text: this.t('msg.uploadPending') }]);
       this.state.set((s) => ({ runs: s.runs + 1 }));
       return;
     }
+    // Too long for a turn (the server would refuse it): said here, and the text stays in the box.
     if (raw.length > USER_INPUT_MAX) {
       const format = (n: number) => n.toLocaleString();
       this.show([{ kind: 'error', text: this.t('msg.inputTooLong', { length: format(raw.length), max: format(USER_INPUT_MAX) }) }]);

@@ -32,6 +32,7 @@ async function deliver(page: Page, how: 'paste' | 'drop', name: string, type: st
   );
 }
 
+// Skipped only where Chromium is missing, never under CI=true (support.ts refuses to start then).
 describe.skipIf(!HAS_CHROME)('uploads', () => {
   const app = useAppWithFakeProvider(
     (url) => ({

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { HAS_CHROME, openApp, run, useAppWithFakeProvider } from './support.ts';
 
+// Skipped only where Chromium is missing, never under CI=true (support.ts refuses to start then).
 describe.skipIf(!HAS_CHROME)('the Usage page', () => {
   const app = useAppWithFakeProvider((url) => ({ MODEL: 'gpt-demo', OPENAI_BASE_URL: url, OPENAI_API_KEY: 'sk-test', USE_PAYMENT: 'true', USAGE_LIMITS: 'user:2,10,-', ROOT_PASSWORD: 'root-password-1' }));
 

@@ -2,7 +2,9 @@
 // a mistake before a round trip): engines, names, the settings keys of each engine, and the
 // messages of spec parts 5 and 8 (quoted exactly).
 import { MAX_ACTIVE_STORES } from '../../../src/core/index.ts';
+import { UPLOAD_EXTENSIONS, UPLOAD_MAX_BYTES } from '../../../src/core/constants.ts';
 import { defineMessages } from '../../../src/core/messages.ts';
+import { fileExtension } from '../../../src/core/uploads.ts';
 
 export const STORE_ENGINES = ['file', 'mysql'] as const;
 export type StoreEngine = (typeof STORE_ENGINES)[number];
@@ -16,8 +18,9 @@ export const STORE_SETTING_KEYS: Record<StoreEngine, readonly string[]> = {
 export const STORE_NAME_MAX = 32;
 /** How many stores one user may own (the original's limit). */
 export const MAX_USER_STORES = 10;
-export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
-export const UPLOAD_EXTENSIONS = ['jpeg', 'jpg', 'png', 'pdf', 'docx', 'txt', 'md', 'csv', 'json'] as const;
+// The spec's one upload rule (10 MB, its nine types), for stores as for chat uploads.
+export const MAX_UPLOAD_BYTES = UPLOAD_MAX_BYTES;
+export { UPLOAD_EXTENSIONS };
 /** What a file store indexes (images are accepted by the upload rule but carry no text). */
 export const TEXT_EXTENSIONS = ['pdf', 'docx', 'txt', 'md', 'csv', 'json'] as const;
 
@@ -83,12 +86,8 @@ export function checkStoreSetting(engine: StoreEngine, key: string, value: strin
   return { ok: true, key: k, value };
 }
 
-/** The extension of a file name or URL path, lower case ('' when none). */
-export function extensionOf(name: string): string {
-  const base = name.split(/[?#]/)[0]!.split('/').pop() ?? '';
-  const dot = base.lastIndexOf('.');
-  return dot > 0 ? base.slice(dot + 1).toLowerCase() : '';
-}
+/** The extension of a file name or URL path, lower case ('' when none): the core's, as for chat uploads. */
+export const extensionOf = fileExtension;
 
 /** The active stores from the `stores` setting (a comma list). */
 export const activeList = (value: string | undefined): string[] => (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);

@@ -36,11 +36,9 @@ import { estimateUsage, saveTurn, type TurnRecord } from './persist.ts';
 import { memory, memoryUnits, SessionError, sessionForTurn } from './sessions.ts';
 import { RetryGate, retryStatus, withRetries } from './retry.ts';
 import { errorMessage, GenerationError } from './errors.ts';
-
-export { GenerationError };
 import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
 
-export { MAX_TOOL_ROUNDS };
+export { GenerationError, MAX_TOOL_ROUNDS };
 
 export interface GenerationDeps {
   db: Kysely<Database>;

@@ -22,10 +22,10 @@ import {
 } from '../../core/index.ts';
 import { streamStep, type ChatMessage } from './localStep.ts';
 import { offlineMessages, rememberOffline } from './offline.ts';
+import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
 
 /** The shellchat server could not be reached (the API client's 'You are offline.'). */
 const unreachable = (err: unknown) => err instanceof ApiError && err.status === 0;
-import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
 
 /** The local model server's URL when the active model is one of its models, else undefined. */
 export function localModelUrl(settings: SettingsStore, info: SystemInfo | undefined): string | undefined {

@@ -22,11 +22,6 @@ export function rememberOffline(turn: OfflineTurn, request: GenerateRequest): vo
   turns.splice(0, Math.max(0, turns.length - memLength(request)));
 }
 
-/** Forgets the offline turns (a test's fresh start; a new session). */
-export function forgetOffline(): void {
-  turns.length = 0;
-}
-
 /** The messages for a local model without the server, in the Chat Completions shape. */
 export function offlineMessages(request: GenerateRequest): ChatMessage[] {
   const messages: ChatMessage[] = [];

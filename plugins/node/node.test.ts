@@ -185,12 +185,19 @@ describe('node commands', () => {
     expect(JSON.stringify(sent)).toContain('gpt-4o-mini');
   });
 
-  it(':node set owner gives the node to another user', async () => {
+  it(':node set owner gives the node to a member of one of your groups', async () => {
     const a = await withNode('gift');
     const b = await signedUp();
     expect((await a.run(':node set owner nobody-here')).errors).toEqual(['Owner not found. Use a username, "group:<name>" for a group you belong to, or "system".']);
-    expect((await a.run(':node set owner system')).errors).toEqual(['Only the owner of a node can change it.']);
+    expect((await a.run(':node set owner system')).errors).toEqual(['Only root can give to the system.']);
+    expect((await a.run(':node set owner root')).errors).toEqual(['Only root can give to the system.']);
     expect((await b.run(':node "gift"')).errors).toEqual(['Node not found.']);
+    expect((await a.run(`:node set owner ${b.username}`)).errors).toEqual([`You can only give to a member of a group you belong to; ${b.username} is not in any of yours.`]);
+    // b joins a's group: now they share one, and a may give b the node.
+    const api = server.client();
+    await api.post('/api/user/login', { username: a.username, password: PW });
+    const groupPassword = (await api.get<{ settings: { groupPassword: string } }>('/api/user/info')).result!.settings.groupPassword;
+    expect((await b.run(`:user join ${a.username} ${groupPassword}`)).errors).toEqual([]);
     expect((await a.run(`:node set owner ${b.username}`)).text).toBe(`Node "gift" now belongs to ${b.username}.`);
     expect((await a.run(':node "gift"')).errors).toEqual(['Node not found.']);
     expect((await a.run(':generate "x"')).errors).toEqual(['Node not found.']);

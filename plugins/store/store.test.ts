@@ -54,9 +54,13 @@ describe('indexing and search helpers', () => {
     expect(chunks.join(' ').split(/\s+/).length).toBe(text.split(/\s+/).length);
   });
 
-  it('drops stopwords from questions and marks hits in snippets', () => {
+  it('drops stopwords from questions; snippets keep the text as it is, around the first hit', () => {
     expect(queryTerms('How do I configure the Frobnicator?')).toEqual(['configure', 'frobnicator']);
-    expect(snippetOf('Open the panel to configure the frobnicator quickly.', ['frobnicator'])).toContain('**frobnicator**');
+    expect(snippetOf('Open the panel to configure the frobnicator quickly.', ['frobnicator'])).toBe('Open the panel to configure the frobnicator quickly.');
+    const long = `${'x '.repeat(200)}the frobnicator here ${'y '.repeat(200)}`;
+    const snippet = snippetOf(long, ['frobnicator'], 60);
+    expect(snippet).toMatch(/^….*frobnicator.*…$/);
+    expect(snippet).not.toContain('*');
   });
 });
 

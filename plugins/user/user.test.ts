@@ -96,10 +96,16 @@ describe('sign-up and login', () => {
     }
   });
 
-  it(':login refuses other expirations and other options with the spec message', async () => {
+  it(':login refuses other expirations with the spec message, and says what else is wrong', async () => {
     const t = await tester();
-    for (const options of ['--save 10m', '--bogus', '--save 12', '--save h', '-s 0d', '--save 1d 2d']) {
+    for (const options of ['--save 10m', '--save 12', '--save h', '--save 1d 2d']) {
       expect((await t.run(`:login ada ${PW} ${options}`)).errors, options).toEqual([INVALID_EXPIRY]);
+    }
+    // Zero is a time in hours or days, only too short; words without --save are most likely a
+    // password with spaces (`:login carl pass word 123`).
+    for (const options of ['-s 0d', '--save 0h']) expect((await t.run(`:login ada ${PW} ${options}`)).errors, options).toEqual(['Invalid expiration time. A login lasts at least 1h.']);
+    for (const options of ['--bogus', 'word 123']) {
+      expect((await t.run(`:login ada ${PW} ${options}`)).errors, options).toEqual(['Only --save (or -s) may follow the password. A password with spaces goes in double quotes.']);
     }
     expect(t.settings.get('user')).toBe('');
     expect(t.cookies.get('auth')).toBeUndefined();

@@ -4,6 +4,8 @@
 export const HISTORY_MAX = 100;
 export const MAX_ACTIVE_STORES = 3;
 export const DEFAULT_MEM_LENGTH = 7;
+/** The most turns a question may remember (memLength; the server refuses more). */
+export const MEM_LENGTH_MAX = 100;
 export const LOGIN_EXPIRY_DEFAULT = '24h';
 export const LOGIN_EXPIRY_SAVE = '7d';
 /** Session ids are millisecond timestamps strictly inside this range. */

@@ -123,9 +123,17 @@ export interface CommandContext {
   /** Translators of other namespaces, for help and documentation that span plugins. */
   tFor(ns: string): Translate;
   loadNamespaces(ns: readonly string[]): Promise<void>;
+  /**
+   * Sets a setting through the plugin that declares it, when that plugin owns how it is set
+   * (ctx.setter: `model` and `role` do what `:model use` and `:role use` do); undefined
+   * when it has no setter and the value is set as it is.
+   */
+  setThroughOwner(key: string, value: string): Promise<Output[] | undefined>;
 }
 
 export type HandlerResult = Output | Output[] | void;
+/** How a plugin sets one of its settings from text (`:set`, the Settings page): with its own rules. */
+export type SettingSetter = (value: string, ctx: CommandContext) => HandlerResult | Promise<HandlerResult>;
 export type CommandHandler = (ctx: CommandContext) => HandlerResult | Promise<HandlerResult>;
 export type CompletionProvider = (prefix: string) => string[] | Promise<string[]>;
 
@@ -150,6 +158,8 @@ export interface PluginContext {
    * commands' outputs that are one of them in the interface's language (its `err.<name>` keys).
    */
   messages(catalogue: MessageCatalogue): void;
+  /** Owns how a setting this plugin's manifest declares is set (checks, and what else it changes). */
+  setter(key: string, setter: SettingSetter): void;
   /** Runs when the plugin deactivates; everything registered through ctx is undone too. */
   onDispose(fn: () => void): void;
 }

@@ -3,6 +3,7 @@
 // browser, the CLI and the tests; only the loaders and the settings store differ.
 import mitt, { type Emitter } from 'mitt';
 import type {
+  CommandContext,
   CommandHandler,
   CompletionProvider,
   DocsContribution,
@@ -11,6 +12,7 @@ import type {
   PluginEntry,
   PluginManifest,
   PluginModule,
+  SettingSetter,
   Translate,
 } from './contract.ts';
 import { PLUGIN_API } from './contract.ts';
@@ -75,6 +77,7 @@ export class PluginHost {
   private registryCache?: CommandRegistry;
   private readonly handlers = new Map<string, CommandHandler>();
   private readonly completions = new Map<string, CompletionProvider>();
+  private readonly setters = new Map<string, SettingSetter>();
   /** Each active plugin's messages (ctx.messages), then the core's, which any command may answer. */
   private readonly catalogues = new Map<string, MessageCatalogue[]>();
   private coreLoaded?: Promise<void>;
@@ -231,6 +234,11 @@ export class PluginHost {
         this.catalogues.set(manifest.id, list);
         disposers.push(() => this.catalogues.delete(manifest.id));
       },
+      setter: (key, setter) => {
+        if (!(manifest.settings ?? []).some((s) => s.key === key)) throw new Error(`Plugin ${manifest.id} does not declare setting ${key}.`);
+        this.setters.set(key, setter);
+        disposers.push(() => this.setters.delete(key));
+      },
       onDispose: (fn) => disposers.push(fn),
     });
     return { module, disposers };
@@ -277,6 +285,40 @@ export class PluginHost {
     }
   }
 
+  private commandContext(pluginId: string, spec: CommandContext['spec'], args: CommandContext['args'], line: string, signal: AbortSignal): CommandContext {
+    return {
+      args,
+      line,
+      spec,
+      env: this.env,
+      t: this.t(pluginId),
+      settings: this.options.settings,
+      events: this.events,
+      identity: this.identity(),
+      manifests: this.manifests,
+      services: { get: (ref) => this.services.get(ref), maybe: (ref) => this.services.maybe(ref) },
+      signal,
+      tFor: (ns) => this.t(ns),
+      loadNamespaces: (ns) => this.loadNamespaces(ns),
+      setThroughOwner: (key, value) => this.setThroughOwner(key, value, signal),
+    };
+  }
+
+  /**
+   * Sets a setting the way the plugin that declares it does, when it registered a setter
+   * (activating it first); its outputs in the interface's language. Undefined without one.
+   */
+  async setThroughOwner(key: string, value: string, signal: AbortSignal = new AbortController().signal): Promise<Output[] | undefined> {
+    const owner = this.entries.find((e) => (e.manifest.settings ?? []).some((s) => s.key === key));
+    if (!owner) return undefined;
+    if (!this.setters.has(key)) await this.ensureActive(owner.manifest.id).catch(() => undefined);
+    const setter = this.setters.get(key);
+    if (!setter) return undefined;
+    const spec = { id: `set.${key}`, words: ['set'], group: 'general' } as CommandContext['spec'];
+    const outputs = asOutputs(await setter(value, this.commandContext(owner.manifest.id, spec, { key, value }, `:set ${key} ${value}`, signal)));
+    return outputs.map((o): Output => (o.kind === 'error' || o.kind === 'text' ? { ...o, text: this.localize(o.text, owner.manifest.id) } : o));
+  }
+
   private async runCommand(
     parsed: Extract<ParsedLine, { kind: 'command' }>,
     signal: AbortSignal,
@@ -318,22 +360,8 @@ export class PluginHost {
       await this.ensureActive(pluginId);
       const handler = this.handlers.get(spec.id);
       if (!handler) return done([error(t('msg.unknownCommand'))]);
-      const result = await handler({
-        args: bound.args,
-        line: parsed.line,
-        spec,
-        env: this.env,
-        t: this.t(pluginId),
-        settings: this.options.settings,
-        events: this.events,
-        identity: this.identity(),
-        manifests: this.manifests,
-        services: { get: (ref) => this.services.get(ref), maybe: (ref) => this.services.maybe(ref) },
-        signal,
-        tFor: (ns) => this.t(ns),
-        loadNamespaces: (ns) => this.loadNamespaces(ns),
-      });
-      return done(result === undefined ? [] : Array.isArray(result) ? result : [result]);
+      const result = await handler(this.commandContext(pluginId, spec, bound.args, parsed.line, signal));
+      return done(asOutputs(result));
     } catch (err) {
       // The plugin's code could not be fetched: the server is down or was updated since the
       // page loaded. Said in words, not as the browser's "Failed to fetch dynamically
@@ -347,6 +375,8 @@ export class PluginHost {
     }
   }
 }
+
+const asOutputs = (result: Output | Output[] | void): Output[] => (result === undefined ? [] : Array.isArray(result) ? result : [result]);
 
 export function formatUsage(t: Translate, usages: string[]): string {
   const label = t('msg.usage');

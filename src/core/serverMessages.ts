@@ -27,10 +27,13 @@ export const SERVER_MESSAGES = defineMessages(
     groupNotFound: 'Group not found.',
     ownGroup: 'You cannot leave your own group.',
     notInGroup: 'You are not in group {{group}}.',
+    // Giving a store or a node to someone (src/server/recipients.ts)
+    giveSystemRootOnly: 'Only root can give to the system.',
+    giveNoSuchOwner: 'Owner not found. Use a username, "group:<name>" for a group you belong to, or "system".',
+    giveNotShared: 'You can only give to a member of a group you belong to; {{username}} is not in any of yours.',
     // Sessions and logs
     timeTraveler: 'Time traveler detected.',
     ownLogsOnly: 'You can only add logs to your own sessions.',
-    sessionNotFound: 'Session not found.',
     // Generation (the status texts are the defaults of system info, which the operator may change)
     querying: 'Querying...',
     generating: 'Generating...',

@@ -83,6 +83,13 @@ export interface AccountsApi {
   addBalance(user: UserRow, amount: number): Promise<number>;
 }
 
+/** Whom a store or a node may go to (src/server/recipients.ts), or why not. */
+export type Recipient =
+  | { kind: 'system' }
+  | { kind: 'group'; id: number; name: string; ownerId: number }
+  | { kind: 'user'; user: UserRow }
+  | { kind: 'refused'; status: 403 | 404; error: string };
+
 /** Where the built-in functions fetch their data (operator-trusted; plugins/function). */
 export interface FunctionsConfig {
   /** Open-Meteo-compatible geocoding API (GEOCODING_BASE_URL). */
@@ -135,6 +142,8 @@ export interface ServerPluginContext {
   /** The address a request comes from (the socket's, or X-Forwarded-For behind TRUST_PROXY). */
   clientAddress(c: Context<AppEnv>): string;
   sessions: SessionsApi;
+  /** Whom `giver` may give a store or a node to ('system', 'group:<name>' or a username): one rule for both. */
+  recipient(giver: UserRow, owner: string): Promise<Recipient>;
   models: ModelsApi;
   /** Context providers and server tools for the generation pipeline. */
   generation: GenerationRegistry;
@@ -214,6 +223,8 @@ export interface SessionsApi {
   canRead(session: SessionRow, owner: SessionOwner): boolean;
   /** The last `limit` logs before now, following the parent chain, oldest first. */
   memory(sessionId: number, limit: number): Promise<LogRow[]>;
+  /** At login: this browser's anonymous sessions, logs and uploads become the user's. */
+  adopt(c: Context<AppEnv>, user: UserRow): Promise<number>;
 }
 
 /** A model as the API shows it: never a key, and the owner's own key only masked. */

@@ -1,8 +1,8 @@
 // The settings a logged-in user keeps on the server (spec part 3, User) with their defaults
 // and validation; the server checks every change with this, and the client uses it to
 // report mistakes before a round trip.
-import { DEFAULT_MEM_LENGTH, FULLSCREEN_MODES, MAX_ACTIVE_STORES, THEMES } from './constants.ts';
-import { LANGUAGE_CODES } from './languages.ts';
+import { DEFAULT_MEM_LENGTH, FULLSCREEN_MODES, MAX_ACTIVE_STORES, MEM_LENGTH_MAX, THEMES } from './constants.ts';
+import { matchLanguage } from './languages.ts';
 import { defineMessages } from './messages.ts';
 
 /** The rules' messages, in the core's namespace (its `err.setting*` keys). */
@@ -10,10 +10,11 @@ export const USER_SETTING_MESSAGES = defineMessages('core', {
   settingUnknownKey: 'Unknown key. Key must be one of: {{keys}}',
   settingNotBoolean: 'Invalid value. Value must be true or false.',
   settingNotNumber: 'Invalid value. Value must be a number.',
-  settingRange: 'Invalid value. Value must be between {{min}} and {{max}}.',
+  settingRange: 'Invalid value. Value must be a whole number from {{min}} to {{max}}.',
   settingInvalid: 'Invalid value.',
   settingOneOf: 'Invalid value. Value must be one of: {{values}}',
   settingLanguage: 'Language code not found.',
+  settingLanguageMultiple: 'Multiple language codes found: {{codes}}',
   settingNames: 'Invalid value. Value must be a comma-separated list of names.',
   settingStores: 'You can only use {{max}} stores at the same time. Please unuse one of them first.',
   settingGroupPassword: 'Invalid value. A group password is 8 to 64 letters and digits.',
@@ -64,9 +65,10 @@ export function checkUserSetting(key: string, raw: unknown): UserSettingCheck {
     return { ok: false, error: USER_SETTING_MESSAGES.settingNotBoolean };
   }
   if (key === 'memLength') {
-    const n = typeof text === 'number' ? text : /^\d+$/.test(String(text)) ? Number(text) : Number.NaN;
-    if (!Number.isInteger(n)) return { ok: false, error: USER_SETTING_MESSAGES.settingNotNumber };
-    if (n < 0 || n > 100) return { ok: false, error: USER_SETTING_MESSAGES.settingRange(0, 100) };
+    // The generation request's rule (api/generate.ts): a whole number from 0 to MEM_LENGTH_MAX.
+    const n = typeof text === 'number' ? text : /^-?\d+(\.\d+)?$/.test(String(text)) ? Number(text) : Number.NaN;
+    if (Number.isNaN(n)) return { ok: false, error: USER_SETTING_MESSAGES.settingNotNumber };
+    if (!Number.isInteger(n) || n < 0 || n > MEM_LENGTH_MAX) return { ok: false, error: USER_SETTING_MESSAGES.settingRange(0, MEM_LENGTH_MAX) };
     return { ok: true, value: n };
   }
   if (typeof text !== 'string') return { ok: false, error: USER_SETTING_MESSAGES.settingInvalid };
@@ -75,8 +77,13 @@ export function checkUserSetting(key: string, raw: unknown): UserSettingCheck {
       return (THEMES as readonly string[]).includes(text) ? { ok: true, value: text } : { ok: false, error: USER_SETTING_MESSAGES.settingOneOf(THEMES.join(', ')) };
     case 'fullscreen':
       return (FULLSCREEN_MODES as readonly string[]).includes(text) ? { ok: true, value: text } : { ok: false, error: USER_SETTING_MESSAGES.settingOneOf(FULLSCREEN_MODES.join(', ')) };
-    case 'lang':
-      return text === '' || LANGUAGE_CODES.includes(text) ? { ok: true, value: text } : { ok: false, error: USER_SETTING_MESSAGES.settingLanguage };
+    case 'lang': {
+      // `:lang use`'s rule: a code shorter than 5 characters matches by prefix.
+      if (text === '') return { ok: true, value: text };
+      const match = matchLanguage(text);
+      if (match.kind === 'multiple') return { ok: false, error: USER_SETTING_MESSAGES.settingLanguageMultiple(match.codes.join(', ')) };
+      return match.kind === 'found' ? { ok: true, value: match.language.code } : { ok: false, error: USER_SETTING_MESSAGES.settingLanguage };
+    }
     case 'functions':
       return text === '' || NAME_LIST.test(text) ? { ok: true, value: text } : { ok: false, error: USER_SETTING_MESSAGES.settingNames };
     case 'stores':

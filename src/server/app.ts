@@ -10,6 +10,8 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import type { DestinationStream } from 'pino';
 import type { AppEnv, ServerPluginContext, ServerPluginModule } from '../core/index.ts';
 import { Accounts } from './accounts/service.ts';
+import { adoptDevice } from './accounts/adopt.ts';
+import { recipientOf } from './recipients.ts';
 import { Throttle } from './auth/throttle.ts';
 import { cookieHelpers, isHttps, loadUser, requireUser } from './auth/session.ts';
 import { sign, verifySignature } from './auth/tokens.ts';
@@ -196,12 +198,14 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
       if (config.egressAllowHosts.includes(`${host}:${port}`) || config.egressAllowHosts.includes(host)) return host;
       return (await resolvePublicAddresses(host))[0]!.address;
     },
+    recipient: (giver, owner) => recipientOf(db.db, (name) => accounts.byUsername(name), giver, owner),
     sessions: {
       owner: (c) => ownerOf(c, isHttps(c, config.trustProxy)),
       get: (id) => getSession(db.db, id),
       owns,
       canRead,
       memory: (id, limit) => memory(db.db, id, limit),
+      adopt: (c, user) => adoptDevice(db.db, ownerOf(c, isHttps(c, config.trustProxy)).deviceId, user.id),
     },
     models: {
       list: async (user) => {

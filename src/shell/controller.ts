@@ -68,6 +68,9 @@ export class ShellController {
   private readonly uploading = new Set<string>();
   /** Images uploaded into the input, shown among the previews while their marker is there. */
   private readonly uploaded = new Set<string>();
+  /** Lines submitted so far, and the latest of them whose answer is on screen. */
+  private submittedLines = 0;
+  private shownLine = 0;
 
   constructor(options: {
     settings: SettingsStore;
@@ -141,13 +144,24 @@ export class ShellController {
     this.state.set((s) => ({ previews: s.previews.includes(url) ? s.previews : [...s.previews, url] }));
   }
 
-  show(outputs: Output[]): void {
+  /**
+   * Shows outputs in place of the last ones. `line` is the number of the submitted line they
+   * answer: an answer that arrives after a later line's is shown below it, never in its place
+   * (a slow `:voice use` typed before `:theme`).
+   */
+  show(outputs: Output[], line?: number): void {
     const visible: Output[] = [];
     for (const output of outputs) {
       if (output.kind === 'effect') this.apply(output.effect);
       else visible.push(output);
     }
-    if (visible.length) this.state.set({ outputs: visible, notice: '' });
+    if (!visible.length) return;
+    if (line !== undefined && line < this.shownLine) {
+      this.state.set((s) => ({ outputs: [...s.outputs, ...visible] }));
+      return;
+    }
+    if (line !== undefined) this.shownLine = line;
+    this.state.set({ outputs: visible, notice: '' });
   }
 
   private apply(effect: Effect): void {
@@ -199,9 +213,16 @@ export class ShellController {
     const sent = [...this.uploaded];
     this.uploaded.clear();
     this.state.set((s) => ({ input: '', notice: '', previews: s.previews.filter((url) => !sent.includes(url)) }));
+    const line = ++this.submittedLines;
     const host = await this.host();
     const result = await host.run(raw, this.abort.signal);
     if (result.parsed.kind === 'empty') return;
+    // A line that could not run at all (a failed upload marker, a full-width colon) comes back
+    // into the box with the reason, so the person mends it rather than typing it again.
+    if (result.parsed.kind === 'error' && !this.state.get().input) {
+      for (const url of sent) this.uploaded.add(url);
+      this.state.set((s) => ({ input: raw, previews: [...s.previews, ...sent.filter((url) => !s.previews.includes(url))] }));
+    }
     if (result.remember) {
       this.settings.set('history', pushHistory(this.settings.get<string[]>('history'), result.parsed.kind === 'command' ? result.parsed.line : raw));
     }
@@ -211,7 +232,19 @@ export class ShellController {
       this.lastInput = raw.trim();
       this.state.set({ placeholder: shortenPlaceholder(this.lastInput) });
     }
-    this.show(result.outputs);
+    this.show(result.outputs, line);
+    this.state.set((s) => ({ runs: s.runs + 1 }));
+  }
+
+  /**
+   * Runs a command for a shortcut (Ctrl+Shift+R is `:reset`), as if typed, leaving the input
+   * and the history alone; `otherwise` runs when no installed plugin has the command.
+   */
+  async shortcut(line: string, otherwise: () => void): Promise<void> {
+    const number = ++this.submittedLines;
+    const result = await (await this.host()).run(line);
+    if (!result.command) return otherwise();
+    this.show(result.outputs, number);
     this.state.set((s) => ({ runs: s.runs + 1 }));
   }
 

@@ -4,6 +4,9 @@ import { PHONE_BREAKPOINT_PX } from '../core/index.ts';
 
 const query = `(max-width: ${PHONE_BREAKPOINT_PX - 0.02}px)`;
 
+/** The screen is narrower than the phone breakpoint now. */
+export const isPhone = (): boolean => globalThis.matchMedia?.(query).matches ?? false;
+
 export function useIsPhone(): boolean {
   return useSyncExternalStore(
     (fn) => {
@@ -11,11 +14,12 @@ export function useIsPhone(): boolean {
       mql?.addEventListener('change', fn);
       return () => mql?.removeEventListener('change', fn);
     },
-    () => globalThis.matchMedia?.(query).matches ?? false,
+    isPhone,
     () => false,
   );
 }
 
-export function effectiveFullscreen(setting: string, phone: boolean): string {
+/** The layout in force: the setting, except on a phone, where fullscreen is off (and Enter sends). */
+export function effectiveFullscreen(setting: string, phone = isPhone()): string {
   return phone ? 'off' : setting;
 }

@@ -128,10 +128,51 @@ describe.skipIf(!HAS_CHROME)('stores and nodes in the browser', () => {
     const system = (sent[0]!.body.messages as { role: string; content: unknown }[]).filter((m) => m.role === 'system').map((m) => JSON.stringify(m.content)).join('\n');
     expect(system).toContain('Support data');
     expect(system).toContain('source: report.pdf');
-    // The snippet marks the matched words in bold.
-    expect(system.replaceAll('**', '')).toContain('The quantum widget needs a calibration every week.');
+    // The document's words as they are: no highlight markers reach the model.
+    expect(system).toContain('The quantum widget needs a calibration every week.');
+    expect(system).not.toContain('**');
     expect(errors).toEqual([]);
     await context.close();
+  }, 60_000);
+
+  it('stores the good files of a mixed upload and names the refused ones; a user cannot publish a store to everyone', async () => {
+    const { page, context, errors } = await loggedIn('mixer');
+    expect(await run(page, ':store add "file" "mixed"')).toContain('Store `mixed` is created.');
+    page.once('filechooser', (chooser) =>
+      chooser.setFiles([
+        { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('The heron nests by the mill pond.') },
+        { name: 'doc.md', mimeType: 'text/markdown', buffer: Buffer.from('# Otters\nOtters slide down the weir.') },
+        { name: 'bad.exe', mimeType: 'application/octet-stream', buffer: Buffer.from('MZ') },
+      ]),
+    );
+    const mixed = await run(page, ':store data upload');
+    expect(mixed).toContain('2 file(s) uploaded to store `mixed`.');
+    expect(mixed).toContain('notes.txt');
+    expect(mixed).toContain('Upload failed: bad.exe: Invalid file type. Supported type: JPEG/JPG, PNG, PDF, DOCX, TXT, Markdown, CSV, JSON.');
+    page.once('filechooser', (chooser) =>
+      chooser.setFiles([
+        { name: 'big.txt', mimeType: 'text/plain', buffer: Buffer.alloc(11 * 1024 * 1024, 'a') },
+        { name: 'small.txt', mimeType: 'text/plain', buffer: Buffer.from('Kingfishers dive at dawn.') },
+      ]),
+    );
+    const sized = await run(page, ':store data upload');
+    expect(sized).toContain('1 file(s) uploaded to store `mixed`.');
+    expect(sized).toContain('Upload failed: big.txt: failed: file size exceeds 10MB');
+    expect(await run(page, ':store search "kingfishers"')).toContain('small.txt');
+    expect(await run(page, ':store search "heron"')).toContain('notes.txt');
+    expect(await run(page, ':store search "weir"')).toContain('doc.md');
+
+    // Handing the store to root would publish it as a system store into everybody's prompts.
+    expect(await run(page, ':store set owner "root"')).toBe('Only root can give to the system.');
+    expect(await run(page, ':store set owner "system"')).toBe('Only root can give to the system.');
+    // Nor to a stranger's account, who never agreed to share anything with this user.
+    const stranger = await loggedIn('stranger');
+    expect(await run(page, ':store set owner "stranger"')).toBe('You can only give to a member of a group you belong to; stranger is not in any of yours.');
+    expect(await run(stranger.page, ':store ls')).not.toContain('mixed');
+    // The author still owns it, and can delete it.
+    expect(await run(page, ':store del "mixed"')).toBe('Store `mixed` is deleted.');
+    expect([...errors, ...stranger.errors]).toEqual([]);
+    await Promise.all([context.close(), stranger.context.close()]);
   }, 60_000);
 
   it("uses an http node: its output reaches the model as context and its image shows in the previews", async () => {

@@ -99,10 +99,11 @@ export const NODE_CASES: Cases = {
   'POST /api/node/update/:name/owner': {
     prepare: seedNodes,
     path: () => '/api/node/update/owner-node/owner',
-    body: (w) => ({ owner: w.other.username }),
+    // To the member, who shares the owner's group (whom a node may go to: authz.handOver.test.ts).
+    body: (w) => ({ owner: w.member.username }),
     effect: async ({ w, allowed }) => {
       expect((await nodesOf(w.owner.id)).length).toBe(allowed ? 0 : 1);
-      expect((await nodesOf(w.other.id)).map((n) => n.name)).toEqual(allowed ? ['owner-node'] : []);
+      expect((await nodesOf(w.member.id)).map((n) => n.name)).toEqual(allowed ? ['owner-node'] : []);
     },
   },
   'POST /api/node/update/:name/settings': {

@@ -23,7 +23,7 @@ export const SESSION_MATRIX: Matrix = {
   'GET /api/generate_sse':                     ['owner',  200,      200,  200,  200,   200],
   'POST /api/generate_sse':                    ['owner',  200,      200,  200,  200,   200],
   'POST /api/generate':                        ['owner',  400,      400,  400,  400,   400],
-  'POST /api/generate_msg':                    ['owner',  404,      200,  404,  404,   200],
+  'POST /api/generate_msg':                    ['owner',  200,      200,  200,  200,   200],
   'POST /api/log/add':                         ['owner',  403,      200,  403,  403,   403],
 };
 
@@ -51,9 +51,11 @@ const ownerTurn = (w: World) => `needle-${w.owner.username}-end`;
 const generationCase = (extra: Partial<Case> = {}): Case => ({
   prepare: (w) => ownerSession(w),
   body: (w) => ({ session: Number(w.prepared.session), user_input: 'hello' }),
-  effect: async ({ w, actor, res }) => {
-    // The owner and root (who reads every session, into a branch of their own) reach the model step.
-    expect(res.text).toContain(actor === 'owner' || actor === 'root' ? 'No available model found.' : 'Session not found.');
+  effect: async ({ w, res }) => {
+    // Everyone reaches the model step: the owner in the session, root in a branch of their own,
+    // anybody else in a new session of their own that remembers nothing of this one.
+    expect(res.text).toContain('No available model found.');
+    expect(res.text).not.toContain(String(w.prepared.session));
     expect(res.text).not.toContain(ownerTurn(w));
     expect(await turnsIn(w)).toBe(2);
   },
@@ -138,10 +140,14 @@ export const SESSION_CASES: Cases = {
   'POST /api/generate_msg': {
     prepare: (w) => ownerSession(w),
     body: (w) => ({ session: Number(w.prepared.session), user_input: 'hello' }),
-    // The owner continues the session and root reads it into a branch; nobody else sees it.
-    effect: async ({ w, allowed, res }) => {
-      if (allowed) expect(res.text).toContain(ownerTurn(w));
+    // The owner continues the session and root reads it into a branch; anybody else is given a
+    // new session of their own that remembers nothing of it.
+    effect: async ({ w, actor, res }) => {
+      const reads = actor === 'owner' || actor === 'root';
+      if (reads) expect(res.text).toContain(ownerTurn(w));
       else expect(res.text).not.toContain(ownerTurn(w));
+      const session = resultOf<{ msg: { session: number } }>(res).msg.session;
+      expect(session === Number(w.prepared.session)).toBe(actor === 'owner');
       expect(await turnsIn(w)).toBe(2);
     },
   },

@@ -76,7 +76,7 @@ describe.each(['direct', 'sdk'])('generation (STREAM_RELAY=%s)', (relay) => {
     expect(texts).toEqual(['two', 'three', 'four']);
   });
 
-  it("refuses another browser's session unless shared, and branches when sending from an older log", async () => {
+  it("keeps another browser's session out of reach unless shared, and branches when sending from an older log", async () => {
     const session = SESSION + 3;
     const owner = t.client();
     await ask({ user_input: 'first', session }, owner);
@@ -88,8 +88,16 @@ describe.each(['direct', 'sdk'])('generation (STREAM_RELAY=%s)', (relay) => {
     const messages = fake.requests.at(-1)!.body.messages as { role: string; content: unknown }[];
     expect(messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['first', 'again']);
     expect(second.at(-1)).toMatchObject({ type: 'done', session });
+    // A stranger's turn begins a session of its own that remembers nothing of the owner's.
     const stranger = await ask({ user_input: 'peek', session }, t.client());
-    expect(stranger.at(-1)).toEqual({ type: 'error', error: 'Session not found.' });
+    const strangerDone = stranger.at(-1) as { type: string; session: number };
+    expect(strangerDone.type).toBe('done');
+    expect(strangerDone.session).not.toBe(session);
+    expect(strangerDone.session).not.toBe(branchDone.session);
+    const seen = fake.requests.at(-1)!.body.messages as { role: string; content: unknown }[];
+    expect(seen.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['peek']);
+    const inOwners = await t.server.db.db.selectFrom('logs').select('input').where('session', '=', session).execute();
+    expect(inOwners.map((l) => l.input)).toEqual(['first', 'second']);
   });
 
   it('refuses an input over 200,000 characters, saying so', async () => {

@@ -72,17 +72,22 @@ describe.each(await engines())('node routes on %s', (engine) => {
     expect(out).toEqual({ node: 'painter', text: 'node says: a cat', images: [fakeNode.image] });
     expect(fakeNode.requests.at(-1)!.headers.authorization).toBe(`Bearer ${KEY}`);
 
-    // Transfer to bob: ada loses it, bob manages it.
+    // Transfer to bob: refused while bob shares no group with ada (nothing lands in a stranger's
+    // account); once ada joins bob's group, ada loses it and bob manages it.
     expect(await failure(bob.post('/api/node/update/painter/owner', { owner: 'bob' }))).toEqual({ status: 404, error: 'Node not found.' });
+    expect(await failure(ada.post('/api/node/update/painter/owner', { owner: 'bob' }))).toEqual({
+      status: 403,
+      error: 'You can only give to a member of a group you belong to; bob is not in any of yours.',
+    });
+    expect(await failure(ada.post('/api/node/update/painter/owner', { owner: 'system' }))).toEqual({ status: 403, error: 'Only root can give to the system.' });
+    const info = (await bob.get<{ settings: { groupPassword: string } }>('/api/user/info')).result!;
+    await ada.post('/api/user/group/join', { group: 'bob', password: info.settings.groupPassword });
     expect((await ada.post('/api/node/update/painter/owner', { owner: 'bob' })).message).toBe('Node "painter" now belongs to bob.');
     expect(await failure(ada.get('/api/node/painter'))).toEqual({ status: 404, error: 'Node not found.' });
     expect((await bob.get<NodeLists>('/api/node/list')).result!.user_nodes.map((n) => n.name)).toEqual(['painter']);
 
-    // To bob's group: ada joins it and may use the node, not change it.
-    const info = (await bob.get<{ settings: { groupPassword: string } }>('/api/user/info')).result!;
+    // To bob's group: ada, a member, may use the node, not change it.
     expect((await bob.post('/api/node/update/painter/owner', { owner: 'group:bob' })).message).toBe('Node "painter" now belongs to group:bob.');
-    expect(await failure(ada.get('/api/node/painter'))).toMatchObject({ status: 404 });
-    await ada.post('/api/user/group/join', { group: 'bob', password: info.settings.groupPassword });
     const lists = (await ada.get<NodeLists>('/api/node/list')).result!;
     expect(lists.group_nodes.map((n) => [n.name, n.owner_name, n.manageable])).toEqual([['painter', 'group:bob', false]]);
     expect(lists.group_nodes[0]!.settings).not.toHaveProperty('api_key');

@@ -89,7 +89,8 @@ describe.each(await engines())('stores on %s', (engine) => {
     expect((await s.run(':store search frobnicator')).errors).toEqual(['Search text must be quoted with double quotes.']);
     const found = await s.run(':store search "how do I configure the frobnicator"');
     expect(found.text).toContain('guide.md');
-    expect(found.text).toContain('**frobnicator**');
+    expect(found.text).toContain('frobnicator');
+    expect(found.text).not.toContain('**');
     expect((await s.run(':store search "what about the quantum widget calibration"')).text).toContain('manual.pdf');
     expect((await s.run(':store search "zebrafish aquarium"')).text).toContain('notes.docx');
     expect((await s.run(':store search "population of Bergen"')).text).toContain('data.csv');
@@ -121,7 +122,12 @@ describe.each(await engines())('stores on %s', (engine) => {
     await s.run(':store add "file" "two"');
     await s.run(':store add "file" "three"');
     expect(s.settings.get('stores')).toBe('docs,two,three');
-    expect((await s.run(':store add "file" "four"')).errors).toEqual(['You can only use 3 stores at the same time. Please unuse one of them first.']);
+    // A fourth is created all the same, not active, and the person is told how to use it.
+    const fourth = await s.run(':store add "file" "four"');
+    expect(fourth.errors).toEqual([]);
+    expect(fourth.text).toBe('Store `four` is created.\nIt is not active: 3 stores are in use. Unuse one, then :store use "four".');
+    expect(s.settings.get('stores')).toBe('docs,two,three');
+    expect((await s.run(':store use "four"')).errors).toEqual(['You can only use 3 stores at the same time. Please unuse one of them first.']);
     expect((await s.run(':store set description "x"')).errors).toEqual(['Multiple stores are being used. Please unuse all but one store.']);
     expect((await s.run(':store data reset')).errors).toEqual(['Multiple stores are being used. Please unuse all but one store.']);
     expect((await s.run(':store set owner root')).errors).toEqual(['Multiple stores are being used. Please unuse all but one store.']);
@@ -163,5 +169,35 @@ describe.each(await engines())('stores on %s', (engine) => {
     expect(res.status).toBe(200);
     const other = await api.raw(`${t.url}/api/store/search`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ search: 'x'.repeat(2_000_000), store: 'up' }) });
     expect(other.status).toBe(413);
+
+    // Several files at once: the good ones are stored, each refused one is named with its reason.
+    const mixed = new FormData();
+    mixed.set('name', 'up');
+    mixed.append('files', new Blob([new TextEncoder().encode('The heron nests by the mill pond.')]), 'notes.txt');
+    mixed.append('files', new Blob([new Uint8Array(FILES['big.txt'] as Buffer)]), 'big.txt');
+    mixed.append('files', new Blob([new TextEncoder().encode('MZ')]), 'bad.exe');
+    res = await send(mixed);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({
+      success: true,
+      message: '1 file(s) uploaded to store `up`.',
+      result: {
+        files: [{ name: 'notes.txt', chunks: 1 }],
+        refused: [
+          { name: 'big.txt', reason: 'failed: file size exceeds 10MB' },
+          { name: 'bad.exe', reason: 'Invalid file type. Supported type: JPEG/JPG, PNG, PDF, DOCX, TXT, Markdown, CSV, JSON.' },
+        ],
+      },
+    });
+    // None good: every file is named.
+    const bad = new FormData();
+    bad.set('name', 'up');
+    bad.append('files', new Blob([new TextEncoder().encode('MZ')]), 'a.exe');
+    bad.append('files', new Blob([new TextEncoder().encode('MZ')]), 'b.exe');
+    res = await send(bad);
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: string }).error).toBe(
+      ['a.exe', 'b.exe'].map((f) => `Upload failed: ${f}: Invalid file type. Supported type: JPEG/JPG, PNG, PDF, DOCX, TXT, Markdown, CSV, JSON.`).join('\n'),
+    );
   }, 60_000);
 });

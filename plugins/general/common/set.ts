@@ -1,28 +1,62 @@
 import {
+  checkUserSetting,
   error,
   findSetting,
   formatSettingValue,
+  isUserSettingKey,
   parseSettingInput,
+  SESSION_ID_MAX,
+  SESSION_ID_MIN,
   text,
+  type CommandContext,
   type CommandHandler,
+  type SettingSpec,
+  type SettingValue,
   type SettingsStore,
 } from '../../../src/core/index.ts';
+import { SERVER_MESSAGES } from '../../../src/core/serverMessages.ts';
 
 export function settableKeys(settings: SettingsStore): string[] {
   return settings.specs().filter((s) => s.settable !== false).map((s) => s.key);
 }
 
+/**
+ * The value `:set` may write, by the rule that reads it later (issue 27): the server's rule
+ * for the settings a user keeps there (memLength, stores, functions...), the session id's
+ * range, whole times; otherwise the declared type's.
+ */
+function checked(ctx: CommandContext, spec: SettingSpec, raw: string): { value: SettingValue } | { error: string } {
+  const parsed = parseSettingInput(spec, raw);
+  if (!parsed.ok) {
+    if (parsed.message === 'oneOf') return { error: ctx.t('msg.invalidOneOf', { values: (parsed.values ?? []).join(', ') }) };
+    return { error: ctx.t(parsed.message === 'number' ? 'msg.invalidNumber' : 'msg.invalidBoolean') };
+  }
+  if (isUserSettingKey(spec.key)) {
+    const rule = checkUserSetting(spec.key, formatSettingValue(parsed.value));
+    if (!rule.ok) return { error: rule.error };
+    return { value: spec.type === 'list' ? parsed.value : rule.value };
+  }
+  if (spec.key === 'session' && !(Number.isInteger(parsed.value) && Number(parsed.value) > SESSION_ID_MIN && Number(parsed.value) < SESSION_ID_MAX)) {
+    return { error: SERVER_MESSAGES.timeTraveler };
+  }
+  if ((spec.key === 'time' || spec.key === 'head') && !(Number.isInteger(parsed.value) && Number(parsed.value) >= 0)) {
+    return { error: ctx.t('msg.invalidNumber') };
+  }
+  return { value: parsed.value };
+}
+
 export const setCommands: Record<string, CommandHandler> = {
-  set: (ctx) => {
+  set: async (ctx) => {
     const keys = settableKeys(ctx.settings);
     const spec = findSetting(ctx.settings.specs(), ctx.args.key ?? '');
     if (!spec || spec.settable === false) return error(ctx.t('msg.unknownKey', { keys: keys.join(', ') }));
-    const parsed = parseSettingInput(spec, ctx.args.value ?? '');
-    if (!parsed.ok) {
-      if (parsed.message === 'oneOf') return error(ctx.t('msg.invalidOneOf', { values: (parsed.values ?? []).join(', ') }));
-      return error(ctx.t(parsed.message === 'number' ? 'msg.invalidNumber' : 'msg.invalidBoolean'));
-    }
-    ctx.settings.set(spec.key, parsed.value);
+    const raw = ctx.args.value ?? '';
+    // A plugin that owns how its setting is set (`model`, `role`, `stores`) applies its own rules.
+    const owned = await ctx.setThroughOwner(spec.key, raw);
+    if (owned) return owned;
+    const result = checked(ctx, spec, raw);
+    if ('error' in result) return error(result.error);
+    ctx.settings.set(spec.key, result.value);
     return text(ctx.t('msg.setDone', { key: spec.key, value: formatSettingValue(ctx.settings.get(spec.key)) }));
   },
   'set.all': (ctx) => {

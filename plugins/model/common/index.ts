@@ -160,9 +160,8 @@ export function activateModel(ctx: PluginContext, local: LocalModels): void {
   };
   ctx.handle('model.ls', (c) => call(() => listModels(c)));
 
-  ctx.handle('model.use', (c) =>
+  const use = (c: CommandContext, name: string) =>
     call(async () => {
-      const name = c.args.name ?? '';
       // The local model server first, then the server's models (user → group → system).
       const names = await local.list();
       if (names?.includes(name)) {
@@ -175,8 +174,15 @@ export function activateModel(ctx: PluginContext, local: LocalModels): void {
       c.settings.set('model', found.name);
       c.settings.set('baseUrl', found.base_url);
       return text(c.t('msg.using', { name: found.name }));
-    }),
-  );
+    });
+  ctx.handle('model.use', (c) => use(c, c.args.name ?? ''));
+  // `:set model "x"` is `:model use "x"` (its base URL follows), and an empty value `:model unuse`.
+  ctx.setter('model', async (value, c) => {
+    const name = value.trim().replace(/^"(.*)"$/, '$1');
+    if (name) return use(c, name);
+    clearModel(c.settings);
+    return text(c.t('msg.unused'));
+  });
 
   ctx.handle('model.unuse', async (c) => {
     if (!c.settings.get<string>('model')) return error(NO_MODEL);

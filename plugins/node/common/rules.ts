@@ -84,7 +84,6 @@ export const MESSAGES = defineMessages(
     notConfigured: 'The node has no base_url. Set one with :node set base_url "https://...".',
     tooMany: 'You can have at most {{nodesMax}} nodes. Please delete one first.',
     notOwner: 'Only the owner of a node can change it.',
-    ownerNotFound: 'Owner not found. Use a username, "group:<name>" for a group you belong to, or "system".',
     inputRequired: 'Input is required.',
     failed: 'The node did not answer: {{detail}}',
     exists: 'Node "{{name}}" already exists.',

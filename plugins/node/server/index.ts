@@ -258,24 +258,11 @@ export function registerNodes(ctx: ServerPluginContext): void {
     const found = await resolve(name, user);
     if (!found) return refuse(c, 404, MESSAGES.notFound);
     if (!found.manageable) return refuse(c, 403, MESSAGES.notOwner);
-    const target = c.req.valid('json').owner.trim();
-    let owner: NodeScope;
-    let ownerId: number;
-    if (target === 'system') {
-      if (!isRoot(user)) return refuse(c, 403, MESSAGES.notOwner);
-      owner = 'system';
-      ownerId = 0;
-    } else if (target.startsWith('group:')) {
-      const group = (await groupsOf(user.id)).find((g) => g.name === target.slice('group:'.length));
-      if (!group) return refuse(c, 404, MESSAGES.ownerNotFound);
-      owner = 'group';
-      ownerId = group.id;
-    } else {
-      const account = await ctx.accounts.byUsername(target);
-      if (!account) return refuse(c, 404, MESSAGES.ownerNotFound);
-      owner = 'user';
-      ownerId = account.id;
-    }
+    const recipient = await ctx.recipient(user, c.req.valid('json').owner);
+    if (recipient.kind === 'refused') return refuse(c, recipient.status, recipient.error);
+    const owner: NodeScope = recipient.kind;
+    const ownerId = recipient.kind === 'system' ? 0 : recipient.kind === 'group' ? recipient.id : recipient.user.id;
+    const target = recipient.kind === 'system' ? 'system' : recipient.kind === 'group' ? `group:${recipient.name}` : recipient.user.username;
     const clash = await db.selectFrom('nodes').select('id').where('owner', '=', owner).where('owner_id', '=', ownerId).where('name', '=', name).executeTakeFirst();
     if (clash && clash.id !== found.row.id) return refuse(c, 409, MESSAGES.exists(name));
     await db.updateTable('nodes').set({ owner, owner_id: ownerId, updated_at: Date.now() }).where('id', '=', found.row.id).execute();

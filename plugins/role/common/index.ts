@@ -9,6 +9,7 @@ import {
   text,
   callApi,
   type ApiClient,
+  type CommandContext,
   type HandlerResult,
   type Output,
   type PluginContext,
@@ -102,15 +103,22 @@ export function activateRole(ctx: PluginContext): void {
     }),
   );
 
-  ctx.handle('role.use', (c) =>
+  const use = (c: CommandContext, name: string) =>
     call(async () => {
-      const name = c.args.name ?? '';
       const found = await find(name);
       if (!found) return error(MESSAGES.notExist(name));
       activate(c.settings, found.name);
       return text(c.t('msg.using', { name: found.name }));
-    }),
-  );
+    });
+  ctx.handle('role.use', (c) => use(c, c.args.name ?? ''));
+  // `:set role "x"` is `:role use "x"` (and an empty value `:role reset`): one rule.
+  ctx.setter('role', (value, c) => {
+    const name = value.trim().replace(/^"(.*)"$/, '$1');
+    if (name) return use(c, name);
+    c.settings.reset('role');
+    resetSession(c.settings);
+    return text(c.t('msg.reset'));
+  });
 
   ctx.handle('role.reset', (c) => {
     c.settings.reset('role');

@@ -15,6 +15,7 @@ import {
   type PluginContext,
   callApi,
 } from '../../../src/core/index.ts';
+import { SERVER_MESSAGES } from '../../../src/core/serverMessages.ts';
 import {
   activeList,
   checkEngine,
@@ -58,6 +59,8 @@ export interface StoreUploader<F extends PickedFile = PickedFile> {
 
 export interface UploadResult {
   files: { name: string; chunks: number }[];
+  /** The files the server did not store, each with why (the others were stored). */
+  refused?: { name: string; reason: string }[];
 }
 
 /** The picker's accept list: the allowed extensions. */
@@ -172,6 +175,19 @@ export function activateStore(ctx: PluginContext, options: { uploader?: StoreUpl
     }),
   );
 
+  // `:set stores "a,b"` makes those the active stores, by `:store use`'s rules: at most three,
+  // each one a store this user may use; an empty value is `:store reset`.
+  ctx.setter('stores', (value, c) =>
+    call(async () => {
+      const names = [...new Set(activeList(value.trim().replace(/^"(.*)"$/, '$1')))];
+      if (names.length > MAX_ACTIVE_STORES) return error(MESSAGES.tooManyActive);
+      if (names.length && !c.identity.loggedIn) return error(SERVER_MESSAGES.pleaseLogin);
+      for (const name of names) if (!(await details(name))) return error(`${MESSAGES.notExists} (${name})`);
+      setActive(c, names);
+      return names.length ? text(c.t('msg.using', { name: names.join(', ') })) : text(c.t('msg.reset'));
+    }),
+  );
+
   ctx.handle('store.unuse', (c) => {
     const name = c.args.name ?? '';
     const names = active(c);
@@ -193,10 +209,12 @@ export function activateStore(ctx: PluginContext, options: { uploader?: StoreUpl
       const problem = checkStoreName(name);
       if (problem) return error(problem);
       const names = active(c);
-      if (names.length >= MAX_ACTIVE_STORES) return error(MESSAGES.tooManyActive);
       const answer = await api().post<PublicStore>('/api/store/add', { name, engine });
-      // A store created by add becomes active.
-      if (!names.includes(name)) setActive(c, [...names, name]);
+      // A store created by add becomes active, unless three are active already: then it is
+      // created all the same, and the person is told how to use it.
+      if (names.includes(name)) return text(answer.message!);
+      if (names.length >= MAX_ACTIVE_STORES) return [text(answer.message!), text(c.t('msg.createdInactive', { max: MAX_ACTIVE_STORES, name }))];
+      setActive(c, [...names, name]);
       return text(answer.message!);
     }),
   );
@@ -239,24 +257,29 @@ export function activateStore(ctx: PluginContext, options: { uploader?: StoreUpl
       const extracted = extractAttachments(c.line);
       if ('error' in extracted) return error(MESSAGES.urlScheme);
       const urls = extracted.attachments.filter((a) => a.kind === 'file').map((a) => a.url);
-      const shown = (answer: ApiAnswer<UploadResult>): Output[] => [
+      // What was stored, then each file that was not, with its reason (here or the server's).
+      const shown = (answer: ApiAnswer<UploadResult>, refusedHere: { name: string; reason: string }[] = []): Output[] => [
         text(answer.message!),
         { kind: 'table', columns: [c.t('table.file'), c.t('table.chunks')], rows: (answer.result?.files ?? []).map((f) => [f.name, String(f.chunks)]) },
+        ...[...refusedHere, ...(answer.result?.refused ?? [])].map((r) => error(MESSAGES.uploadFailed(r.name, r.reason))),
       ];
       if (urls.length) return shown(await api().post<UploadResult>('/api/store/file-upload', { name: one, urls }));
       const uploader = options.uploader;
       if (!uploader) return error(MESSAGES.noFiles);
       // No attachment: the browser's file picker, checked here first, then sent with progress.
-      const files = await uploader.pick(UPLOAD_ACCEPT);
-      if (!files.length) return error(MESSAGES.noSelection);
-      for (const f of files) {
-        const problem = checkUpload(f);
-        if (problem) return error(problem);
-      }
+      const picked = await uploader.pick(UPLOAD_ACCEPT);
+      if (!picked.length) return error(MESSAGES.noSelection);
+      // Files that fail the checks stay here, named with their reason; the others go.
+      const refusedHere = picked.flatMap((f) => {
+        const reason = checkUpload(f);
+        return reason ? [{ name: f.name, reason }] : [];
+      });
+      const files = picked.filter((f) => !checkUpload(f));
+      if (!files.length) return refusedHere.length === 1 ? error(refusedHere[0]!.reason) : refusedHere.map((r) => error(MESSAGES.uploadFailed(r.name, r.reason)));
       const show = (loaded: number, total: number) => c.events.emit('output', progressLines(files, loaded, total).map((line) => text(line)));
       show(0, 0);
       const answer = await uploader.send(one, files, show, c.signal);
-      return shown(answer);
+      return shown(answer, refusedHere);
     }),
   );
 

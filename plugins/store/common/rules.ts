@@ -46,7 +46,6 @@ export const MESSAGES = defineMessages(
     notFileStore: 'This command is for file stores.',
     notMysqlStore: 'This command is for mysql stores.',
     notOwner: 'Only the owner of a store may change it.',
-    userNotFound: 'User not found.',
     noFiles: 'No file is attached. Attach files with +file[url].',
     noSelection: 'No file is selected.',
     notInitialized: 'The store is not initialized: set host, user, password and database, then run :store init.',

@@ -55,6 +55,8 @@ export function registerStoreRoutes(ctx: ServerPluginContext): void {
   const db = ctx.db as unknown as StoreDb;
   const me = (c: C) => c.get('user') as UserRow;
 
+  const rootAccount = () => db.selectFrom('users').select('id').where('username', '=', 'root').executeTakeFirst();
+
   /** Stores visible to a user, by scope: own, joined groups' owners', root's. */
   const visible = async (user: UserRow): Promise<{ scope: PublicStore['scope']; row: Row; owner: string }[]> => {
     const groups = await db
@@ -63,7 +65,7 @@ export function registerStoreRoutes(ctx: ServerPluginContext): void {
       .select('groups.owner_id as owner_id')
       .where('group_members.user_id', '=', user.id)
       .execute();
-    const root = await db.selectFrom('users').select('id').where('username', '=', 'root').executeTakeFirst();
+    const root = await rootAccount();
     const groupOwners = [...new Set(groups.map((g) => Number(g.owner_id)))].filter((id) => id !== user.id && id !== root?.id);
     const ids = [user.id, ...groupOwners, ...(root && root.id !== user.id ? [root.id] : [])];
     const rows = await db
@@ -237,7 +239,12 @@ export function registerStoreRoutes(ctx: ServerPluginContext): void {
     let form: FormData | undefined;
     let name = '';
     let urls: string[] = [];
+    // Each file is stored or refused on its own: a bad one among good ones is named with its
+    // reason, and the good ones are kept (issue 27).
     const docs: { name: string; data: Uint8Array }[] = [];
+    const refused: { name: string; reason: string; status: 400 | 413 }[] = [];
+    const refuseFile = (fileName: string, reason: string, status: 400 | 413 = 400) => refused.push({ name: fileName, reason, status });
+    const typeOk = (fileName: string) => (UPLOAD_EXTENSIONS as readonly string[]).includes(extensionOf(fileName));
     if ((c.req.header('content-type') ?? '').includes('application/json')) {
       // JSON: file URLs (the +file[url] attachments) and/or text documents inline (API clients, the CLI).
       const body = z
@@ -251,10 +258,11 @@ export function registerStoreRoutes(ctx: ServerPluginContext): void {
       name = body.data.name;
       urls = body.data.urls ?? [];
       for (const t of body.data.texts ?? []) {
-        if (!['txt', 'md', 'csv', 'json'].includes(extensionOf(t.name))) return refuse(c, 400, MESSAGES.invalidType);
+        const fileName = t.name.split(/[\\/]/).pop()!;
         const data = new TextEncoder().encode(t.content);
-        if (data.byteLength > MAX_UPLOAD_BYTES) return refuse(c, 413, MESSAGES.tooLarge);
-        docs.push({ name: t.name.split(/[\\/]/).pop()!, data });
+        if (!['txt', 'md', 'csv', 'json'].includes(extensionOf(t.name))) refuseFile(fileName, MESSAGES.invalidType);
+        else if (data.byteLength > MAX_UPLOAD_BYTES) refuseFile(fileName, MESSAGES.tooLarge, 413);
+        else docs.push({ name: fileName, data });
       }
     } else {
       form = await c.req.formData().catch(() => undefined);
@@ -267,25 +275,32 @@ export function registerStoreRoutes(ctx: ServerPluginContext): void {
     if (row.engine !== 'file') return refuse(c, 400, MESSAGES.notFileStore);
     for (const f of form?.getAll('files') ?? []) {
       if (typeof f === 'string') continue;
-      if (!(UPLOAD_EXTENSIONS as readonly string[]).includes(extensionOf(f.name))) return refuse(c, 400, MESSAGES.invalidType);
-      if (f.size > MAX_UPLOAD_BYTES) return refuse(c, 413, MESSAGES.tooLarge);
-      docs.push({ name: f.name.split(/[\\/]/).pop()!.slice(0, 200), data: new Uint8Array(await f.arrayBuffer()) });
+      const fileName = f.name.split(/[\\/]/).pop()!.slice(0, 200);
+      if (!typeOk(fileName)) refuseFile(fileName, MESSAGES.invalidType);
+      else if (f.size > MAX_UPLOAD_BYTES) refuseFile(fileName, MESSAGES.tooLarge, 413);
+      else docs.push({ name: fileName, data: new Uint8Array(await f.arrayBuffer()) });
     }
     for (const url of urls) {
-      if (!/^https?:\/\//i.test(url)) return refuse(c, 400, MESSAGES.urlScheme);
+      if (!/^https?:\/\//i.test(url)) {
+        refuseFile(url, MESSAGES.urlScheme);
+        continue;
+      }
       const fileName = decodeURIComponent(new URL(url).pathname.split('/').pop() || 'file').slice(0, 200);
-      if (!(UPLOAD_EXTENSIONS as readonly string[]).includes(extensionOf(fileName))) return refuse(c, 400, MESSAGES.invalidType);
+      if (!typeOk(fileName)) {
+        refuseFile(fileName, MESSAGES.invalidType);
+        continue;
+      }
       try {
         // This server's own uploads (a file attached in the chat) too, not only other URLs.
         const data = (await ctx.attachments.fetch(url, c.req.raw.signal)).data;
-        if (data.byteLength > MAX_UPLOAD_BYTES) return refuse(c, 413, MESSAGES.tooLarge);
-        docs.push({ name: fileName, data });
+        if (data.byteLength > MAX_UPLOAD_BYTES) refuseFile(fileName, MESSAGES.tooLarge, 413);
+        else docs.push({ name: fileName, data });
       } catch (err) {
         const message = (err as Error).message;
-        return refuse(c, /exceed|too large|larger than|size/i.test(message) ? 413 : 400, /exceed|too large|larger than|size/i.test(message) ? MESSAGES.tooLarge : `Upload failed: ${message}`);
+        if (/exceed|too large|larger than|size/i.test(message)) refuseFile(fileName, MESSAGES.tooLarge, 413);
+        else refuseFile(fileName, message);
       }
     }
-    if (!docs.length) return refuse(c, 400, MESSAGES.noFiles);
     const indexed: { name: string; chunks: number }[] = [];
     for (const doc of docs) {
       if (!(TEXT_EXTENSIONS as readonly string[]).includes(extensionOf(doc.name))) {
@@ -295,11 +310,19 @@ export function registerStoreRoutes(ctx: ServerPluginContext): void {
       try {
         indexed.push({ name: doc.name, chunks: await indexFile(Number(row.id), doc.name, doc.data) });
       } catch (err) {
-        return refuse(c, 400, MESSAGES.uploadFailed(doc.name, (err as Error).message));
+        refuseFile(doc.name, (err as Error).message);
       }
     }
-    ctx.log.info({ user: user.username, store: row.name, files: indexed.length }, 'store files indexed');
-    return answer(c, { files: indexed }, MESSAGES.uploaded(indexed.length, row.name));
+    if (!indexed.length) {
+      if (!refused.length) return refuse(c, 400, MESSAGES.noFiles);
+      // Nothing stored: one file refused says why as it is; several name each file.
+      const [first] = refused;
+      if (refused.length === 1) return refuse(c, first!.status, docs.length ? MESSAGES.uploadFailed(first!.name, first!.reason) : first!.reason);
+      return refuse(c, first!.status, refused.map((r) => MESSAGES.uploadFailed(r.name, r.reason)).join('\n'));
+    }
+    ctx.log.info({ user: user.username, store: row.name, files: indexed.length, refused: refused.length }, 'store files indexed');
+    const result = { files: indexed, refused: refused.map(({ name: file, reason }) => ({ name: file, reason })) };
+    return answer(c, result, MESSAGES.uploaded(indexed.length, row.name));
   });
 
   app.post('/api/store/data-reset', requireUser, validate('json', nameBody), async (c) => {
@@ -335,12 +358,18 @@ export function registerStoreRoutes(ctx: ServerPluginContext): void {
     const user = me(c);
     const row = await own(user, c.req.param('name'));
     if (!row) return refuse(c, 404, MESSAGES.notFound);
-    const target = await ctx.accounts.byUsername(c.req.valid('json').owner.trim().toLowerCase());
-    if (!target) return refuse(c, 404, MESSAGES.userNotFound);
-    if (await own(target, row.name)) return refuse(c, 409, MESSAGES.exists(row.name));
-    await db.updateTable('stores').set({ owner_id: target.id, updated_at: Date.now() }).where('id', '=', row.id).execute();
-    ctx.log.info({ user: user.username, store: row.name, owner: target.username }, 'store owner changed');
-    return answer(c, undefined, MESSAGES.ownerSet(row.name, target.username));
+    // A store belongs to a user and is shared with that user's group: given to a group, it
+    // goes to the group's owner; given to the system, to root (root's stores are the system's).
+    const recipient = await ctx.recipient(user, c.req.valid('json').owner);
+    if (recipient.kind === 'refused') return refuse(c, recipient.status, recipient.error);
+    const targetId =
+      recipient.kind === 'user' ? recipient.user.id : recipient.kind === 'group' ? recipient.ownerId : Number((await rootAccount())?.id ?? user.id);
+    const shownAs = recipient.kind === 'user' ? recipient.user.username : recipient.kind === 'group' ? `group:${recipient.name}` : 'system';
+    if (targetId !== user.id && (await db.selectFrom('stores').select('id').where('owner_id', '=', targetId).where('name', '=', row.name).executeTakeFirst()))
+      return refuse(c, 409, MESSAGES.exists(row.name));
+    await db.updateTable('stores').set({ owner_id: targetId, updated_at: Date.now() }).where('id', '=', row.id).execute();
+    ctx.log.info({ user: user.username, store: row.name, owner: shownAs }, 'store owner changed');
+    return answer(c, undefined, MESSAGES.ownerSet(row.name, shownAs));
   });
 
   app.post('/api/store/update/:name/settings', requireUser, validate('json', settingBody), async (c) => {

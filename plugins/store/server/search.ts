@@ -45,7 +45,10 @@ export function chunkText(text: string, size = 1000): string[] {
   return chunks.filter(Boolean);
 }
 
-/** About `width` characters of a chunk around its first matching term, hits in **bold**. */
+/**
+ * About `width` characters of a chunk around its first matching term, as the document has them:
+ * no highlight markers, which a table of results would show as `**` and the model would read.
+ */
 export function snippetOf(body: string, terms: string[], width = 240): string {
   const lower = body.toLowerCase();
   let at = -1;
@@ -54,11 +57,7 @@ export function snippetOf(body: string, terms: string[], width = 240): string {
     if (i >= 0 && (at < 0 || i < at)) at = i;
   }
   const start = Math.max(0, at < 0 ? 0 : at - Math.floor(width / 3));
-  let piece = body.slice(start, start + width).replace(/\s+/g, ' ').trim();
-  if (terms.length) {
-    const pattern = new RegExp(`(?<![\\p{L}\\p{N}])(${terms.map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})(?![\\p{L}\\p{N}])`, 'giu');
-    piece = piece.replace(pattern, '**$1**');
-  }
+  const piece = body.slice(start, start + width).replace(/\s+/g, ' ').trim();
   return `${start > 0 ? '…' : ''}${piece}${start + width < body.length ? '…' : ''}`;
 }
 

@@ -60,6 +60,7 @@ export function activateUser(ctx: PluginContext): void {
       });
       const user = answer.result!.user;
       sync.loggedIn(user);
+      // Logging in again as the same user resets the session too (spec part 4).
       if (wasLoggedIn) resetSession(c.settings);
       return text(c.t('msg.loggedIn', { username: user.username }));
     }),

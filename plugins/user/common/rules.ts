@@ -5,6 +5,8 @@ import { defineMessages } from '../../../src/core/messages.ts';
 // language (src/core/messages.ts).
 export const MESSAGES = defineMessages('user', {
   invalidExpiry: "Invalid expiration time. Please use 'h' for hours or 'd' for days.",
+  expiryTooShort: 'Invalid expiration time. A login lasts at least 1h.',
+  loginExtra: 'Only --save (or -s) may follow the password. A password with spaces goes in double quotes.',
   usageLimit: 'The usage limitation has been reached.',
   tooManyLogins: 'Too many failed logins. Try again in {{minutes}} minutes.',
   badLogin: 'Incorrect username or password.',
@@ -56,6 +58,12 @@ export function loginExpiry(value: string | undefined): number | undefined {
   return Math.min(Number(m[1]) * (m[2] === 'h' ? HOUR : DAY), MAX_LOGIN_MS);
 }
 
+/** Why an expiry value is refused: the spec's message for a wrong unit, another for zero. */
+export function expiryProblem(value: string | undefined): string | undefined {
+  if (loginExpiry(value) !== undefined) return undefined;
+  return /^\d{1,5}[hd]$/.test((value ?? '').trim()) ? MESSAGES.expiryTooShort : MESSAGES.invalidExpiry;
+}
+
 /**
  * `:login` options: none → 24h; `--save` or `-s` → 7d; `--save 12h` → 12h. Anything else after
  * --save that is not Nh/Nd gives the spec's message.
@@ -63,8 +71,11 @@ export function loginExpiry(value: string | undefined): number | undefined {
 export function parseLoginOptions(options: string | undefined): { expiresIn: string } | { error: string } {
   const words = (options ?? '').split(/\s+/).filter(Boolean);
   if (!words.length) return { expiresIn: '24h' };
-  if (words[0] !== '--save' && words[0] !== '-s') return { error: MESSAGES.invalidExpiry };
+  // Words after the password that are not --save: most likely a password with spaces.
+  if (words[0] !== '--save' && words[0] !== '-s') return { error: MESSAGES.loginExtra };
   if (words.length === 1) return { expiresIn: '7d' };
-  if (words.length > 2 || loginExpiry(words[1]) === undefined) return { error: MESSAGES.invalidExpiry };
+  if (words.length > 2) return { error: MESSAGES.invalidExpiry };
+  const problem = expiryProblem(words[1]);
+  if (problem) return { error: problem };
   return { expiresIn: words[1]! };
 }

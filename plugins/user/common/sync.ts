@@ -34,8 +34,18 @@ export function localSync(settings: SettingsStore, api: ApiClient) {
   const clearLocalUser = () => {
     settings.set('user', '');
     for (const key of CLEARED_ON_LOGOUT) if (declared(key)) settings.reset(key);
-    resetSession(settings);
   };
+
+  // Spec part 4: a login over another user's, a logout and an account deletion reset the
+  // session; a login from anonymous keeps it (the server gives it to the account). The user
+  // is a device setting, so this also runs in every other tab of the browser, whose next
+  // question would otherwise go into the previous user's session.
+  let lastUser = settings.get<string>('user');
+  const stopUser = settings.onChange('user', (_key, value) => {
+    const next = typeof value === 'string' ? value : '';
+    if (lastUser && next !== lastUser) resetSession(settings);
+    lastUser = next;
+  });
 
   const stop = settings.onChange('*', (key, value) => {
     if (applying || !settings.get<string>('user')) return;
@@ -73,6 +83,9 @@ export function localSync(settings: SettingsStore, api: ApiClient) {
         if (err instanceof ApiError && err.status === 401) clearLocalUser();
       }
     },
-    dispose: stop,
+    dispose() {
+      stop();
+      stopUser();
+    },
   };
 }

@@ -19,7 +19,7 @@ import {
   updateRoleBody,
   updateSettingBody,
 } from '../../../src/core/api/user.ts';
-import { loginExpiry, MESSAGES } from '../common/rules.ts';
+import { expiryProblem, loginExpiry, MESSAGES } from '../common/rules.ts';
 import { invitations, invitationsMigration } from './invitations.ts';
 import { htmlPage } from './page.ts';
 import { readerLanguage } from './readerLanguage.ts';
@@ -56,7 +56,7 @@ export function registerUserRoutes(ctx: ServerPluginContext): void {
   app.post('/api/user/login', validate('json', loginBody), async (c) => {
     const { username, password, expiresIn } = c.req.valid('json');
     const ttl = loginExpiry(expiresIn);
-    if (ttl === undefined) return refuse(c, 400, MESSAGES.invalidExpiry);
+    if (ttl === undefined) return refuse(c, 400, expiryProblem(expiresIn) ?? MESSAGES.invalidExpiry);
     const userKey = username.trim().toLowerCase();
     const address = ctx.clientAddress(c);
     const wait = Math.max(ctx.throttles.username.retryAfter(userKey), ctx.throttles.address.retryAfter(address));
@@ -77,6 +77,8 @@ export function registerUserRoutes(ctx: ServerPluginContext): void {
     if (previous) await accounts.revokeToken(previous);
     const { token, expiresAt } = await accounts.createLoginToken(user.id, ttl);
     ctx.setLoginCookie(c, token, expiresAt);
+    // A conversation begun before the login goes on in the account (docs: "Logging in").
+    await ctx.sessions.adopt(c, user);
     ctx.log.info({ username: user.username }, 'login');
     return answer(c, { user: await accounts.toPublic(user), expires_at: expiresAt }, MESSAGES.loggedIn(user.username));
   });

@@ -1,6 +1,6 @@
 // Request schema of the generation endpoints (server validation). zod stays out of the first paint.
 import { z } from 'zod';
-import { USER_INPUT_MAX } from '../constants.ts';
+import { MEM_LENGTH_MAX, USER_INPUT_MAX } from '../constants.ts';
 import { MAX_TOOL_ROUNDS } from '../generation.ts';
 
 const toolCall = z.object({ id: z.string().max(128), name: z.string().max(128), args: z.string().max(100_000) });
@@ -12,7 +12,7 @@ export const generateBody = z.object({
   time: z.number().int().nonnegative().optional(),
   session: z.number().int().positive(),
   model: z.string().max(128).optional(),
-  mem_length: z.number().int().min(0).max(100).optional(),
+  mem_length: z.number().int().min(0).max(MEM_LENGTH_MAX).optional(),
   functions: z.string().max(2048).optional(),
   mcp_tools: z.array(z.object({ name: z.string().max(128), description: z.string().max(4096).optional(), parameters: z.unknown().optional() })).max(128).optional(),
   role: z.string().max(128).optional(),

@@ -1,6 +1,6 @@
 // Sessions and their branches, and memory (spec part 4): a session is readable by its owner
 // and root, or by anyone once shared; sending from an older log, or into someone else's
-// session, starts a sub-session whose memory follows the parent chain.
+// shared session, starts a sub-session whose memory follows the parent chain.
 import type { Kysely, Selectable } from 'kysely';
 import { SESSION_ID_MAX, SESSION_ID_MIN, type Database, type LogsTable, type SessionsTable } from '../../core/index.ts';
 import { grouped } from '../db/groupCommit.ts';
@@ -101,9 +101,12 @@ export async function sessionForTurn(db: Kysely<Database>, requested: number, vi
       if (!session) throw err;
     }
   }
+  // A session this owner may not read (another user's, after a login or logout in another
+  // tab, or an id two browsers picked in the same millisecond): the turn begins a session of
+  // its own, remembering nothing of that one, and the browser follows the id `done` names.
+  if (!canRead(session, owner)) return create(db, await newSessionId(db), owner);
   const latest = await latestTime(db, requested);
   if (!owns(session, owner)) {
-    if (!canRead(session, owner)) throw new SessionError(SERVER_MESSAGES.sessionNotFound, 404);
     return create(db, await newSessionId(db), owner, { id: session.id, at: Math.min(viewing ?? latest ?? session.id, latest ?? session.id) });
   }
   if (viewing !== undefined && latest !== undefined && viewing < latest) {

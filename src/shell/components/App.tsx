@@ -29,7 +29,7 @@ export function App() {
         case 'clear-output':
           return controller.clear();
         case 'reset-session':
-          return resetSession(settings);
+          return void controller.shortcut(':reset', () => resetSession(settings));
         case 'toggle-fullscreen':
           return controller.toggleFullscreen('default');
         case 'toggle-split':
@@ -76,7 +76,8 @@ export function App() {
         target: isInput ? 'input' : isField ? 'other-field' : 'page',
         input: controller.state.get().input,
         view: controller.state.get().view,
-        fullscreen: settings.get<string>('fullscreen'),
+        // The layout the person sees: split forced off on a phone sends with Enter again.
+        fullscreen: effectiveFullscreen(settings.get<string>('fullscreen')),
         hasSelection: selection.length > 0 || fieldSelection,
       });
       if (!action) return;

@@ -2,6 +2,7 @@ import { useEffect, useLayoutEffect, useRef, useState, type DragEvent } from 're
 import { INPUT_MIN_HEIGHT_PX, UPLOAD_EXTENSIONS } from '../../core/index.ts';
 import { useSetting, useShell, useShellState, useT } from '../context.tsx';
 import { onSwipe } from '../gestures.ts';
+import { effectiveFullscreen, useIsPhone } from '../viewport.ts';
 
 const ACCEPT = UPLOAD_EXTENSIONS.map((ext) => `.${ext}`).join(',');
 const carriesFiles = (e: DragEvent) => e.dataTransfer.types.includes('Files');
@@ -22,6 +23,8 @@ export function InputBox() {
   const picker = useRef<HTMLInputElement>(null);
   const [dropping, setDropping] = useState(false);
   useSetting<boolean>('passMask');
+  // In the split layout Enter adds a line: say how to send (a phone has no split, Enter sends).
+  const split = effectiveFullscreen(useSetting<string>('fullscreen'), useIsPhone()) === 'split';
   // Passwords are masked by drawing a masked copy over the (transparent) text; the textarea
   // keeps the real value, so editing, selection and the caret work as usual.
   const shown = controller.masked(input);
@@ -75,6 +78,7 @@ export function InputBox() {
           value={input}
           placeholder={placeholder}
           aria-label={t('ui.inputLabel')}
+          aria-describedby={split ? 'send-hint' : undefined}
           rows={1}
           spellCheck={false}
           autoComplete="off"
@@ -95,6 +99,11 @@ export function InputBox() {
           <div ref={mirror} className="input input-mirror" data-testid="input-mask" aria-hidden="true">
             {shown}
           </div>
+        )}
+        {split && (
+          <p id="send-hint" className="input-hint" data-testid="send-hint">
+            {t('ui.splitSendHint')}
+          </p>
         )}
       </div>
       <input

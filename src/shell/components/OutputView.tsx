@@ -2,7 +2,7 @@
 // command prints can inject markup. Markdown goes through the one sanitizing renderer in
 // ../markdown, loaded lazily (KaTeX and Prism stay out of the first paint); until it has loaded,
 // the markdown shows as plain text.
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import type { Output } from '../../core/index.ts';
 import { LoadBoundary, LoadFailed } from './LoadBoundary.tsx';
 import { WindowedTable, WINDOW_THRESHOLD } from './WindowedTable.tsx';
@@ -11,10 +11,29 @@ import { WindowedTable, WINDOW_THRESHOLD } from './WindowedTable.tsx';
 // `Markdown` is), so the end of a stream keeps the rendered blocks instead of re-mounting them.
 const StreamingMarkdown = lazy(() => import('../markdown/index.ts').then((m) => ({ default: m.StreamingMarkdown })));
 
+// A command inside a line (a usage line, "e.g. :lang use ja.") runs to the end of its line.
+const COMMAND_RUN = /(^|\s)([:!][A-Za-z][^\n]*)/g;
+
+/**
+ * Text with each command in it isolated left to right, so that a right-to-left interface shows
+ * `:lang use <code>` as typed rather than `<lang use <code:` (lines take the direction of their
+ * own first letter: styles.css).
+ */
+function isolated(text: string): ReactNode {
+  const parts: ReactNode[] = [];
+  let last = 0;
+  for (const m of text.matchAll(COMMAND_RUN)) {
+    const start = m.index + m[1]!.length;
+    parts.push(text.slice(last, start), <bdi dir="ltr" key={start}>{m[2]}</bdi>);
+    last = start + m[2]!.length;
+  }
+  return last ? [...parts, text.slice(last)] : text;
+}
+
 export function OutputView({ output }: { output: Output }) {
   switch (output.kind) {
     case 'text':
-      return <div className="out-text">{output.text}</div>;
+      return <div className="out-text">{isolated(output.text)}</div>;
     case 'markdown':
       // Should the renderer fail to load, the answer stays readable as plain text.
       return (
@@ -34,7 +53,7 @@ export function OutputView({ output }: { output: Output }) {
     case 'error':
       return (
         <div className="out-error" role="alert">
-          {output.text}
+          {isolated(output.text)}
         </div>
       );
     case 'list':

@@ -6,8 +6,10 @@ const docs: DocsContribution = {
     introduction: ['docs.introduction.1', 'docs.introduction.2'],
     quickStart: [1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => ({ key: `docs.quickStart.${n}`, order: n })),
     features: [
-      ...[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => ({ key: `docs.features.${n}`, order: n })),
-      ...[1, 2, 3, 4, 5, 6].map((n) => ({ key: `docs.moreFeatures.${n}`, order: 100 + n, more: true })),
+      // Feature 9 (speech) is the speak plugin's, and the first of the more features
+      // (self-evaluation) the stats plugin's: each goes with its plugin.
+      ...[1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => ({ key: `docs.features.${n}`, order: n < 9 ? n : 10 })),
+      ...[1, 2, 3, 4, 5].map((n) => ({ key: `docs.moreFeatures.${n}`, order: 101 + n, more: true })),
     ],
     shortcuts: [
       { keys: 'Ctrl+C', key: 'docs.shortcuts.stop' },
@@ -19,6 +21,7 @@ const docs: DocsContribution = {
       { keys: 'Tab, /', key: 'docs.shortcuts.focus' },
       { keys: 'Tab', key: 'docs.shortcuts.tabEmpty' },
       { keys: 'Tab', key: 'docs.shortcuts.tabComplete' },
+      { keys: 'Esc, Tab', key: 'docs.shortcuts.leaveInput' },
       { keys: '↑ ↓', key: 'docs.shortcuts.history' },
       { keys: '↑/H ↓/L', key: 'docs.shortcuts.sessions' },
       { keys: '←/K →/J', key: 'docs.shortcuts.logs' },

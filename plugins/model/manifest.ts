@@ -53,8 +53,8 @@ export default definePlugin({
       scope: 'tab',
       sync: true,
       info: true,
-      // The Settings page lists the models one can use; picking one runs `:model use`.
-      page: { section: 'model', order: 20, source: 'model', command: ':model use "{value}"' },
+      // The Settings page lists the models one can use (ctx.choices); picking one is `:model use`.
+      page: { order: 20, login: true },
     },
     { key: 'baseUrl', type: 'string', default: '', scope: 'tab', settable: false, info: true },
   ],

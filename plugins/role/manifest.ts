@@ -49,8 +49,8 @@ export default definePlugin({
       scope: 'tab',
       sync: true,
       info: true,
-      // Picking a role on the Settings page runs `:role use`, so memory resets as it should.
-      page: { section: 'role', order: 30, source: 'role', command: ':role use "{value}"' },
+      // Picking a role on the Settings page is `:role use` (ctx.setter), so memory resets as it should.
+      page: { order: 30 },
     },
   ],
 });

@@ -45,4 +45,9 @@ export default definePlugin({
     { id: 'user.leave', words: ['user', 'leave'], group: 'user', needs: ['server', 'login'], args: [{ name: 'group' }] },
     { id: 'invite', words: ['invite'], group: 'user', needs: ['server', 'login'], args: [{ name: 'email' }] },
   ],
+  settings: [
+    // The account's e-mail subscription as the server has it (read at login), for the Settings
+    // page's subscribe and unsubscribe buttons; picking one asks the server (ctx.setter).
+    { key: 'emailSubscription', type: 'enum', values: ['on', 'off'], default: 'on', scope: 'device', settable: false, page: { order: 90, login: true } },
+  ],
 });

@@ -70,3 +70,6 @@ export const SECRET_COMMAND_PREFIXES: readonly string[][] = [
 export const USERNAME_MAX = 32;
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 64;
+
+/** The copyright year the product shows (spec part 1), at the foot of the back view. */
+export const COPYRIGHT_YEAR = 2023;

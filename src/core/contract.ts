@@ -132,6 +132,13 @@ export interface CommandContext {
 }
 
 export type HandlerResult = Output | Output[] | void;
+/** Choices for a setting on the Settings page, in titled groups (User models, System models...). */
+export interface ChoiceGroup {
+  title: string;
+  values: string[];
+}
+export type ChoicesProvider = () => Promise<ChoiceGroup[]> | ChoiceGroup[];
+
 /** How a plugin sets one of its settings from text (`:set`, the Settings page): with its own rules. */
 export type SettingSetter = (value: string, ctx: CommandContext) => HandlerResult | Promise<HandlerResult>;
 export type CommandHandler = (ctx: CommandContext) => HandlerResult | Promise<HandlerResult>;
@@ -160,6 +167,8 @@ export interface PluginContext {
   messages(catalogue: MessageCatalogue): void;
   /** Owns how a setting this plugin's manifest declares is set (checks, and what else it changes). */
   setter(key: string, setter: SettingSetter): void;
+  /** Serves the Settings page's choices for a setting this plugin's manifest puts on it. */
+  choices(key: string, provider: ChoicesProvider): void;
   /** Runs when the plugin deactivates; everything registered through ctx is undone too. */
   onDispose(fn: () => void): void;
 }

@@ -87,5 +87,3 @@ export interface GenerateResult {
 /** Rounds of tool calls within one turn, on the server and in the browser, before giving up. */
 export const MAX_TOOL_ROUNDS = 5;
 
-/** Spec part 8: an empty model reply shows this. */
-export const SILENT = 'Silent...';

@@ -3,6 +3,8 @@
 // browser, the CLI and the tests; only the loaders and the settings store differ.
 import mitt, { type Emitter } from 'mitt';
 import type {
+  ChoiceGroup,
+  ChoicesProvider,
   CommandContext,
   CommandHandler,
   CompletionProvider,
@@ -78,6 +80,7 @@ export class PluginHost {
   private readonly handlers = new Map<string, CommandHandler>();
   private readonly completions = new Map<string, CompletionProvider>();
   private readonly setters = new Map<string, SettingSetter>();
+  private readonly choiceProviders = new Map<string, ChoicesProvider>();
   /** Each active plugin's messages (ctx.messages), then the core's, which any command may answer. */
   private readonly catalogues = new Map<string, MessageCatalogue[]>();
   private coreLoaded?: Promise<void>;
@@ -202,6 +205,9 @@ export class PluginHost {
       throw new PluginLoadError(err);
     }
     const disposers: (() => void)[] = [];
+    const declares = (key: string) => {
+      if (!(manifest.settings ?? []).some((s) => s.key === key)) throw new Error(`Plugin ${manifest.id} does not declare setting ${key}.`);
+    };
     const declared = new Set((manifest.commands ?? []).map((c) => c.id));
     const provided = new Set((manifest.provides ?? []).map((r) => r.id));
     await module.activate({
@@ -235,9 +241,14 @@ export class PluginHost {
         disposers.push(() => this.catalogues.delete(manifest.id));
       },
       setter: (key, setter) => {
-        if (!(manifest.settings ?? []).some((s) => s.key === key)) throw new Error(`Plugin ${manifest.id} does not declare setting ${key}.`);
+        declares(key);
         this.setters.set(key, setter);
         disposers.push(() => this.setters.delete(key));
+      },
+      choices: (key, provider) => {
+        declares(key);
+        this.choiceProviders.set(key, provider);
+        disposers.push(() => this.choiceProviders.delete(key));
       },
       onDispose: (fn) => disposers.push(fn),
     });
@@ -304,19 +315,32 @@ export class PluginHost {
     };
   }
 
+  /** The plugin that declares a setting, if any plugin does (else the shell). */
+  settingOwner(key: string): string | undefined {
+    return this.entries.find((e) => (e.manifest.settings ?? []).some((s) => s.key === key))?.manifest.id;
+  }
+
+  /** The Settings page's choices for a setting, from the plugin that declares it (activated for it); undefined without a provider. */
+  async choicesFor(key: string): Promise<ChoiceGroup[] | undefined> {
+    const owner = this.settingOwner(key);
+    if (!owner) return undefined;
+    if (!this.choiceProviders.has(key)) await this.ensureActive(owner).catch(() => undefined);
+    return this.choiceProviders.get(key)?.();
+  }
+
   /**
    * Sets a setting the way the plugin that declares it does, when it registered a setter
    * (activating it first); its outputs in the interface's language. Undefined without one.
    */
   async setThroughOwner(key: string, value: string, signal: AbortSignal = new AbortController().signal): Promise<Output[] | undefined> {
-    const owner = this.entries.find((e) => (e.manifest.settings ?? []).some((s) => s.key === key));
+    const owner = this.settingOwner(key);
     if (!owner) return undefined;
-    if (!this.setters.has(key)) await this.ensureActive(owner.manifest.id).catch(() => undefined);
+    if (!this.setters.has(key)) await this.ensureActive(owner).catch(() => undefined);
     const setter = this.setters.get(key);
     if (!setter) return undefined;
     const spec = { id: `set.${key}`, words: ['set'], group: 'general' } as CommandContext['spec'];
-    const outputs = asOutputs(await setter(value, this.commandContext(owner.manifest.id, spec, { key, value }, `:set ${key} ${value}`, signal)));
-    return outputs.map((o): Output => (o.kind === 'error' || o.kind === 'text' ? { ...o, text: this.localize(o.text, owner.manifest.id) } : o));
+    const outputs = asOutputs(await setter(value, this.commandContext(owner, spec, { key, value }, `:set ${key} ${value}`, signal)));
+    return outputs.map((o): Output => (o.kind === 'error' || o.kind === 'text' ? { ...o, text: this.localize(o.text, owner) } : o));
   }
 
   private async runCommand(

@@ -19,14 +19,17 @@ export interface SettingSpec {
   settable?: boolean;
   /** Shown by `:info`. */
   info?: boolean;
-  /** Rendered on the Settings page as a picker of `values`. */
+  /**
+   * Rendered on the Settings page as buttons: `values`, or the groups of choices the declaring
+   * plugin serves (ctx.choices). A pick goes through the plugin's setter when it has one
+   * (ctx.setter), so the rules of its command apply (spec part 2's Settings page).
+   */
   page?: {
-    section: string;
     order?: number;
-    /** A completion source that lists the choices (models, roles...), instead of `values`. */
-    source?: string;
-    /** Picking runs this command (`{value}` is replaced) instead of setting the value directly, so the command's rules apply. */
-    command?: string;
+    /** Several may be picked: at most this many (0: any number). The value is a comma list. */
+    multiple?: number;
+    /** Shown only to a logged-in user (e-mail subscription). */
+    login?: boolean;
   };
 }
 

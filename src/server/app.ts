@@ -275,10 +275,28 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
         },
       }),
     );
-    app.get('/', (c) => {
-      c.header('Cache-Control', 'no-cache');
-      return c.html(html);
-    });
+    app.use('/icons/*', serveStatic({ root }));
+    for (const page of ['/', '/index.html']) {
+      app.get(page, (c) => {
+        c.header('Cache-Control', 'no-cache');
+        return c.html(html);
+      });
+    }
+    // The service worker and the web app manifest (vite.config.ts): always asked anew, so a new
+    // build's worker replaces the old one on the next visit.
+    for (const [file, type] of [
+      ['sw.js', 'text/javascript; charset=utf-8'],
+      ['manifest.webmanifest', 'application/manifest+json'],
+    ] as const) {
+      const full = path.join(config.distDir, file);
+      if (!existsSync(full)) continue;
+      const body = readFileSync(full);
+      app.get(`/${file}`, (c) => {
+        c.header('Cache-Control', 'no-cache');
+        c.header('Content-Type', type);
+        return c.body(body);
+      });
+    }
   }
 
   return {

@@ -21,6 +21,9 @@ import enShell from '../../locales/en-US/shell.json';
 import { ShellController } from './controller.ts';
 import { createBrowserSettings } from './settingsStore.ts';
 
+/** How often a page opened without its server asks whether it is back. */
+const SERVER_RETRY_MS = 5_000;
+
 export interface Booted {
   controller: ShellController;
   i18n: I18n;
@@ -98,11 +101,17 @@ export async function afterPaint({ controller, i18n }: Booted): Promise<void> {
   const info = fetchWithTimeout('/api/system/info', 10_000)
     .then((r) => (r.ok ? r.json() : undefined))
     .then((body: { result?: SystemInfo } | undefined) => body?.result, () => undefined);
-  const [online, systemInfo] = await Promise.all([ping, info]);
+  const [online, fresh] = await Promise.all([ping, info]);
+  // The last system info this browser saw serves a page opened without its server: the
+  // operator's local model server, texts and placeholder.
+  const systemInfo = fresh ? remember(fresh) : recalled();
   controller.setOnline(online);
   if (systemInfo) controller.setSystemInfo(systemInfo);
   window.addEventListener('offline', () => controller.setOnline(false));
   window.addEventListener('online', () => controller.setOnline(true));
+  // Opened while the server was down (the page came from the service worker): ask again now and
+  // then, so that its features come back with it, without a reload.
+  if (!online) void watchForServer(controller);
 
   const host = await hostReady;
   await host.activateStartup().catch((err: unknown) => console.error('startup plugin failed', err));
@@ -119,6 +128,44 @@ export async function afterPaint({ controller, i18n }: Booted): Promise<void> {
   await Promise.all(
     [host.prefetch(), import('./chat/index.ts'), import('../core/complete.ts'), import('./components/BackView.tsx')].map((p) => p.catch(() => undefined)),
   );
+  // The service worker that lets the app open offline (vite.config.ts), once all is loaded.
+  if (import.meta.env.PROD) await navigator.serviceWorker?.register('/sw.js').catch(() => undefined);
+}
+
+const SYSTEM_INFO_KEY = 'shellchat:systemInfo';
+
+function remember(info: SystemInfo): SystemInfo {
+  try {
+    localStorage.setItem(SYSTEM_INFO_KEY, JSON.stringify(info));
+  } catch {
+    // Storage full or disabled: the page works, only not offline at the next load.
+  }
+  return info;
+}
+
+function recalled(): SystemInfo | undefined {
+  try {
+    const saved: unknown = JSON.parse(localStorage.getItem(SYSTEM_INFO_KEY) ?? 'null');
+    return saved && typeof saved === 'object' && !Array.isArray(saved) ? (saved as SystemInfo) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** While the server cannot be reached, pings it every few seconds; online again once it answers. */
+async function watchForServer(controller: ShellController): Promise<void> {
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, SERVER_RETRY_MS));
+    if (!navigator.onLine) continue;
+    const ok = await fetchWithTimeout('/api/ping', PING_TIMEOUT_MS).then((r) => r.ok, () => false);
+    if (!ok) continue;
+    const info = await fetchWithTimeout('/api/system/info', 10_000)
+      .then((r) => (r.ok ? r.json() : undefined))
+      .then((body: { result?: SystemInfo } | undefined) => body?.result, () => undefined);
+    if (info) controller.setSystemInfo(remember(info));
+    controller.setOnline(true);
+    return;
+  }
 }
 
 /** Resolves when the browser has nothing better to do (at the latest after 5 s). */

@@ -90,7 +90,7 @@ export class ShellController {
       input: '',
       outputs: [],
       generating: false,
-      placeholder: systemInfo.init_placeholder || DEFAULT_PLACEHOLDER,
+      placeholder: shortenPlaceholder(systemInfo.init_placeholder || DEFAULT_PLACEHOLDER),
       previews: [],
       stats: null,
       evaluation: null,
@@ -123,7 +123,8 @@ export class ShellController {
   setSystemInfo(systemInfo: SystemInfo): void {
     this.state.set((s) => ({
       systemInfo,
-      placeholder: this.lastInput ? s.placeholder : systemInfo.init_placeholder || DEFAULT_PLACEHOLDER,
+      // The operator's placeholder is shortened by the same rule as the last input (spec part 2).
+      placeholder: this.lastInput ? s.placeholder : shortenPlaceholder(systemInfo.init_placeholder || DEFAULT_PLACEHOLDER),
     }));
   }
 

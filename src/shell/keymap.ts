@@ -10,13 +10,15 @@ export interface KeyPress {
 }
 
 export interface KeySituation {
-  /** Where the key was pressed. */
-  target: 'input' | 'other-field' | 'page';
+  /** Where the key was pressed: the input, another text field, a button or link, or nothing focused. */
+  target: 'input' | 'other-field' | 'control' | 'page';
   input: string;
   view: 'front' | 'back';
   fullscreen: string;
   /** Text is selected on the page (Ctrl+C then copies, as usual). */
   hasSelection: boolean;
+  /** Nothing is focused because Esc just left the input: Tab goes on to the controls after it. */
+  leftInput?: boolean;
 }
 
 export type KeyAction =
@@ -29,6 +31,7 @@ export type KeyAction =
   | 'blur-input'
   | 'to-front'
   | 'focus-input'
+  | 'focus-after-input'
   | 'repeat-last'
   | 'complete'
   | 'history-up'
@@ -87,7 +90,14 @@ export function keyAction(press: KeyPress, at: KeySituation): KeyAction | null {
   }
 
   if (at.view === 'back') return null;
-  if (key === 'Tab' || key === '/') return 'focus-input';
+  // Tab and Shift+Tab move between buttons and links as on any page (WCAG 2.1.1); with nothing
+  // focused, Tab focuses the input (spec part 2), or, right after Esc left the input, goes on to
+  // the controls after it (Attach, Send, then the answer's links and Copy buttons).
+  if (key === 'Tab') {
+    if (at.target === 'control' || press.shiftKey) return null;
+    return at.leftInput ? 'focus-after-input' : 'focus-input';
+  }
+  if (key === '/') return 'focus-input';
   switch (key) {
     case 'ArrowUp':
     case 'h':

@@ -1,10 +1,12 @@
 // Chat in the browser against the real server and the fake OpenAI-compatible provider:
 // streamed markdown with code, math and tables, stop, stats and self-evaluation, errors,
 // 'Silent...', the model-info line, and speech.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fakeOpenAI.ts';
-import { HAS_CHROME, launchBrowser, openApp, run, startServer, type RunningServer } from './support.ts';
+import { HAS_CHROME, launchBrowser, openApp, ROOT, run, startServer, type RunningServer } from './support.ts';
 
 const ANSWER = [
   '# Result',
@@ -169,6 +171,13 @@ describe.skipIf(!HAS_CHROME)('chat', () => {
     const { page, context } = await openApp(browser, server.url);
     fake.reply({ chunks: [''] });
     expect(await run(page, 'say nothing')).toBe('Silent...');
+    // In the interface's language, like every other message.
+    const japanese = (JSON.parse(readFileSync(path.join(ROOT, 'locales/ja-JP/shell.json'), 'utf8')) as { msg: { silent: string } }).msg.silent;
+    expect(japanese).not.toBe('Silent...');
+    await run(page, ':lang use ja');
+    fake.reply({ chunks: [''] });
+    expect(await run(page, 'say nothing')).toBe(japanese);
+    await run(page, ':lang use en-US');
     fake.reply({ status: 500, text: 'The upstream exploded' });
     fake.reply({ status: 500, text: 'The upstream exploded' });
     fake.reply({ status: 500, text: 'The upstream exploded' });
@@ -311,10 +320,11 @@ describe.skipIf(!HAS_CHROME)('chat', () => {
     const { page, context } = await openApp(browser, server.url);
     await page.keyboard.press('Control+,');
     const choice = page.locator('[data-testid=page-settings] button[data-setting=model][data-value=gpt-demo]');
-    await choice.waitFor();
-    await choice.click();
-    await expect.poll(() => page.locator('.settings-answer').textContent()).toBe('Please login.');
+    // A visitor may not use a model (spec part 6): no model section until logged in.
+    await page.locator('[data-testid=page-settings] button[data-setting=lang]').first().waitFor();
+    expect(await page.locator('[data-testid=page-settings] button[data-setting=model]').count()).toBe(0);
     await page.keyboard.press('Escape');
+    expect(await run(page, ':set model "gpt-demo"')).toBe('Please login.');
     await run(page, ':user add picker picker@example.org correct-horse-1');
     await run(page, ':login picker correct-horse-1');
     await page.keyboard.press('Control+,');

@@ -46,4 +46,15 @@ describe.skipIf(!HAS_CHROME)('a build without the speak plugin', () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  it('has Settings sections only for what it ships: theme and language, no roles, functions or stores', async () => {
+    const { page, context, errors } = await openApp(browser, server.url);
+    await page.getByTestId('view-toggle').click();
+    await page.getByTestId('nav-settings').click();
+    const settings = page.getByTestId('page-settings');
+    await settings.locator('button[data-setting=lang]').first().waitFor();
+    await expect.poll(() => settings.locator('section.setting h2').allTextContents()).toEqual(['Theme', 'Language']);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });

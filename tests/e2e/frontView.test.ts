@@ -166,3 +166,16 @@ describe.skipIf(!HAS_CHROME)('front view', () => {
     await context.close();
   });
 });
+
+describe.skipIf(!HAS_CHROME)("the operator's placeholder and the copyright", () => {
+  const app = useServerAndBrowser({ INIT_PLACEHOLDER: 'Ask me anything about your repository and its history today' });
+
+  it('shortens the placeholder from system info by the rule of the last input, and shows 2023 at the foot of the back view', async () => {
+    const { page, context, errors } = await openApp(app.browser, app.server.url);
+    await expect.poll(() => page.getByTestId('input').getAttribute('placeholder')).toBe('Ask me anything abou...');
+    await page.getByTestId('view-toggle').click();
+    expect(await page.getByTestId('copyright').textContent()).toBe('© 2023 shellchat');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});

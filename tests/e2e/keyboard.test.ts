@@ -49,21 +49,31 @@ describe.skipIf(!HAS_CHROME)('keyboard and gestures', () => {
     await context.close();
   });
 
-  it('Esc clears, then blurs; Tab and / focus the input', async () => {
+  it('Esc clears, then blurs; Tab and / focus the input; right after Esc, Tab goes on past it', async () => {
     const { page, context } = await openApp(app.browser, app.server.url);
     const input = page.getByTestId('input');
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid'));
     await input.fill('some text');
     await input.press('Escape');
     expect(await input.inputValue()).toBe('');
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('input');
+    expect(await focused()).toBe('input');
     await input.press('Escape');
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).not.toBe('input');
+    expect(await focused()).not.toBe('input');
     await page.keyboard.press('/');
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('input');
+    expect(await focused()).toBe('input');
     expect(await input.inputValue()).toBe('');
+    // With nothing focused (a click on the page), Tab focuses the input.
+    await page.mouse.click(5, 700);
+    expect(await page.evaluate(() => document.activeElement === document.body)).toBe(true);
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('input');
+    // Right after Esc left the input, Tab goes on to the controls after it (as code editors
+    // that keep Tab for themselves do), so a keyboard reaches Attach, Send and the answer.
     await input.press('Escape');
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('input');
+    expect(await focused()).toBe('attach');
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('submit');
     await context.close();
   });
 

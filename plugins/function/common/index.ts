@@ -82,6 +82,18 @@ export function activateFunction(ctx: PluginContext): void {
     setEnabled(names.filter((n) => n !== name));
     return text(t('msg.unused', { name }));
   });
+  // The Settings page: the system's functions and the MCP helper's tools, several at once.
+  ctx.choices('functions', async () => [
+    { title: t('title.system'), values: [...BUILTIN_NAMES] },
+    { title: t('title.mcp'), values: (await mcpTools()).map((tool) => tool.name) },
+  ]);
+  // `:set functions "a,b"` and the Settings page: each name must be a function, as with `:function use`.
+  ctx.setter('functions', async (value) => {
+    const names = [...new Set(nameList(value.trim().replace(/^"(.*)"$/, '$1')))];
+    for (const name of names) if (!(await find(name))) return error(`${t('msg.notFound')} (${name})`);
+    setEnabled(names);
+    return text(t('msg.inUse', { names: names.join(', ') || '-' }));
+  });
   ctx.completion('function', async (prefix) =>
     [...BUILTIN_NAMES, ...(await mcpTools()).map((tool) => tool.name)].filter((n) => n.startsWith(prefix)),
   );

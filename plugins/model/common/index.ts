@@ -18,6 +18,7 @@ import {
   type SettingsStore,
   callApi,
 } from '../../../src/core/index.ts';
+import { SERVER_MESSAGES } from '../../../src/core/serverMessages.ts';
 import { checkModelName, checkModelSetting, MESSAGES, MODEL_SETTING_KEYS } from './rules.ts';
 
 export * from './rules.ts';
@@ -103,6 +104,16 @@ export function activateModel(ctx: PluginContext, local: LocalModels): void {
     const [lists, names] = await Promise.all([serverLists(), local.list()]);
     return [...new Set([...lists.user_models, ...lists.group_models, ...lists.system_models].map((m) => m.name).concat(names ?? []))];
   });
+  // The Settings page: the models one may use, by where they come from.
+  ctx.choices('model', async () => {
+    const [lists, names] = await Promise.all([serverLists(), local.list()]);
+    return [
+      { title: ctx.t('list.user'), values: lists.user_models.map((m) => m.name) },
+      { title: ctx.t('list.group'), values: lists.group_models.map((m) => m.name) },
+      { title: ctx.t('list.system'), values: lists.system_models.map((m) => m.name) },
+      { title: ctx.t('list.local'), values: names ?? [] },
+    ];
+  });
   ctx.completion('userModel', async () => {
     const lists = await serverLists();
     return [...lists.user_models, ...lists.group_models.filter((m) => m.mine)].map((m) => m.name);
@@ -178,6 +189,7 @@ export function activateModel(ctx: PluginContext, local: LocalModels): void {
   ctx.handle('model.use', (c) => use(c, c.args.name ?? ''));
   // `:set model "x"` is `:model use "x"` (its base URL follows), and an empty value `:model unuse`.
   ctx.setter('model', async (value, c) => {
+    if (!c.identity.loggedIn) return error(SERVER_MESSAGES.pleaseLogin);
     const name = value.trim().replace(/^"(.*)"$/, '$1');
     if (name) return use(c, name);
     clearModel(c.settings);

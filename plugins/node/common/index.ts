@@ -9,11 +9,13 @@ import {
   text,
   callApi,
   type ApiClient,
+  type CommandContext,
   type HandlerResult,
   type Output,
   type PluginContext,
   type SettingsStore,
 } from '../../../src/core/index.ts';
+import { SERVER_MESSAGES } from '../../../src/core/serverMessages.ts';
 import { checkNodeName, checkNodeSetting, MESSAGES, NODE_SETTING_KEYS, type NodeLists, type NodeOutput, type PublicNode } from './rules.ts';
 
 export * from './rules.ts';
@@ -77,14 +79,30 @@ export function activateNode(ctx: PluginContext): void {
     }),
   );
 
-  ctx.handle('node.use', (c) =>
+  const use = (c: CommandContext, name: string) =>
     call(async () => {
-      const found = await details(c.args.name ?? '');
+      const found = await details(name);
       if (!found) return error(MESSAGES.notFound);
       c.settings.set('node', found.name);
       return text(c.t('msg.using', { name: found.name }));
-    }),
-  );
+    });
+  ctx.handle('node.use', (c) => use(c, c.args.name ?? ''));
+  // The Settings page picks a node as `:node use` does (an empty value unsets it).
+  ctx.setter('node', (value, c) => {
+    if (!c.identity.loggedIn) return error(SERVER_MESSAGES.pleaseLogin);
+    const name = value.trim().replace(/^"(.*)"$/, '$1');
+    if (name) return use(c, name);
+    c.settings.reset('node');
+    return text(c.t('msg.unused', { name: active(c.settings) }));
+  });
+  ctx.choices('node', async () => {
+    const all = await lists();
+    return [
+      { title: ctx.t('list.user'), values: all.user_nodes.map((n) => n.name) },
+      { title: ctx.t('list.group'), values: all.group_nodes.map((n) => n.name) },
+      { title: ctx.t('list.system'), values: all.system_nodes.map((n) => n.name) },
+    ];
+  });
 
   ctx.handle('node.unuse', (c) => {
     const current = active(c.settings);

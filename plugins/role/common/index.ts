@@ -67,6 +67,14 @@ export function activateRole(ctx: PluginContext): void {
     return [...new Set([...user_roles, ...system_roles].map((r) => r.name))];
   });
   ctx.completion('userRole', async () => (await lists()).user_roles.map((r) => r.name));
+  // The Settings page: one's own roles, then the system's.
+  ctx.choices('role', async () => {
+    const { user_roles, system_roles } = await lists();
+    return [
+      { title: ctx.t('list.user'), values: user_roles.map((r) => r.name) },
+      { title: ctx.t('list.system'), values: system_roles.map((r) => r.name) },
+    ];
+  });
 
   ctx.handle('role', (c) =>
     call(async () => {

@@ -128,6 +128,15 @@ export function activateStore(ctx: PluginContext, options: { uploader?: StoreUpl
     const l = await lists();
     return [...new Set([...l.user_stores, ...l.group_stores, ...l.system_stores].map((s) => s.name))];
   });
+  // The Settings page: the stores one may use, by scope (three at most active: the setter says so).
+  ctx.choices('stores', async () => {
+    const l = await lists();
+    return [
+      { title: ctx.t('list.user'), values: l.user_stores.map((s) => s.name) },
+      { title: ctx.t('list.group'), values: l.group_stores.map((s) => s.name) },
+      { title: ctx.t('list.system'), values: l.system_stores.map((s) => s.name) },
+    ];
+  });
   ctx.completion('storeEngine', () => [...STORE_ENGINES]);
   ctx.completion('storeSettingKey', () => [...new Set([...STORE_SETTING_KEYS.file, ...STORE_SETTING_KEYS.mysql])]);
 

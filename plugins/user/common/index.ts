@@ -6,6 +6,7 @@ import {
   PlatformRef,
   resetSession,
   SYNCED_LOCAL_SETTINGS,
+  USER_SETTING_MESSAGES,
   text,
   error,
   type ApiClient,
@@ -97,6 +98,18 @@ export function activateUser(ctx: PluginContext): void {
         ...(c.args.password ? { password: c.args.password } : {}),
         settings: JSON.stringify(sync.localSettings()),
       });
+      return text(answer.message!);
+    }),
+  );
+
+  // The Settings page's subscribe and unsubscribe: the account's own address, through the API.
+  ctx.setter('emailSubscription', (value, c) =>
+    call(async () => {
+      const on = value.trim() === 'on';
+      if (!on && value.trim() !== 'off') return error(USER_SETTING_MESSAGES.settingOneOf('on, off'));
+      const me = (await api.get<PublicUser>('/api/user/info')).result!;
+      const answer = await api.get('/api/user/update/email-subscription', { email: me.email, email_subscription: on ? '1' : '0' });
+      c.settings.set('emailSubscription', on ? 'on' : 'off');
       return text(answer.message!);
     }),
   );

@@ -31,6 +31,11 @@ export function localSync(settings: SettingsStore, api: ApiClient) {
     }
   };
 
+  /** The account's e-mail subscription, shown on the Settings page. */
+  const subscription = (user: PublicUser) => {
+    if (declared('emailSubscription')) settings.set('emailSubscription', user.email_subscription ? 'on' : 'off');
+  };
+
   const clearLocalUser = () => {
     settings.set('user', '');
     for (const key of CLEARED_ON_LOGOUT) if (declared(key)) settings.reset(key);
@@ -58,6 +63,7 @@ export function localSync(settings: SettingsStore, api: ApiClient) {
     loggedIn(user: PublicUser) {
       settings.set('user', user.username);
       apply(user.settings);
+      subscription(user);
     },
     loggedOut: clearLocalUser,
     /** The local values of the synced settings, sent at sign-up. */
@@ -79,6 +85,7 @@ export function localSync(settings: SettingsStore, api: ApiClient) {
         }
         settings.set('user', user.username);
         apply(user.settings);
+        subscription(user);
       } catch (err) {
         if (err instanceof ApiError && err.status === 401) clearLocalUser();
       }

@@ -5,7 +5,6 @@ import {
   ApiError,
   MAX_TOOL_ROUNDS,
   McpRef,
-  SILENT,
   ToolboxRef,
   type ServiceRef,
   type ToolCall,
@@ -215,5 +214,6 @@ export async function runChat(parsed: Extract<ParsedLine, { kind: 'chat' }>, dep
     controller.notice('');
     return [];
   }
-  return [text ? { kind: 'markdown', text } : { kind: 'text', text: SILENT }];
+  // An empty reply says 'Silent...' (spec part 8) in the interface's language.
+  return [text ? { kind: 'markdown', text } : { kind: 'text', text: deps.t('msg.silent') }];
 }

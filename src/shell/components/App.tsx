@@ -22,6 +22,12 @@ export function App() {
   const fullscreen = effectiveFullscreen(useSetting<string>('fullscreen'), useIsPhone());
 
   useEffect(() => {
+    // Esc left the input (and nothing took the focus since): Tab goes on after it.
+    let leftInput = false;
+    const onFocus = () => (leftInput = false);
+    document.addEventListener('focusin', onFocus);
+    /** The control after the input (Attach), where Tab goes when it has nothing to complete or repeat. */
+    const focusAfterInput = () => document.querySelector<HTMLElement>('[data-testid=attach]')?.focus();
     const run = (action: KeyAction) => {
       switch (action) {
         case 'interrupt':
@@ -37,15 +43,20 @@ export function App() {
         case 'clear-input':
           return controller.setInput('');
         case 'blur-input':
-          return inputElement()?.blur();
+          inputElement()?.blur();
+          leftInput = true;
+          return;
         case 'to-front':
           return controller.setView('front');
         case 'focus-input':
           return inputElement()?.focus();
+        case 'focus-after-input':
+          return focusAfterInput();
+        // Tab completes or repeats when it can; otherwise it moves on, as Tab does elsewhere.
         case 'repeat-last':
-          return void controller.repeatLast();
+          return void (controller.repeatLast() || focusAfterInput());
         case 'complete':
-          return void controller.complete();
+          return void controller.complete().then((done) => done || focusAfterInput());
         case 'history-up':
           return controller.walkHistory('up');
         case 'history-down':
@@ -69,11 +80,13 @@ export function App() {
       const target = e.target as HTMLElement | null;
       const isInput = target?.dataset?.testid === 'input';
       const isField = !isInput && !!target?.closest?.('input, textarea, select, [contenteditable="true"]');
+      const isControl = !isInput && !isField && !!target && target !== document.body && target !== document.documentElement;
       const selection = globalThis.getSelection?.()?.toString() ?? '';
       const field = isInput ? (target as HTMLTextAreaElement) : null;
       const fieldSelection = field ? field.selectionEnd !== field.selectionStart : false;
       const action = keyAction(e, {
-        target: isInput ? 'input' : isField ? 'other-field' : 'page',
+        target: isInput ? 'input' : isField ? 'other-field' : isControl ? 'control' : 'page',
+        leftInput,
         input: controller.state.get().input,
         view: controller.state.get().view,
         // The layout the person sees: split forced off on a phone sends with Enter again.
@@ -85,7 +98,10 @@ export function App() {
       run(action);
     };
     document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.removeEventListener('focusin', onFocus);
+    };
   }, [controller, settings]);
 
   // Anchors scroll to their section, then the hash is cleared (spec part 2).

@@ -1,4 +1,4 @@
-import type { BackPage } from '../../core/index.ts';
+import { COPYRIGHT_YEAR, type BackPage } from '../../core/index.ts';
 import { useShell, useShellState, useT } from '../context.tsx';
 import { DocumentationPage } from './DocumentationPage.tsx';
 import { PrivacyPage } from './PrivacyPage.tsx';
@@ -44,6 +44,9 @@ export function BackView() {
         {shown === 'usage' && <UsagePage />}
         {shown === 'subscriptions' && <AccountPage testid="page-subscriptions" title={t('subscriptions.title')} />}
       </div>
+      <footer className="back-footer" data-testid="copyright">
+        © {COPYRIGHT_YEAR} shellchat
+      </footer>
     </div>
   );
 }

@@ -1,121 +1,128 @@
 import { useEffect, useState } from 'react';
-import { findLanguage, outputToText, SETTINGS_LOCALES, type PluginHost, type SettingSpec } from '../../core/index.ts';
+import { findLanguage, outputToText, SETTINGS_LOCALES, type ChoiceGroup, type SettingSpec } from '../../core/index.ts';
 import { useHost, useNamespaces, useSetting, useShell, useT } from '../context.tsx';
 
-/** Choices that come from a plugin (the models one may use...), listed when the page opens. */
-function useSourceValues(host: PluginHost, spec: SettingSpec, owner: string): string[] {
-  const [values, setValues] = useState<string[]>([]);
+/** The interface's language, for names of languages and the time of 'Settings updated.'. */
+const uiLanguage = () => document.documentElement.lang || undefined;
+
+/** A language's name in the interface's language (Intl), else its English name. */
+function languageName(code: string): string {
+  try {
+    return new Intl.DisplayNames([uiLanguage() ?? 'en-US'], { type: 'language' }).of(code) ?? code;
+  } catch {
+    return findLanguage(code)?.name ?? code;
+  }
+}
+
+/** The choices of a setting: its plugin's groups (models by scope...), else its declared values. */
+function useChoices(spec: SettingSpec): ChoiceGroup[] | undefined {
+  const host = useHost();
+  const user = useSetting<string>('user');
+  const [groups, setGroups] = useState<ChoiceGroup[] | undefined>(undefined);
   useEffect(() => {
-    const source = spec.page?.source;
-    if (!source) return;
     let live = true;
+    const declared = spec.key === 'lang' ? [...SETTINGS_LOCALES] : spec.type === 'boolean' ? ['true', 'false'] : [...(spec.values ?? [])];
     void host
-      .completionProvider(source, owner)
-      .then((provider) => provider?.(''))
-      .then((list) => live && setValues(list ?? []), () => undefined);
+      .choicesFor(spec.key)
+      .then((served) => live && setGroups(served ?? [{ title: '', values: declared }]))
+      .catch(() => live && setGroups([]));
     return () => {
       live = false;
     };
-  }, [host, spec, owner]);
-  return values;
+    // The lists depend on who is logged in (their own models, roles, stores...).
+  }, [host, spec, user]);
+  return groups;
 }
 
-function Choice({
-  spec,
-  owner,
-  onChange,
-}: {
-  spec: SettingSpec;
-  owner: string;
-  onChange: (spec: SettingSpec, value: string | boolean) => void;
-}) {
+type Pick = (spec: SettingSpec, value: string) => void;
+
+/** One setting: a heading, then a group of buttons per kind of choice; pressed ones are in use. */
+function Section({ spec, title, onPick }: { spec: SettingSpec; title: string; onPick: Pick }) {
   const value = useSetting(spec.key);
   const t = useT();
-  const host = useHost();
-  const sourced = useSourceValues(host, spec, owner);
-  const values = spec.page?.source ? sourced : spec.type === 'boolean' ? ['true', 'false'] : (spec.values ?? []);
+  const groups = useChoices(spec)?.filter((g) => g.values.length);
+  if (!groups?.length) return null;
+  const multiple = spec.page?.multiple !== undefined;
+  const current = multiple ? String(value).split(',').filter(Boolean) : [String(value)];
+  const label = (v: string) =>
+    spec.key === 'lang' ? (findLanguage(v)?.nativeName ?? v) : t(`settings.value.${v}`, { defaultValue: v });
+  const pick = (v: string) => {
+    if (!multiple) return onPick(spec, v);
+    // Several at once: a pick adds or removes one; the plugin's rules decide (three stores at most).
+    onPick(spec, current.includes(v) ? current.filter((x) => x !== v).join(',') : [...current, v].join(','));
+  };
   return (
-    <div className="choices" role="group" aria-label={spec.key}>
-      {values.map((v) => (
-        <button
-          key={v}
-          type="button"
-          data-setting={spec.key}
-          data-value={v}
-          aria-pressed={String(value) === v}
-          onClick={() => onChange(spec, spec.type === 'boolean' ? v === 'true' : v)}
-        >
-          {t(`settings.value.${v}`, { defaultValue: v })}
-        </button>
+    <section className="setting" aria-labelledby={`setting-${spec.key}`}>
+      <h2 id={`setting-${spec.key}`}>{title}</h2>
+      {groups.map((group) => (
+        <div key={group.title} className="choice-group">
+          {group.title && <h3>{group.title}</h3>}
+          <div className="choices" role="group" aria-label={group.title || title}>
+            {group.values.map((v) => (
+              <button
+                key={v}
+                type="button"
+                data-setting={spec.key}
+                data-value={v}
+                aria-pressed={current.includes(v)}
+                title={spec.key === 'lang' ? languageName(v) : undefined}
+                lang={spec.key === 'lang' ? v : undefined}
+                onClick={() => pick(v)}
+              >
+                {label(v)}
+              </button>
+            ))}
+          </div>
+        </div>
       ))}
-    </div>
+    </section>
   );
 }
 
 /**
- * The Settings page: theme and language from the shell, then every setting a plugin puts on
- * the page (`page` in its manifest). Each change says 'Settings updated.' with the time.
+ * The Settings page (spec part 2): the shell's theme and language, and every setting a plugin
+ * puts on the page (`page` in its manifest), with the choices the plugin serves (ctx.choices):
+ * a plugin left out leaves no section. A pick goes through the plugin's setter (the rules of
+ * its command apply: `:model use`, three stores at most...), and says 'Settings updated.' with
+ * the time, or what was wrong.
  */
 export function SettingsPage() {
   const { settings } = useShell();
   const host = useHost();
   const t = useT();
   useNamespaces(host.manifests.map((m) => m.id));
-  const lang = useSetting<string>('lang');
+  const user = useSetting<string>('user');
   const [updated, setUpdated] = useState<Date | null>(null);
   const [answer, setAnswer] = useState('');
-  const change = async (spec: SettingSpec, value: string | boolean) => {
-    if (spec.page?.command) {
-      // Through the command, so its rules (login, checks, messages) apply as if typed.
-      const result = await host.run(spec.page.command.replace('{value}', String(value)));
-      const errors = result.outputs.filter((o) => o.kind === 'error');
-      setAnswer(result.outputs.map(outputToText).filter(Boolean).join('\n'));
-      if (errors.length) return;
-    } else {
-      settings.set(spec.key, value);
-      setAnswer('');
-    }
+  const pick: Pick = async (spec, value) => {
+    const outputs = await host.setThroughOwner(spec.key, value);
+    if (!outputs) settings.set(spec.key, value);
+    setAnswer((outputs ?? []).map(outputToText).filter(Boolean).join('\n'));
+    if (outputs?.some((o) => o.kind === 'error')) return setUpdated(null);
     setUpdated(new Date());
   };
   const paged = settings
     .specs()
-    .filter((s) => s.page)
+    .filter((s) => s.page && (!s.page.login || user))
     .sort((a, b) => (a.page!.order ?? 0) - (b.page!.order ?? 0));
-  const langSpec = settings.specs().find((spec) => spec.key === 'lang')!;
-  const owner = (key: string) => host.manifests.find((m) => m.settings?.some((s) => s.key === key))?.id ?? 'shell';
+  const title = (spec: SettingSpec) => {
+    const owner = host.settingOwner(spec.key);
+    return owner ? host.t(owner)(`settings.${spec.key}`) : t(`settings.section.${spec.key === 'lang' ? 'language' : spec.key}`);
+  };
   return (
     <section className="page" data-testid="page-settings">
       <h1>{t('settings.title')}</h1>
       {paged.map((spec) => (
-        <div key={spec.key} className="setting">
-          <h2>{owner(spec.key) === 'shell' ? t(`settings.section.${spec.page!.section}`) : host.t(owner(spec.key))(`settings.${spec.key}`)}</h2>
-          <Choice spec={spec} owner={owner(spec.key)} onChange={(sp, v) => void change(sp, v)} />
-        </div>
+        <Section key={spec.key} spec={spec} title={title(spec)} onPick={(s, v) => void pick(s, v)} />
       ))}
-      <div className="setting">
-        <h2>{t('settings.section.language')}</h2>
-        <div className="choices" role="group" aria-label="lang">
-          {SETTINGS_LOCALES.map((code) => (
-            <button
-              key={code}
-              type="button"
-              data-setting="lang"
-              data-value={code}
-              aria-pressed={lang === code}
-              title={findLanguage(code)?.name}
-              onClick={() => void change(langSpec, code)}
-            >
-              {findLanguage(code)?.nativeName ?? code}
-            </button>
-          ))}
-        </div>
+      <div aria-live="polite">
+        {answer && <p className="settings-answer">{answer}</p>}
+        {updated && (
+          <p className="settings-updated" role="status">
+            {t('settings.updated')} <time dateTime={updated.toISOString()}>{updated.toLocaleString(uiLanguage())}</time>
+          </p>
+        )}
       </div>
-      {answer && <p className="settings-answer">{answer}</p>}
-      {updated && (
-        <p className="settings-updated" role="status">
-          {t('settings.updated')} <time dateTime={updated.toISOString()}>{updated.toLocaleString()}</time>
-        </p>
-      )}
     </section>
   );
 }

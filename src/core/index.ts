@@ -33,3 +33,4 @@ export * from './mcp.ts';
 export * from './functions.ts';
 export * from './usage.ts';
 export * from './mcpClient.ts';
+export * from './json.ts';

@@ -113,7 +113,9 @@ export function localizeMessage(text: string, catalogues: readonly MessageCatalo
       template.holes.forEach((h, i) => {
         const value = m[i + 1]!;
         // A reason inside a refusal, a reason inside that ('IPv4-mapped loopback address'): a few levels at most.
-        values[h] = catalogue.nested.has(h) && depth < 3 ? localizeMessage(value, [messages], tFor, depth + 1) : value;
+        // The catalogue's own messages first, then the others' (a store's upload failure
+        // carries the core's reason why a document could not be read).
+        values[h] = catalogue.nested.has(h) && depth < 3 ? localizeMessage(value, [messages, ...catalogues.filter((c) => c !== messages)], tFor, depth + 1) : value;
       });
       return tFor(catalogue.namespace)(`err.${template.name}`, { ...values, defaultValue: text });
     }

@@ -21,6 +21,7 @@ export const SERVER_MESSAGES = defineMessages(
     passwordShort: 'Password must be at least {{passwordMin}} characters.',
     passwordLong: 'Password must be at most {{passwordMax}} characters.',
     usernameTaken: 'Username already exists.',
+    emailTaken: 'An account with this e-mail address already exists.',
     invalidKey: 'Invalid key.',
     groupDenied: 'Group not found or wrong password.',
     alreadyInGroup: 'You are already in group {{group}}.',
@@ -62,6 +63,15 @@ export const SERVER_MESSAGES = defineMessages(
     uploadContentType: 'The content type {{type}} does not match the file name.',
     uploadQuota: 'Your uploads have reached their limit of {{mb}} MB.',
     uploadNotFound: 'The uploaded file {{url}} was not found.',
+    // Reading a document's text (src/server/uploads/limits.ts: what reading one may cost)
+    documentUnpacked: 'The document unpacks to more than {{mb}} MB.',
+    documentEntries: 'The document holds more than {{max}} files.',
+    documentPages: 'The PDF has more than {{max}} pages.',
+    documentMemory: 'Reading the document needs more than {{mb}} MB of memory.',
+    documentTime: 'Reading the document takes longer than {{seconds}} seconds.',
+    documentDamaged: 'The document is damaged or is not a {{type}} file.',
+    documentBusy: 'The server is reading too many documents at once. Try again in a moment.',
+    imageTooLarge: 'The image is {{width}} × {{height}} pixels: at most {{side}} pixels a side and {{megapixels}} megapixels are taken.',
     // Egress (where a user's URL may not lead)
     noSuchHost: 'Could not resolve {{host}}: no such host.',
     dnsSilent: 'Could not resolve {{host}}: the name server did not answer.',

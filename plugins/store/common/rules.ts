@@ -65,6 +65,8 @@ export const MESSAGES = defineMessages(
     keySet: 'Store `{{name}}` {{key}} is set.',
   },
   { activeMax: MAX_ACTIVE_STORES, engines: STORE_ENGINES.join(', '), nameMax: STORE_NAME_MAX, storesMax: MAX_USER_STORES },
+  // A failure's detail is often a message too (the server's reason a document could not be read).
+  { nested: ['detail'] },
 );
 
 export function checkStoreName(name: string): string | undefined {

@@ -5,7 +5,7 @@
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
-import type { AppEnv, ServerPluginContext, ServerPluginModule, UserRow } from '../../../src/core/index.ts';
+import { isJson, type AppEnv, type ServerPluginContext, type ServerPluginModule, type UserRow } from '../../../src/core/index.ts';
 import {
   activeList,
   checkEngine,
@@ -39,6 +39,10 @@ const ownerBody = z.object({ owner: z.string().max(64) });
 const settingBody = z.object({ key: z.string().max(64), value: z.string().max(2048) });
 
 const HITS_PER_STORE = 5;
+/** Files or URLs one upload request may name. */
+const UPLOAD_FORM_MAX = 10;
+/** Values in the JSON upload form: a name, and ten URLs and ten texts of two fields each. */
+const JSON_FORM_MAX_VALUES = 64;
 const MAX_CHUNKS_PER_FILE = 20_000;
 
 function parseSettings(json: string): Record<string, string> {
@@ -126,6 +130,9 @@ export function registerStoreRoutes(ctx: ServerPluginContext): void {
           .insertInto('store_chunks')
           .values(chunks.slice(i, i + 200).map((body, j) => ({ store_id: storeId, file_id: fileId, seq: i + j, tag: `s${storeId}`, body })) as never)
           .execute();
+        // The embedded database works on this thread: let other requests in between batches,
+        // or a 10 MB file (10,000 chunks and their full-text index) holds the server for 300 ms.
+        await new Promise((resolve) => setTimeout(resolve, 0));
       }
     });
     return chunks.length;
@@ -247,13 +254,17 @@ export function registerStoreRoutes(ctx: ServerPluginContext): void {
     const typeOk = (fileName: string) => (UPLOAD_EXTENSIONS as readonly string[]).includes(extensionOf(fileName));
     if ((c.req.header('content-type') ?? '').includes('application/json')) {
       // JSON: file URLs (the +file[url] attachments) and/or text documents inline (API clients, the CLI).
+      // The form holds a few dozen values at most; a body of millions of nested or tiny ones
+      // (up to the route's 30 MB) would cost the server hundreds of MB to parse: refused unparsed.
+      const raw = new Uint8Array(await c.req.arrayBuffer());
+      if (!isJson(raw, { maxValues: JSON_FORM_MAX_VALUES })) return refuse(c, 400, MESSAGES.invalidRequest);
       const body = z
         .object({
           name: z.string().max(64),
-          urls: z.array(z.string().max(2048)).max(10).optional(),
-          texts: z.array(z.object({ name: z.string().max(200), content: z.string().max(MAX_UPLOAD_BYTES) })).max(10).optional(),
+          urls: z.array(z.string().max(2048)).max(UPLOAD_FORM_MAX).optional(),
+          texts: z.array(z.object({ name: z.string().max(200), content: z.string().max(MAX_UPLOAD_BYTES) })).max(UPLOAD_FORM_MAX).optional(),
         })
-        .safeParse(await c.req.json().catch(() => null));
+        .safeParse(JSON.parse(new TextDecoder().decode(raw)));
       if (!body.success) return refuse(c, 400, MESSAGES.invalidRequest);
       name = body.data.name;
       urls = body.data.urls ?? [];
@@ -269,6 +280,8 @@ export function registerStoreRoutes(ctx: ServerPluginContext): void {
       if (!form) return refuse(c, 400, MESSAGES.invalidRequest);
       name = String(form.get('name') ?? '');
       urls = form.getAll('urls').map(String);
+      // As many as the JSON form takes.
+      if (urls.length > UPLOAD_FORM_MAX || form.getAll('files').length > UPLOAD_FORM_MAX) return refuse(c, 400, MESSAGES.invalidRequest);
     }
     const row = await own(user, name);
     if (!row) return refuse(c, 404, MESSAGES.notFound);

@@ -28,9 +28,44 @@ export function queryTerms(text: string): string[] {
   return [...new Set(words(text).filter((w) => !STOPWORDS.has(w) && w.length <= 64))];
 }
 
+/**
+ * `text.replace(/\r\n?/g, '\n').replace(/[ \t]+/g, ' ').replace(/\n{3,}/g, '\n\n').trim()`,
+ * in one pass into one buffer: those replaces over a 10 MB text list every match before
+ * building each result (~150 MB and 0.4 s for a text of single spaces).
+ */
+function normalize(text: string): string {
+  const out = new Uint16Array(text.length);
+  let n = 0;
+  // Every code unit or'ed: below 256, the text is Latin-1 and is made a one-byte string.
+  let units = 0;
+  // Line breaks written in a row (a third and more are dropped).
+  let breaks = 0;
+  for (let i = 0; i < text.length; i++) {
+    let c = text.charCodeAt(i);
+    if (c === 0x0d) {
+      if (text.charCodeAt(i + 1) === 0x0a) i++;
+      c = 0x0a;
+    }
+    if (c === 0x0a) {
+      if (breaks++ < 2) out[n++] = c;
+      continue;
+    }
+    breaks = 0;
+    if (c === 0x20 || c === 0x09) {
+      while (text.charCodeAt(i + 1) === 0x20 || text.charCodeAt(i + 1) === 0x09) i++;
+      c = 0x20;
+    }
+    out[n++] = c;
+    units |= c;
+  }
+  // UTF-16 code units as they are (lone surrogates too: Node does not check them).
+  if (units < 0x100) return Buffer.from(out.subarray(0, n)).toString('latin1').trim();
+  return Buffer.from(out.buffer, 0, n * 2).toString('utf16le').trim();
+}
+
 /** Splits text into chunks of about `size` characters on paragraph, line or sentence breaks. */
 export function chunkText(text: string, size = 1000): string[] {
-  const clean = text.replace(/\r\n?/g, '\n').replace(/[ \t]+/g, ' ').replace(/\n{3,}/g, '\n\n').trim();
+  const clean = normalize(text);
   const chunks: string[] = [];
   let rest = clean;
   while (rest.length > size) {

@@ -1,23 +1,17 @@
-// Text out of a document: plain text formats as UTF-8, PDF through unpdf, DOCX through mammoth
-// (both loaded only when such a file arrives). Images carry no text. Used for chat attachments
-// (+file[url]) and file stores alike.
+// Text out of a document: plain text formats as UTF-8 here, PDF and DOCX in a worker thread
+// with capped memory and time (extractPool.ts, limits.ts), since their parsers' cost is the
+// document author's to choose. Images carry no text. Used for chat attachments (+file[url])
+// and file stores alike; a document refused for a limit throws the server's message saying which.
 import { fileExtension } from '../../core/uploads.ts';
-import { checkZip } from './sniff.ts';
+import { extractPool } from './extractPool.ts';
+import { TEXT_MAX_CHARS } from './limits.ts';
 
 export async function extractText(name: string, data: Uint8Array): Promise<string> {
   const ext = fileExtension(name);
-  if (ext === 'pdf') {
-    const { extractText: pdfText, getDocumentProxy } = await import('unpdf');
-    const pdf = await getDocumentProxy(new Uint8Array(data));
-    return (await pdfText(pdf, { mergePages: true })).text;
+  if (ext === 'pdf' || ext === 'docx') return extractPool.extract(ext, data);
+  if (['txt', 'md', 'csv', 'json'].includes(ext)) {
+    const text = new TextDecoder('utf-8').decode(data);
+    return text.length > TEXT_MAX_CHARS ? text.slice(0, TEXT_MAX_CHARS) : text;
   }
-  if (ext === 'docx') {
-    // A DOCX is a ZIP: its entries are counted and sized before anything is inflated.
-    const refusal = checkZip(data);
-    if (refusal) throw new Error(refusal);
-    const mammoth = (await import('mammoth')).default;
-    return (await mammoth.extractRawText({ buffer: Buffer.from(data) })).value;
-  }
-  if (['txt', 'md', 'csv', 'json'].includes(ext)) return new TextDecoder('utf-8').decode(data);
   return '';
 }

@@ -6,7 +6,9 @@
 // - the server picks the key (a random UUID); the person's file name is metadata only, never a path;
 // - the PUT is bound to the presigned content type, taken once, before its deadline, at most 10 MB;
 // - the bytes must match the extension (magic numbers, UTF-8 text, a DOCX's ZIP directory
-//   checked against zip bombs) before the file is usable;
+//   checked against zip bombs) before the file is usable, and an image's stated dimensions
+//   must be ones a browser can decode (what a document unpacks to is bounded when it is read:
+//   limits.ts);
 // - what is served is the type the extension says, images inline and everything else as an
 //   attachment, with nosniff and a sandboxing CSP, so nothing uploaded runs in the app's origin;
 // - each owner (user, or anonymous browser) has a quota; uploads go with the account.
@@ -22,7 +24,7 @@ import { acceptsContentType, isImageExtension, UPLOAD_CONTENT_TYPES, uploadExten
 import type { Owner } from '../generation/owner.ts';
 import { fail, ok } from '../http/respond.ts';
 import { validate } from '../http/validate.ts';
-import { mismatch } from './sniff.ts';
+import { IMAGE_MAX_MEGAPIXELS, IMAGE_MAX_SIDE, imageTooLarge, mismatch } from './sniff.ts';
 import { insertUpload, objectUrl, readUpload, writeParts } from './store.ts';
 
 /** How long a presigned PUT URL is taken (a 10 MB file on a slow link fits). */
@@ -131,8 +133,11 @@ export function registerUploadRoutes(app: Hono<AppEnv>, deps: UploadDeps): void 
       return fail(c, 400, error);
     };
     if (data.byteLength === 0) return refuse(SERVER_MESSAGES.uploadEmpty);
-    const wrong = mismatch(uploadExtension(row.name)!, data);
+    const ext = uploadExtension(row.name)!;
+    const wrong = mismatch(ext, data);
     if (wrong) return refuse(SERVER_MESSAGES.uploadMismatch(wrong));
+    const huge = ext === 'png' || ext === 'jpg' || ext === 'jpeg' ? imageTooLarge(ext, data) : undefined;
+    if (huge) return refuse(SERVER_MESSAGES.imageTooLarge(huge.width, huge.height, IMAGE_MAX_SIDE, IMAGE_MAX_MEGAPIXELS));
     const mine = row.user_id !== null ? { column: 'user_id' as const, value: row.user_id } : { column: 'device_id' as const, value: row.device_id! };
     const held = await db
       .selectFrom('uploads')

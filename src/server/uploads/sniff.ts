@@ -1,7 +1,10 @@
 // Whether an upload's bytes are what its name says (ASVS 5.0 5.2.2: extension and content must
 // match), checked before the file is marked usable, so that nothing served from this origin
 // is HTML or script under an image's or a document's name.
+import { isUtf8 } from 'node:buffer';
 import type { UploadExtension } from '../../core/uploads.ts';
+import { isJson } from '../../core/json.ts';
+import { ZIP_MAX_ENTRIES } from './limits.ts';
 
 const startsWith = (data: Uint8Array, bytes: number[]) => bytes.every((b, i) => data[i] === b);
 
@@ -10,15 +13,16 @@ const JPEG = [0xff, 0xd8, 0xff];
 const PDF = [0x25, 0x50, 0x44, 0x46, 0x2d]; // %PDF-
 const ZIP = [0x50, 0x4b, 0x03, 0x04]; // PK\3\4
 
-/** A DOCX's limits (ASVS 5.0 5.2.3): what it may inflate to, and how many entries it may hold. */
+/** What a DOCX's directory may claim once unpacked (ASVS 5.0 5.2.3): a cheap first refusal. */
 export const ZIP_MAX_UNCOMPRESSED = 100 * 1024 * 1024;
-export const ZIP_MAX_ENTRIES = 5_000;
+export { ZIP_MAX_ENTRIES };
 
 /**
  * Reads a ZIP's central directory (the record at its end lists every entry with its sizes) and
- * refuses a zip bomb before anything is inflated: too many entries, or too much once inflated.
- * Hand-written because it is 30 lines of fixed offsets, and the ZIP libraries at hand inflate
- * or keep the sizes private. Returns why it is refused, or undefined.
+ * refuses, at upload, an archive that says it is too big: too many entries, or too much once
+ * inflated. The sizes are the ones the file's author wrote, so this only turns away the honest
+ * bombs early: what an archive really unpacks to is counted on the inflater's output when it
+ * is read (zip.ts, in the extraction worker). Returns why it is refused, or undefined.
  */
 export function checkZip(data: Uint8Array): string | undefined {
   if (!startsWith(data, ZIP)) return 'not a ZIP archive';
@@ -56,13 +60,56 @@ export function checkZip(data: Uint8Array): string | undefined {
 
 /** UTF-8 text without NUL bytes (a binary renamed .txt has them). */
 function isText(data: Uint8Array): boolean {
-  if (data.includes(0)) return false;
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(data);
-    return true;
-  } catch {
-    return false;
+  return !data.includes(0) && isUtf8(data);
+}
+
+/** The largest image taken (ASVS 5.0 5.2.3): its pixels are what a browser or a model decodes. */
+export const IMAGE_MAX_SIDE = 16_384;
+export const IMAGE_MAX_MEGAPIXELS = 64;
+
+/**
+ * An image's width and height as its header states them (PNG's IHDR, a JPEG's frame header),
+ * read before anything decodes it: a 10 KB PNG can declare 100,000 × 100,000 pixels and
+ * inflate to 40 GB in the browser that shows it. Undefined when the header cannot be read
+ * (nothing would decode such a file either).
+ */
+export function imageSize(ext: 'png' | 'jpg' | 'jpeg', data: Uint8Array): { width: number; height: number } | undefined {
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  if (ext === 'png') {
+    // Signature (8), then the IHDR chunk: length (4), type (4), width (4), height (4).
+    if (data.byteLength < 24 || String.fromCharCode(...data.subarray(12, 16)) !== 'IHDR') return undefined;
+    return { width: view.getUint32(16), height: view.getUint32(20) };
   }
+  // JPEG: segments after the SOI marker, each FF, its marker and a big-endian length that
+  // counts itself, until a start-of-frame (its height then width) or the scan's start.
+  let at = 2;
+  while (at + 4 <= data.byteLength) {
+    if (data[at] !== 0xff) return undefined;
+    const marker = data[at + 1]!;
+    if (marker === 0xff) {
+      at++;
+      continue;
+    }
+    if (marker === 0xd8 || marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
+      at += 2;
+      continue;
+    }
+    if (marker === 0xda || marker === 0xd9) return undefined;
+    const length = view.getUint16(at + 2);
+    const frame = marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
+    if (frame) return at + 9 <= data.byteLength ? { height: view.getUint16(at + 5), width: view.getUint16(at + 7) } : undefined;
+    if (length < 2) return undefined;
+    at += 2 + length;
+  }
+  return undefined;
+}
+
+/** Why an image is too large to take, or undefined. */
+export function imageTooLarge(ext: 'png' | 'jpg' | 'jpeg', data: Uint8Array): { width: number; height: number } | undefined {
+  const size = imageSize(ext, data);
+  if (!size) return undefined;
+  const { width, height } = size;
+  return width > IMAGE_MAX_SIDE || height > IMAGE_MAX_SIDE || width * height > IMAGE_MAX_MEGAPIXELS * 1e6 ? size : undefined;
 }
 
 /** The name of the type a file failed to be (for the message), or undefined when it matches. */
@@ -78,13 +125,8 @@ export function mismatch(ext: UploadExtension, data: Uint8Array): string | undef
     case 'docx':
       return checkZip(data) === undefined ? undefined : 'DOCX';
     case 'json':
-      if (!isText(data)) return 'JSON';
-      try {
-        JSON.parse(new TextDecoder().decode(data));
-        return undefined;
-      } catch {
-        return 'JSON';
-      }
+      // Scanned, not parsed: building the value of a hostile 10 MB file costs ~400 MB (json.ts).
+      return isText(data) && isJson(data) ? undefined : 'JSON';
     case 'txt':
     case 'md':
     case 'csv':

@@ -3,7 +3,8 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { generateMarkdown } from '../../../bench/render/generate.ts';
 import { renderMarkdown } from './pipeline.ts';
-import { Markdown, StreamingMarkdown } from './StreamingMarkdown.tsx';
+import { splitBlocks } from './blocks.ts';
+import { MAX_BLOCK_CHARS, MAX_MARKDOWN_CHARS, Markdown, StreamingMarkdown } from './StreamingMarkdown.tsx';
 
 /** Without the Copy buttons' wrappers (CodeBlock.tsx), so the group wrappers can be told apart. */
 const noCopy = (s: string) => s.replace(/<div class="md-code">(<pre[\s\S]*?<\/pre>)<button type="button" class="md-copy" data-testid="code-copy">Copy<\/button><\/div>/g, '$1');
@@ -60,5 +61,40 @@ describe('StreamingMarkdown and Markdown', () => {
     const text = 'A claim[^1].\n\nMore.\n\n[^1]: The source.\n';
     expect(markdown(text)).toBe(whole(text));
     expect(markdown(text)).toContain('href="#user-content-fn-1"');
+  });
+
+  it('bound what is parsed: a block past MAX_BLOCK_CHARS, and what comes after MAX_MARKDOWN_CHARS, are plain text', () => {
+    // 200 KB of nested brackets in one paragraph took the parser 86 s.
+    const brackets = `${'['.repeat(100_000)}<b>x</b>${']'.repeat(100_000)}`;
+    let started = performance.now();
+    const out = markdown(`Before.\n\n${brackets}\n\nAfter *this*.\n`);
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(out).toContain('<p>Before.</p>');
+    expect(out).toContain(`<pre class="md-plain" data-plain="true"><code>${'['.repeat(100_000)}&lt;b&gt;x&lt;/b&gt;`);
+    expect(out).toContain('<p>After <em>this</em>.</p>');
+    // A streamed paragraph that grows past the bound stops being parsed again on every frame.
+    expect(streaming('x '.repeat(MAX_BLOCK_CHARS))).toContain('md-plain');
+    // The first MAX_MARKDOWN_CHARS are markdown; the blocks after them are as written.
+    const paragraph = `Some *emphasis* and $x^2$ in a paragraph. ${'word '.repeat(200)}`;
+    const count = Math.ceil(MAX_MARKDOWN_CHARS / paragraph.length) + 20;
+    const long = `${Array.from({ length: count }, () => paragraph).join('\n\n')}\n`;
+    started = performance.now();
+    const rendered = markdown(long);
+    expect(performance.now() - started).toBeLessThan(10_000);
+    const parsed = rendered.match(/<em>emphasis<\/em>/g)!.length;
+    expect(parsed).toBeGreaterThanOrEqual(Math.floor(MAX_MARKDOWN_CHARS / paragraph.length));
+    expect(parsed).toBeLessThanOrEqual(Math.ceil(MAX_MARKDOWN_CHARS / paragraph.length) + 1);
+    expect(rendered.match(/md-plain/g)!.length).toBe(count - parsed);
+    // Footnotes make one document only within the bounds.
+    expect(markdown(`A claim[^1].\n\n${brackets}\n\n[^1]: The source.\n`)).toContain('md-plain');
+  });
+
+  it('split a text of 20,000 blocks at once in little time', () => {
+    const text = Array.from({ length: 20_000 }, (_, i) => `Paragraph ${i}.`).join('\n\n');
+    const started = performance.now();
+    const split = splitBlocks(`${text}\n\nend\n`);
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(split.blocks).toHaveLength(20_000);
+    expect(split.groups.flat()).toEqual(split.blocks);
   });
 });

@@ -17,12 +17,31 @@
 //   while streaming, its footnote references stay literal until `done`.
 // - A small cache of rendered finished blocks (by text, 1,000 entries, least recently used
 //   first out) makes re-mounting a rendered answer cheap (navigating between logs).
+// - What is parsed is bounded, since an answer, a log shared by someone else or a command's
+//   output can be megabytes, and some markdown costs quadratic time in the parser (200 KB of
+//   nested brackets in one paragraph: 86 s; 32 KB: 3 s) or much time per item (KaTeX: ~0.25 ms
+//   a formula): a block longer than MAX_BLOCK_CHARS, and everything after the first
+//   MAX_MARKDOWN_CHARS of a text, is shown as plain text, as written.
 import { memo, useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
 import { BlockSplitter, type OpenKind } from './blocks.ts';
 import { renderMarkdown } from './pipeline.ts';
 
 const CACHE_LIMIT = 1000;
 const cache = new Map<string, ReactElement>();
+
+/** The longest block parsed as markdown (a 16 KB block costs at most about a second). */
+export const MAX_BLOCK_CHARS = 16 * 1024;
+/** How much of a text is parsed as markdown; the blocks after it are plain text. */
+export const MAX_MARKDOWN_CHARS = 128 * 1024;
+
+/** A block shown as written (React escapes it), without parsing. */
+const Plain = memo(function Plain({ text }: { text: string }) {
+  return (
+    <pre className="md-plain" data-plain="true">
+      <code>{text}</code>
+    </pre>
+  );
+});
 
 /** A finished block's React elements, from the cache when this exact text was rendered before. */
 function renderCached(markdown: string): ReactElement {
@@ -48,7 +67,8 @@ const withDefinitions = (text: string, definitions: string) =>
 
 /** One block. `final` blocks go through the cache; the growing tail of a stream does not (it
  *  would only evict finished blocks). */
-const Block = memo(function Block({ text, definitions, final }: { text: string; definitions: string; final: boolean }) {
+const Block = memo(function Block({ text, definitions, final, plain = false }: { text: string; definitions: string; final: boolean; plain?: boolean }) {
+  if (plain || text.length > MAX_BLOCK_CHARS) return <Plain text={text} />;
   const markdown = withDefinitions(text, definitions);
   return final ? renderCached(markdown) : renderMarkdown(markdown);
 });
@@ -56,11 +76,11 @@ const Block = memo(function Block({ text, definitions, final }: { text: string; 
 /** A plain block wrapper (no padding, border or formatting context, so margins still collapse
  *  through it as if the blocks were direct children): it keeps the container's child count low,
  *  so the browser's layout of an update does not walk every finished block. */
-const Group = memo(function Group({ blocks, definitions }: { blocks: readonly string[]; definitions: string }) {
+const Group = memo(function Group({ blocks, definitions, plainFrom }: { blocks: readonly string[]; definitions: string; plainFrom: number }) {
   return (
     <div className="md-group">
       {blocks.map((text, i) => (
-        <Block key={i} text={text} definitions={definitions} final />
+        <Block key={i} text={text} definitions={definitions} final plain={i >= plainFrom} />
       ))}
     </div>
   );
@@ -121,7 +141,8 @@ export function StreamingMarkdown({ text, done, sync = false, className }: Strea
   splitter.current ??= new BlockSplitter();
   const split = useMemo(() => splitter.current!.update(shown), [shown]);
   const classes = className ? `markdown ${className}` : 'markdown';
-  if (done && split.footnotes) {
+  // One document (footnotes need it) only when no part of it is past the bounds.
+  if (done && split.footnotes && shown.length <= MAX_MARKDOWN_CHARS && split.tail.length <= MAX_BLOCK_CHARS && split.blocks.every((b) => b.length <= MAX_BLOCK_CHARS)) {
     return (
       <div className={classes}>
         <Block text={shown} definitions="" final />
@@ -130,16 +151,27 @@ export function StreamingMarkdown({ text, done, sync = false, className }: Strea
   }
   const { groups, tail, open, definitions } = split;
   const tailKey = `b${split.blocks.length}`;
+  // The first block of each group that starts past MAX_MARKDOWN_CHARS of parsed text
+  // (blocks.length when none); blocks too long to parse do not count.
+  let chars = 0;
+  const plainFrom = groups.map((blocks) => {
+    let from = blocks.length;
+    blocks.forEach((text, i) => {
+      if (chars >= MAX_MARKDOWN_CHARS && from === blocks.length) from = i;
+      if (text.length <= MAX_BLOCK_CHARS) chars += text.length;
+    });
+    return from;
+  });
   return (
     <div className={classes} data-streaming={done ? undefined : 'true'}>
       {groups.map((blocks, i) => (
-        <Group key={i} blocks={blocks} definitions={definitions} />
+        <Group key={i} blocks={blocks} definitions={definitions} plainFrom={plainFrom[i]!} />
       ))}
       {tail &&
         (open && !done ? (
           <Pending key={tailKey} text={tail} open={open} />
         ) : (
-          <Block key={tailKey} text={tail} definitions={open ? '' : definitions} final={done} />
+          <Block key={tailKey} text={tail} definitions={open ? '' : definitions} final={done} plain={chars >= MAX_MARKDOWN_CHARS} />
         ))}
     </div>
   );

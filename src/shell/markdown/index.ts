@@ -1,6 +1,6 @@
 // The markdown renderer for model answers and logs. Load it lazily (`import()` / React.lazy):
 // it brings unified, KaTeX (and its CSS) and Prism, which stay out of the first paint.
-export { Markdown, StreamingMarkdown, clearMarkdownCache, type StreamingMarkdownProps } from './StreamingMarkdown.tsx';
+export { MAX_BLOCK_CHARS, MAX_MARKDOWN_CHARS, Markdown, StreamingMarkdown, clearMarkdownCache, type StreamingMarkdownProps } from './StreamingMarkdown.tsx';
 export { BlockSplitter, GROUP_SIZE, splitBlocks, type OpenKind, type Split } from './blocks.ts';
 export {
   IMAGE_PROTOCOLS,

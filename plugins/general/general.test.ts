@@ -69,8 +69,9 @@ describe(':lang', () => {
   it('reports no language, sets by prefix, lists with a star, resets', async () => {
     const t = await createShellTester();
     expect((await t.run(':lang')).text).toBe('Language not set.');
-    expect((await t.run(':lang use ja')).text).toBe('Language set to Japanese (Japan) (ja-JP).');
-    expect((await t.run(':lang')).text).toBe('Language: Japanese (Japan) (ja-JP)');
+    // The language is named in the interface's language, which is now Japanese.
+    expect((await t.run(':lang use ja')).text).toBe('Language set to 日本語 (日本) (ja-JP).');
+    expect((await t.run(':lang')).text).toBe('Language: 日本語 (日本) (ja-JP)');
     const list = (await t.run(':lang ls')).outputs[0]!;
     expect(list.kind === 'list' && list.items.filter((i) => i.active).map((i) => i.text)).toEqual(['ja-JP']);
     expect(list.kind === 'list' && list.items).toHaveLength(29);

@@ -72,6 +72,8 @@ function navigate(t: Tester, target: 'session' | 'log', direction: 'previous' | 
 }
 
 const errors = (outputs: Output[]) => outputs.flatMap((o) => (o.kind === 'error' ? [o.text] : []));
+/** The lines said under the log in view, which stays (nothing further that way). */
+const notices = (outputs: Output[]) => outputs.flatMap((o) => (o.kind === 'effect' && o.effect.type === 'notice' ? [o.effect.text] : []));
 const tables = (outputs: Output[]) => outputs.flatMap((o) => (o.kind === 'table' ? [o] : []));
 const resultEffect = (outputs: Output[]) => outputs.flatMap((o) => (o.kind === 'effect' && o.effect.type === 'result' ? [o.effect] : []))[0];
 
@@ -287,7 +289,7 @@ describe('navigation (keys and swipes)', () => {
     expect(t.settings.get('time')).toBe(two.time);
     expect((await navigate(t, 'log', 'previous'))[0]).toEqual({ kind: 'text', text: 'Log one' });
     expect(t.settings.get('time')).toBe(one.time);
-    expect(errors(await navigate(t, 'log', 'previous'))).toEqual(['No log found.']);
+    expect(notices(await navigate(t, 'log', 'previous'))).toEqual(['No log found.']);
     expect(t.settings.get('time')).toBe(one.time);
 
     await navigate(t, 'log', 'next');
@@ -297,7 +299,7 @@ describe('navigation (keys and swipes)', () => {
       { kind: 'markdown', text: 'A **cat**' },
     ]);
     expect(resultEffect(forward)).toEqual({ type: 'result', previews: [image], info: { model: 'local-model', raw: 'A **cat**', session: one.session } });
-    expect(errors(await navigate(t, 'log', 'next'))).toEqual(['No log found.']);
+    expect(notices(await navigate(t, 'log', 'next'))).toEqual(['No log found.']);
     expect(t.settings.get('time')).toBe(three.time);
     expect(t.settings.get('head')).toBe(three.time);
   });
@@ -313,7 +315,7 @@ describe('navigation (keys and swipes)', () => {
     expect(users).toEqual(['Branch base', 'New path']);
     // From the branch, Left reaches the inherited log, never the abandoned one.
     expect((await navigate(t, 'log', 'previous'))[0]).toEqual({ kind: 'text', text: 'Branch base' });
-    expect(errors(await navigate(t, 'log', 'previous'))).toEqual(['No log found.']);
+    expect(notices(await navigate(t, 'log', 'previous'))).toEqual(['No log found.']);
     expect((await navigate(t, 'log', 'next'))[0]).toEqual({ kind: 'text', text: 'New path' });
   });
 

@@ -80,3 +80,12 @@ export function findLanguage(code: string): Language | undefined {
 export function isRtl(code: string): boolean {
   return RTL_LANGUAGES.includes(code.split('-')[0] ?? '');
 }
+
+/** A language's name in another language (`:lang`, the Settings page), else its English name. */
+export function languageName(code: string, inLanguage: string): string {
+  try {
+    return new Intl.DisplayNames([inLanguage || DEFAULT_LANGUAGE], { type: 'language' }).of(code) ?? code;
+  } catch {
+    return findLanguage(code)?.name ?? code;
+  }
+}

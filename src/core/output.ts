@@ -6,6 +6,8 @@ export type Effect =
   | { type: 'stop' }
   | { type: 'view'; view: 'front' | 'back'; page?: BackPage }
   | { type: 'open'; url: string; blank: boolean }
+  /** A line under the output, which stays as it is (Left at the first log keeps that log in view). */
+  | { type: 'notice'; text: string }
   /** Shows what surrounds a saved answer: its image previews and its model-info line. */
   | { type: 'result'; previews: string[]; info: { model: string; raw: string; session: number } | null };
 

@@ -147,7 +147,13 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
     return fail(c, 500, SERVER_MESSAGES.failed);
   });
 
-  app.get('/api/ping', (c) => ok(c, undefined, 'pong'));
+  // The page pings at load: its browser gets its device cookie then, before any question. A
+  // question stopped before its answer came back (streaming off) would otherwise leave a
+  // session owned by a cookie the browser never received.
+  app.get('/api/ping', (c) => {
+    ownerOf(c, isHttps(c, config.trustProxy));
+    return ok(c, undefined, 'pong');
+  });
   app.get('/api/system/info', (c) => ok(c, systemInfo(config, enabled)));
 
   const clientAddress = (c: Context<AppEnv>): string => {

@@ -68,6 +68,11 @@ export class ShellController {
   private readonly uploading = new Set<string>();
   /** Images uploaded into the input, shown among the previews while their marker is there. */
   private readonly uploaded = new Set<string>();
+  /**
+   * The input shows (or was emptied by walking past) the command history: Up and Down keep
+   * walking it, rather than falling into session navigation at its newest end.
+   */
+  walkingHistory = false;
   /** Lines submitted so far, and the latest of them whose answer is on screen. */
   private submittedLines = 0;
   private shownLine = 0;
@@ -133,6 +138,7 @@ export class ShellController {
   }
 
   setInput(input: string): void {
+    this.walkingHistory = false;
     // An uploaded image whose marker was deleted leaves the previews with it.
     const gone = [...this.uploaded].filter((url) => !input.includes(url));
     for (const url of gone) this.uploaded.delete(url);
@@ -169,6 +175,9 @@ export class ShellController {
     switch (effect.type) {
       case 'clear':
         this.clear();
+        break;
+      case 'notice':
+        this.notice(effect.text);
         break;
       case 'stop':
         this.stop();
@@ -213,6 +222,7 @@ export class ShellController {
     // What was uploaded into the input goes with it: a question shows it again as its own images.
     const sent = [...this.uploaded];
     this.uploaded.clear();
+    this.walkingHistory = false;
     this.state.set((s) => ({ input: '', notice: '', previews: s.previews.filter((url) => !sent.includes(url)) }));
     const line = ++this.submittedLines;
     const host = await this.host();
@@ -220,7 +230,10 @@ export class ShellController {
     if (result.parsed.kind === 'empty') return;
     // A line that could not run at all (a failed upload marker, a full-width colon) comes back
     // into the box with the reason, so the person mends it rather than typing it again.
-    if (result.parsed.kind === 'error' && !this.state.get().input) {
+    // So does a question that got no answer at all, only an error (a provider down, offline, a
+    // usage limit): a question is not in the command history, and would be lost.
+    const unanswered = result.parsed.kind === 'chat' && result.outputs.length > 0 && result.outputs.every((o) => o.kind === 'error');
+    if ((result.parsed.kind === 'error' || unanswered) && !this.state.get().input) {
       for (const url of sent) this.uploaded.add(url);
       this.state.set((s) => ({ input: raw, previews: [...s.previews, ...sent.filter((url) => !s.previews.includes(url))] }));
     }
@@ -335,6 +348,7 @@ export class ShellController {
 
   /** Up/Down in a colon-command input walk the history (newest first). */
   walkHistory(direction: 'up' | 'down'): void {
+    this.walkingHistory = true;
     const history = this.settings.get<string[]>('history');
     const index = walkHistory(history, this.settings.get<number>('historyIndex'), direction);
     this.settings.set('historyIndex', index);

@@ -37,6 +37,8 @@ describe('keyboard shortcuts (spec part 2)', () => {
     ['Up in a ! call', press('ArrowUp'), at({ target: 'input', input: '!' }), 'history-up'],
     ['Up in chat text moves the caret', press('ArrowUp'), at({ target: 'input', input: 'hello' }), null],
     ['Up in an empty input', press('ArrowUp'), at({ target: 'input' }), 'session-previous'],
+    ['Down past the newest history entry stays in the history', press('ArrowDown'), at({ target: 'input', walkingHistory: true }), 'history-down'],
+    ['Up from there walks back into it', press('ArrowUp'), at({ target: 'input', walkingHistory: true }), 'history-up'],
     ['Down unfocused', press('ArrowDown'), at(), 'session-next'],
     ['h unfocused', press('h'), at(), 'session-previous'],
     ['l unfocused', press('l'), at(), 'session-next'],

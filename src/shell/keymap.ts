@@ -19,6 +19,8 @@ export interface KeySituation {
   hasSelection: boolean;
   /** Nothing is focused because Esc just left the input: Tab goes on to the controls after it. */
   leftInput?: boolean;
+  /** The input shows the command history, or was emptied by walking down past its newest entry. */
+  walkingHistory?: boolean;
 }
 
 export type KeyAction =
@@ -75,7 +77,7 @@ export function keyAction(press: KeyPress, at: KeySituation): KeyAction | null {
       return at.fullscreen === 'split' ? null : 'submit';
     }
     if (key === 'Tab' && !press.shiftKey) return at.input ? 'complete' : 'repeat-last';
-    if (isCommandInput(at.input)) {
+    if (isCommandInput(at.input) || at.walkingHistory) {
       if (key === 'ArrowUp') return 'history-up';
       if (key === 'ArrowDown') return 'history-down';
       return null;

@@ -65,6 +65,8 @@ describe.skipIf(!HAS_CHROME)('sessions and logs in the browser', () => {
     expect(await output(page)).not.toContain('And a terminal?');
     expect(await page.getByTestId('model-info').textContent()).toBe('gpt-4o-mini');
     await press(page, 'ArrowLeft', 'No log found.');
+    // The first log stays in view under the message, and Right goes to the one after it.
+    expect(await output(page)).toContain('You said: What is a shell?');
     await press(page, 'ArrowRight', 'You said: And a terminal?');
     await press(page, 'ArrowRight', 'No log found.');
 

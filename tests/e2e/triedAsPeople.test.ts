@@ -79,6 +79,19 @@ describe.skipIf(!HAS_CHROME)('tried as people do', () => {
     await context.close();
   });
 
+  it('keeps a question that got only an error, so it can be sent again', async () => {
+    const { page, context, errors } = await openApp(app.browser, app.server.url);
+    // The server retries a provider's 500 a few times before it gives up.
+    for (let i = 0; i < 4; i++) app.fake.reply({ status: 500, text: 'The upstream exploded' });
+    expect(await run(page, 'A question worth keeping')).toContain('The model provider answered 500');
+    expect(await page.getByTestId('input').inputValue()).toBe('A question worth keeping');
+    await page.getByTestId('input').press('Enter');
+    await expect.poll(() => output(page)).toContain('You said: A question worth keeping');
+    expect(await page.getByTestId('input').inputValue()).toBe('');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('shows commands and usage lines left to right in a right-to-left interface', async () => {
     const { page, context, errors } = await openApp(app.browser, app.server.url);
     await run(page, ':lang use ar-EG');
@@ -126,6 +139,28 @@ describe.skipIf(!HAS_CHROME)('tried as people do', () => {
     await page.getByTestId('input').press('Control+Shift+R');
     await expect.poll(() => output(page)).toBe('Reset.');
     expect(await run(page, ':set all').then((all) => (JSON.parse(all) as { session: number }).session)).not.toBe(session);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});
+
+describe.skipIf(!HAS_CHROME)('with streaming off', () => {
+  const app = useAppWithFakeProvider((url) => ({ MODEL: 'gpt-demo', OPENAI_BASE_URL: url, OPENAI_API_KEY: 'sk-e2e' }));
+
+  it("says 'Generating...' while the whole answer is on its way, and where a stopped one went", async () => {
+    const { page, context, errors } = await openApp(app.browser, app.server.url);
+    expect(await run(page, ':stream off')).toBe('Stream mode off.');
+    app.fake.reply({ text: 'A slow and careful answer about pipes, told word by word.', delayMs: 150 });
+    const input = page.getByTestId('input');
+    await input.fill('Tell me slowly');
+    await input.press('Enter');
+    await expect.poll(() => output(page)).toContain('Generating...');
+    // A few words into the answer (the provider sends one every 150 ms), stop it.
+    await expect.poll(() => app.fake.requests.length).toBeGreaterThan(0);
+    await page.waitForTimeout(700);
+    await page.keyboard.press('Control+c');
+    await expect.poll(() => output(page)).toBe('Stopped. The answer so far is kept in the session: :log shows it.');
+    await expect.poll(() => run(page, ':log'), { timeout: 6000 }).toContain('A slow and careful');
     expect(errors).toEqual([]);
     await context.close();
   });

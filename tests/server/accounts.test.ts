@@ -38,6 +38,11 @@ describe.each(await engines())('accounts on %s', (engine) => {
     expect((await failure(api.post('/api/user/add', { username: 'bob', email: 'a@b.c', password: 'short' }))).error).toBe('Password must be at least 8 characters.');
     expect(await failure(api.post('/api/user/add', { username: 'ADA', email: 'x@y.z', password: 'correct-horse-1' }))).toEqual({ status: 409, error: 'Username already exists.' });
     expect((await failure(api.post('/api/user/add', { email: 'x@y.z' }))).error).toMatch(/^Invalid username/);
+    // One account per e-mail address, whatever its case (invitation rewards are paid once per address).
+    expect(await failure(api.post('/api/user/add', { username: 'adatwin', email: 'ADA@Example.org', password: 'correct-horse-1' }))).toEqual({
+      status: 409,
+      error: 'An account with this e-mail address already exists.',
+    });
   });
 
   it('generates a password when none is given, shown once without mail', async () => {

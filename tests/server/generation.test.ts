@@ -100,6 +100,22 @@ describe.each(['direct', 'sdk'])('generation (STREAM_RELAY=%s)', (relay) => {
     expect(inOwners.map((l) => l.input)).toEqual(['first', 'second']);
   });
 
+  it('gives a browser its device cookie with the ping at load, so a question stopped before its answer stays its own', async () => {
+    const client = t.client();
+    await client.get('/api/ping');
+    const device = client.cookies.get('device');
+    expect(device).toMatch(/^[A-Za-z0-9_-]{22,64}$/);
+    // A stopped question: the request is aborted before any answer (and any cookie) comes back.
+    fake.reply({ text: 'A slow answer, word by word.', delayMs: 100 });
+    const session = SESSION + 70;
+    const abort = new AbortController();
+    setTimeout(() => abort.abort(), 500);
+    await client.raw(`${t.url}/api/generate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ session, user_input: 'stopped' }), signal: abort.signal }).catch(() => undefined);
+    await expect.poll(async () => (await t.server.db.db.selectFrom('logs').select('input').where('session', '=', session).execute()).length).toBe(1);
+    // The same browser reads the session the stopped question went into.
+    expect((await client.get<{ logs: { input: string }[] }>(`/api/session/${session}`)).result!.logs.map((l) => l.input)).toEqual(['stopped']);
+  });
+
   it('refuses an input over 200,000 characters, saying so', async () => {
     const requests = fake.requests.length;
     const answer = await fetch(`${t.url}/api/generate`, {

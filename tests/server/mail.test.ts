@@ -100,6 +100,9 @@ describe.each(await engines())('e-mail on %s', (engine) => {
     expect((await fetch(`${t.url}/api/user/verify-email?token=not-a-real-token`)).status).toBe(400);
     expect(await failure(api.post('/api/user/update/email', { email: 'not-an-address' }))).toEqual({ status: 400, error: 'Email is invalid.' });
     expect((await failure(t.client().post('/api/user/update/email', { email: 'x@example.org' }))).status).toBe(401);
+    // Another account's address is refused (one account per address).
+    await t.client().post('/api/user/add', { username: 'otherpaul', email: 'other.paul@example.org', password: 'correct-horse-1' });
+    expect(await failure(api.post('/api/user/update/email', { email: 'Other.Paul@example.org' }))).toEqual({ status: 409, error: 'An account with this e-mail address already exists.' });
   });
 
   it('resets a password by a link that works once, ending every login', async () => {

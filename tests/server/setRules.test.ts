@@ -82,6 +82,23 @@ describe(':set checks each value by the rule that reads it', () => {
     expect(t.settings.get('stores')).toBe('notes,more');
   });
 
+  it("a group's store leaves the active list with the group, saying so", async () => {
+    const owner = await signedUp();
+    const member = await signedUp();
+    expect((await owner.run(':store add "file" "shared"')).errors).toEqual([]);
+    const ownerName = `setter${seq - 1}`;
+    const api = server.client();
+    await api.post('/api/user/login', { username: ownerName, password: PW });
+    const groupPassword = (await api.get<{ settings: { groupPassword: string } }>('/api/user/info')).result!.settings.groupPassword;
+    expect((await member.run(`:user join ${ownerName} ${groupPassword}`)).errors).toEqual([]);
+    expect((await member.run(':store use "shared"')).errors).toEqual([]);
+    expect((await member.run(`:user leave ${ownerName}`)).errors).toEqual([]);
+    const searched = await member.run(':store search "anything"');
+    expect(searched.outputs[0]).toEqual({ kind: 'text', text: 'No longer yours to use, so no longer active: shared.' });
+    expect(searched.errors).toEqual(['No data store is set...']);
+    expect(member.settings.get('stores')).toBe('');
+  });
+
   it('role and model: `:role use` and `:model use`, so a name that does not exist is refused', async () => {
     const t = await signedUp();
     expect((await t.run(':set role "nosuch"')).errors).toEqual(['Role "nosuch" does not exist.']);

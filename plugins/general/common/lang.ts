@@ -1,11 +1,12 @@
-import { error, findLanguage, LANGUAGES, matchLanguage, text, type CommandHandler } from '../../../src/core/index.ts';
+import { error, findLanguage, languageName, LANGUAGES, matchLanguage, text, type CommandHandler } from '../../../src/core/index.ts';
 
 export const langCommands: Record<string, CommandHandler> = {
   lang: (ctx) => {
     const code = ctx.settings.get<string>('lang');
     const language = code ? findLanguage(code) : undefined;
     if (!language) return text(ctx.t('msg.langNotSet'));
-    return text(ctx.t('msg.lang', { name: language.name, native: language.nativeName, code: language.code }));
+    // Named in the interface's language (it was English in every language).
+    return text(ctx.t('msg.lang', { name: languageName(language.code, code), native: language.nativeName, code: language.code }));
   },
   'lang.ls': (ctx) => {
     const current = ctx.settings.get<string>('lang');
@@ -20,7 +21,7 @@ export const langCommands: Record<string, CommandHandler> = {
     if (match.kind === 'multiple') return error(ctx.t('msg.langMultiple', { codes: match.codes.join(', ') }));
     if (match.kind === 'notFound') return error(ctx.t('msg.langNotFound'));
     ctx.settings.set('lang', match.language.code);
-    return text(ctx.t('msg.langSet', { name: match.language.name, code: match.language.code }));
+    return text(ctx.t('msg.langSet', { name: languageName(match.language.code, match.language.code), code: match.language.code }));
   },
   'lang.reset': (ctx) => {
     ctx.settings.reset('lang');

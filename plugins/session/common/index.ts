@@ -220,7 +220,9 @@ export function activateSession(ctx: PluginContext): void {
       const path = direction === 'previous' ? '/api/log/prev' : '/api/log/next';
       log = (await api.get<{ log: PublicLog }>(path, { session: String(session), time: String(time) })).result!.log;
     } catch (err) {
-      if (err instanceof ApiError && err.status === 404) return [error(t('msg.noLogFound'))];
+      // Nothing further that way: the log in view stays, with a line under it that says so
+      // (it was replaced, and the next key then seemed to skip a log).
+      if (err instanceof ApiError && err.status === 404) return [effect({ type: 'notice', text: t('msg.noLogFound') })];
       if (err instanceof ApiError) return [error(err.message)];
       throw err;
     }

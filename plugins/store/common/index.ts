@@ -146,9 +146,9 @@ export function activateStore(ctx: PluginContext, options: { uploader?: StoreUpl
         const found = await details(c.args.name, true);
         return found ? { kind: 'json', value: found } : error(MESSAGES.notFound);
       }
+      const out: Output[] = await pruned(c);
       const names = active(c);
-      if (!names.length) return error(MESSAGES.noStore);
-      const out: Output[] = [];
+      if (!names.length) return [...out, error(MESSAGES.noStore)];
       for (const name of names) {
         const found = await details(name);
         out.push(found ? { kind: 'json', value: found } : error(`${MESSAGES.notFound} (${name})`));
@@ -311,13 +311,29 @@ export function activateStore(ctx: PluginContext, options: { uploader?: StoreUpl
     }),
   );
 
+  /**
+   * Active stores this user can no longer use (a group left, a store given away or deleted
+   * elsewhere) leave the active list, with a line that says so.
+   */
+  const pruned = async (c: CommandContext): Promise<Output[]> => {
+    const names = active(c);
+    if (!names.length) return [];
+    const l = await lists();
+    const usable = new Set([...l.user_stores, ...l.group_stores, ...l.system_stores].map((s) => s.name));
+    const gone = names.filter((n) => !usable.has(n));
+    if (!gone.length) return [];
+    setActive(c, names.filter((n) => usable.has(n)));
+    return [text(c.t('msg.unusable', { names: gone.join(', ') }))];
+  };
+
   ctx.handle('store.search', (c) =>
     call(async () => {
+      const note = await pruned(c);
       const names = active(c);
-      if (!names.length) return error(MESSAGES.noStore);
+      if (!names.length) return [...note, error(MESSAGES.noStore)];
       const answer = await api().post<{ hits: StoreHit[]; errors: string[] }>('/api/store/search', { search: c.args.text ?? '', store: names.join(',') });
       const hits = answer.result?.hits ?? [];
-      const errors = (answer.result?.errors ?? []).map((e) => error(e));
+      const errors = [...note, ...(answer.result?.errors ?? []).map((e) => error(e))];
       if (!hits.length) return [...errors, text(c.t('msg.noResults'))];
       return [...errors, { kind: 'table', columns: [c.t('table.store'), c.t('table.source'), c.t('table.snippet')], rows: hits.map((h) => [h.store, h.source, h.snippet]) }];
     }),

@@ -89,6 +89,7 @@ export class Accounts implements AccountsApi {
     const bad = usernameError(username) ?? emailError(email) ?? (input.password !== undefined ? passwordError(input.password) : undefined);
     if (bad) throw new AccountError(bad);
     if (await this.byUsername(username)) throw new AccountError(SERVER_MESSAGES.usernameTaken, 409);
+    if (await this.emailTaken(email)) throw new AccountError(SERVER_MESSAGES.emailTaken, 409);
     const generatedPassword = input.password === undefined ? randomAlphanumeric(16) : undefined;
     const settings: UserSettings = { ...USER_SETTING_DEFAULTS };
     for (const [key, value] of Object.entries(input.settings ?? {})) {
@@ -218,15 +219,28 @@ export class Accounts implements AccountsApi {
   }
 
   /** The e-mail changes only when the link sent to the new address is followed. */
+  /**
+   * One account per e-mail address (any case): a password reset names one account, an
+   * unsubscribe link one person, and an invitation's reward is paid once per address.
+   */
+  private async emailTaken(email: string, exceptUserId?: number): Promise<boolean> {
+    let query = this.db.selectFrom('users').select('id').where((eb) => eb(eb.fn('lower', ['email']), '=', email.trim().toLowerCase()));
+    if (exceptUserId !== undefined) query = query.where('id', '!=', exceptUserId);
+    return !!(await query.executeTakeFirst());
+  }
+
   async requestEmailChange(user: UserRow, email: string): Promise<string> {
     const bad = emailError(email.trim());
     if (bad) throw new AccountError(bad);
+    if (await this.emailTaken(email, user.id)) throw new AccountError(SERVER_MESSAGES.emailTaken, 409);
     return this.emailToken(user.id, 'verify_email', email.trim());
   }
 
   async confirmEmailChange(token: string): Promise<UserRow | undefined> {
     const row = await this.useEmailToken(token, 'verify_email');
     if (!row?.new_email) return undefined;
+    // Taken by another account since the link was sent: the link does nothing.
+    if (await this.emailTaken(row.new_email, row.user_id)) return undefined;
     await this.db.updateTable('users').set({ email: row.new_email, email_verified: 1, updated_at: Date.now() }).where('id', '=', row.user_id).execute();
     return this.byId(row.user_id);
   }

@@ -21,6 +21,7 @@ import type { ShellController } from '../controller.ts';
 import { generateOnce, streamGeneration } from './client.ts';
 import { localGeneration, localModelUrl } from './local.ts';
 import { buildRequest } from './request.ts';
+import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
 
 export interface ChatDeps {
   controller: ShellController;
@@ -160,6 +161,8 @@ export async function runChat(parsed: Extract<ParsedLine, { kind: 'chat' }>, dep
       } else if (settings.get<boolean>('useStream')) {
         await streamGeneration(request, onEvent, { signal });
       } else {
+        // Without streaming nothing shows until the whole answer is there: say that it is coming.
+        onEvent({ type: 'status', text: info.generating || SERVER_MESSAGES.generating });
         const result = await generateOnce(request, { signal });
         text += result.text;
         model = result.info.model;
@@ -203,7 +206,9 @@ export async function runChat(parsed: Extract<ParsedLine, { kind: 'chat' }>, dep
     return [...partial, { kind: 'error', text: host.localize(failed) }];
   }
   events.emit('speak:end', undefined);
-  if (!text && signal.aborted) return [];
+  // Stopped before anything showed: with streaming off the server kept the answer so far, and
+  // the person is told where it is.
+  if (!text && signal.aborted) return settings.get<boolean>('useStream') || ollama ? [] : [{ kind: 'text', text: deps.t('msg.stoppedKept') }];
   // A stopped answer is kept on the server as the session's latest log, but its time never
   // came back: look at the latest again, so that the next turn follows it instead of branching.
   if (signal.aborted) settings.set('time', 0);

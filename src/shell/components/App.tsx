@@ -87,6 +87,7 @@ export function App() {
       const action = keyAction(e, {
         target: isInput ? 'input' : isField ? 'other-field' : isControl ? 'control' : 'page',
         leftInput,
+        walkingHistory: controller.walkingHistory,
         input: controller.state.get().input,
         view: controller.state.get().view,
         // The layout the person sees: split forced off on a phone sends with Enter again.

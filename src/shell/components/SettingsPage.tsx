@@ -1,18 +1,10 @@
 import { useEffect, useState } from 'react';
-import { findLanguage, outputToText, SETTINGS_LOCALES, type ChoiceGroup, type SettingSpec } from '../../core/index.ts';
+import { findLanguage, languageName, outputToText, SETTINGS_LOCALES, type ChoiceGroup, type SettingSpec } from '../../core/index.ts';
 import { useHost, useNamespaces, useSetting, useShell, useT } from '../context.tsx';
 
 /** The interface's language, for names of languages and the time of 'Settings updated.'. */
 const uiLanguage = () => document.documentElement.lang || undefined;
 
-/** A language's name in the interface's language (Intl), else its English name. */
-function languageName(code: string): string {
-  try {
-    return new Intl.DisplayNames([uiLanguage() ?? 'en-US'], { type: 'language' }).of(code) ?? code;
-  } catch {
-    return findLanguage(code)?.name ?? code;
-  }
-}
 
 /** The choices of a setting: its plugin's groups (models by scope...), else its declared values. */
 function useChoices(spec: SettingSpec): ChoiceGroup[] | undefined {
@@ -65,7 +57,7 @@ function Section({ spec, title, onPick }: { spec: SettingSpec; title: string; on
                 data-setting={spec.key}
                 data-value={v}
                 aria-pressed={current.includes(v)}
-                title={spec.key === 'lang' ? languageName(v) : undefined}
+                title={spec.key === 'lang' ? languageName(v, uiLanguage() ?? '') : undefined}
                 lang={spec.key === 'lang' ? v : undefined}
                 onClick={() => pick(v)}
               >

@@ -339,7 +339,7 @@ describe('hostile documents', () => {
   // Last: its 16 MB strings leave garbage that would weigh on the next case's measures.
   it("the store's JSON form: 16 MB of nested or tiny values are refused unparsed, and too many URLs too", async () => {
     // The bodies are encoded before the measures: this process is the server's too.
-    const post = async (body: Uint8Array | FormData) => {
+    const post = async (body: Uint8Array<ArrayBuffer> | FormData) => {
       const headers: Record<string, string> = { origin: t.url };
       if (body instanceof Uint8Array) headers['content-type'] = 'application/json';
       const response = await member.raw(`${t.url}/api/store/file-upload`, { method: 'POST', headers, body });

@@ -2,24 +2,11 @@
 // ~250 MB of a chain of replaces): the same chunks as the replaces gave.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { chunkText } from './search.ts';
+import { chunkText, splitChunks } from './search.ts';
 
 /** chunkText as it was, with its normalization written as replaces. */
-function chunkTextByReplace(text: string, size = 1000): string[] {
-  const clean = text.replace(/\r\n?/g, '\n').replace(/[ \t]+/g, ' ').replace(/\n{3,}/g, '\n\n').trim();
-  const chunks: string[] = [];
-  let rest = clean;
-  while (rest.length > size) {
-    const window = rest.slice(0, size);
-    let cut = Math.max(window.lastIndexOf('\n\n'), window.lastIndexOf('\n'), window.lastIndexOf('. '));
-    if (cut < size * 0.5) cut = window.lastIndexOf(' ');
-    if (cut < size * 0.5) cut = size;
-    chunks.push(rest.slice(0, cut + 1).trim());
-    rest = rest.slice(cut + 1);
-  }
-  if (rest.trim()) chunks.push(rest.trim());
-  return chunks.filter(Boolean);
-}
+const chunkTextByReplace = (text: string, size = 1000): string[] =>
+  splitChunks(text.replace(/\r\n?/g, '\n').replace(/[ \t]+/g, ' ').replace(/\n{3,}/g, '\n\n').trim(), size);
 
 describe('chunkText', () => {
   it('chunks as the replaces did, white space of every kind included', () => {

@@ -65,7 +65,11 @@ function normalize(text: string): string {
 
 /** Splits text into chunks of about `size` characters on paragraph, line or sentence breaks. */
 export function chunkText(text: string, size = 1000): string[] {
-  const clean = normalize(text);
+  return splitChunks(normalize(text), size);
+}
+
+/** Cuts normalized text into chunks (the part of chunkText after its normalization). */
+export function splitChunks(clean: string, size: number): string[] {
   const chunks: string[] = [];
   let rest = clean;
   while (rest.length > size) {

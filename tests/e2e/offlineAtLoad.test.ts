@@ -35,7 +35,7 @@ describe.skipIf(!HAS_CHROME)('offline at load', () => {
   async function firstVisit(username: string): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
     // A test before may have stopped the server and failed before starting it again.
     if (server.process.exitCode !== null) server = await start();
-    const opened = await openApp(browser, server.url);
+    const opened = await openApp(browser, server.url, { serviceWorkers: 'allow' });
     expect(await run(opened.page, `:user add ${username} ${username}@example.org ${PASSWORD}`)).toBe(`User ${username} added.`);
     expect(await run(opened.page, `:login ${username} ${PASSWORD}`)).toBe(`Logged in as ${username}.`);
     expect(await run(opened.page, ':model use "llama3.2"')).toBe('Model set to llama3.2.');
@@ -52,7 +52,7 @@ describe.skipIf(!HAS_CHROME)('offline at load', () => {
     const worker = await fetch(`${server.url}/sw.js`);
     expect(worker.headers.get('content-type')).toContain('javascript');
     expect(worker.headers.get('cache-control')).toBe('no-cache');
-    const { page, context } = await openApp(browser, server.url);
+    const { page, context } = await openApp(browser, server.url, { serviceWorkers: 'allow' });
     expect(await page.locator('link[rel=manifest]').getAttribute('href')).toBe('/manifest.webmanifest');
     await context.close();
   });

@@ -25,7 +25,7 @@ import { OLLAMA_MESSAGES } from './ollama.ts';
 import { SERVER_MESSAGES } from './serverMessages.ts';
 import { USER_SETTING_MESSAGES } from './userSettings.ts';
 import { error, type Output } from './output.ts';
-import { bindArgs, CommandRegistry, usageOf, type RegisteredCommand } from './registry.ts';
+import { bindArgs, CommandRegistry, formatUsage, usageOf, type RegisteredCommand } from './registry.ts';
 import { ServiceRegistry } from './services.ts';
 import type { SettingsStore } from './settings.ts';
 import { isSecretLine } from './secrets.ts';
@@ -401,9 +401,3 @@ export class PluginHost {
 }
 
 const asOutputs = (result: Output | Output[] | void): Output[] => (result === undefined ? [] : Array.isArray(result) ? result : [result]);
-
-export function formatUsage(t: Translate, usages: string[]): string {
-  const label = t('msg.usage');
-  const pad = ' '.repeat(label.length + 1);
-  return usages.map((u, i) => (i === 0 ? `${label} ${u}` : `${pad}${u}`)).join('\n');
-}

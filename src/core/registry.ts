@@ -1,6 +1,6 @@
 // The command registry: every command of every installed manifest, resolved by the longest
 // run of leading words, with usage lines generated from the argument specs.
-import type { ArgSpec, CommandSpec, Env, PluginManifest, QuoteKind } from './contract.ts';
+import type { ArgSpec, CommandSpec, Env, PluginManifest, QuoteKind, Translate } from './contract.ts';
 import type { Token } from './tokenize.ts';
 
 export interface RegisteredCommand {
@@ -107,4 +107,11 @@ export function bindArgs(spec: CommandSpec, tokens: readonly Token[]): BindResul
   }
   if (i < tokens.length) return { ok: false, error: 'usage' };
   return { ok: true, args };
+}
+
+/** 'Usage:' (in the interface's language) and a command's usage lines, aligned under it. */
+export function formatUsage(t: Translate, usages: string[]): string {
+  const label = t('msg.usage');
+  const pad = ' '.repeat(label.length + 1);
+  return usages.map((u, i) => (i === 0 ? `${label} ${u}` : `${pad}${u}`)).join('\n');
 }

@@ -5,7 +5,7 @@
 import type { Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod';
-import { isJson, type AppEnv, type ServerPluginContext, type ServerPluginModule, type UserRow } from '../../../src/core/index.ts';
+import type { AppEnv, ServerPluginContext, ServerPluginModule, UserRow } from '../../../src/core/index.ts';
 import {
   activeList,
   checkEngine,
@@ -16,7 +16,6 @@ import {
   MAX_USER_STORES,
   MESSAGES,
   TEXT_EXTENSIONS,
-  UPLOAD_EXTENSIONS,
   type PublicStore,
   type StoreEngine,
   type StoreHit,
@@ -24,6 +23,7 @@ import {
 import { connect, guardedQuery, readSchema, sqlFromAnswer, writeGrants } from './mysqlGuard.ts';
 import { storeMigration, type StoreDb, type StoresTable } from './schema.ts';
 import { chunkText, searchChunks, toHits } from './search.ts';
+import { collectDocs, readUploadRequest } from './uploadForm.ts';
 
 type C = Context<AppEnv>;
 type Row = StoresTable;
@@ -39,10 +39,6 @@ const ownerBody = z.object({ owner: z.string().max(64) });
 const settingBody = z.object({ key: z.string().max(64), value: z.string().max(2048) });
 
 const HITS_PER_STORE = 5;
-/** Files or URLs one upload request may name. */
-const UPLOAD_FORM_MAX = 10;
-/** Values in the JSON upload form: a name, and ten URLs and ten texts of two fields each. */
-const JSON_FORM_MAX_VALUES = 64;
 const MAX_CHUNKS_PER_FILE = 20_000;
 
 function parseSettings(json: string): Record<string, string> {
@@ -243,77 +239,14 @@ export function registerStoreRoutes(ctx: ServerPluginContext): void {
   ctx.setBodyLimit('/api/store/file-upload', MAX_UPLOAD_BYTES * 3 + 64 * 1024);
   app.post('/api/store/file-upload', requireUser, uploadLimit, async (c) => {
     const user = me(c);
-    let form: FormData | undefined;
-    let name = '';
-    let urls: string[] = [];
-    // Each file is stored or refused on its own: a bad one among good ones is named with its
-    // reason, and the good ones are kept (issue 27).
-    const docs: { name: string; data: Uint8Array }[] = [];
-    const refused: { name: string; reason: string; status: 400 | 413 }[] = [];
-    const refuseFile = (fileName: string, reason: string, status: 400 | 413 = 400) => refused.push({ name: fileName, reason, status });
-    const typeOk = (fileName: string) => (UPLOAD_EXTENSIONS as readonly string[]).includes(extensionOf(fileName));
-    if ((c.req.header('content-type') ?? '').includes('application/json')) {
-      // JSON: file URLs (the +file[url] attachments) and/or text documents inline (API clients, the CLI).
-      // The form holds a few dozen values at most; a body of millions of nested or tiny ones
-      // (up to the route's 30 MB) would cost the server hundreds of MB to parse: refused unparsed.
-      const raw = new Uint8Array(await c.req.arrayBuffer());
-      if (!isJson(raw, { maxValues: JSON_FORM_MAX_VALUES })) return refuse(c, 400, MESSAGES.invalidRequest);
-      const body = z
-        .object({
-          name: z.string().max(64),
-          urls: z.array(z.string().max(2048)).max(UPLOAD_FORM_MAX).optional(),
-          texts: z.array(z.object({ name: z.string().max(200), content: z.string().max(MAX_UPLOAD_BYTES) })).max(UPLOAD_FORM_MAX).optional(),
-        })
-        .safeParse(JSON.parse(new TextDecoder().decode(raw)));
-      if (!body.success) return refuse(c, 400, MESSAGES.invalidRequest);
-      name = body.data.name;
-      urls = body.data.urls ?? [];
-      for (const t of body.data.texts ?? []) {
-        const fileName = t.name.split(/[\\/]/).pop()!;
-        const data = new TextEncoder().encode(t.content);
-        if (!['txt', 'md', 'csv', 'json'].includes(extensionOf(t.name))) refuseFile(fileName, MESSAGES.invalidType);
-        else if (data.byteLength > MAX_UPLOAD_BYTES) refuseFile(fileName, MESSAGES.tooLarge, 413);
-        else docs.push({ name: fileName, data });
-      }
-    } else {
-      form = await c.req.formData().catch(() => undefined);
-      if (!form) return refuse(c, 400, MESSAGES.invalidRequest);
-      name = String(form.get('name') ?? '');
-      urls = form.getAll('urls').map(String);
-      // As many as the JSON form takes.
-      if (urls.length > UPLOAD_FORM_MAX || form.getAll('files').length > UPLOAD_FORM_MAX) return refuse(c, 400, MESSAGES.invalidRequest);
-    }
-    const row = await own(user, name);
+    const request = await readUploadRequest(c);
+    if (!request) return refuse(c, 400, MESSAGES.invalidRequest);
+    const row = await own(user, request.store);
     if (!row) return refuse(c, 404, MESSAGES.notFound);
     if (row.engine !== 'file') return refuse(c, 400, MESSAGES.notFileStore);
-    for (const f of form?.getAll('files') ?? []) {
-      if (typeof f === 'string') continue;
-      const fileName = f.name.split(/[\\/]/).pop()!.slice(0, 200);
-      if (!typeOk(fileName)) refuseFile(fileName, MESSAGES.invalidType);
-      else if (f.size > MAX_UPLOAD_BYTES) refuseFile(fileName, MESSAGES.tooLarge, 413);
-      else docs.push({ name: fileName, data: new Uint8Array(await f.arrayBuffer()) });
-    }
-    for (const url of urls) {
-      if (!/^https?:\/\//i.test(url)) {
-        refuseFile(url, MESSAGES.urlScheme);
-        continue;
-      }
-      const fileName = decodeURIComponent(new URL(url).pathname.split('/').pop() || 'file').slice(0, 200);
-      if (!typeOk(fileName)) {
-        refuseFile(fileName, MESSAGES.invalidType);
-        continue;
-      }
-      try {
-        // This server's own uploads (a file attached in the chat) too, not only other URLs.
-        const data = (await ctx.attachments.fetch(url, c.req.raw.signal)).data;
-        if (data.byteLength > MAX_UPLOAD_BYTES) refuseFile(fileName, MESSAGES.tooLarge, 413);
-        else docs.push({ name: fileName, data });
-      } catch (err) {
-        const message = (err as Error).message;
-        if (/exceed|too large|larger than|size/i.test(message)) refuseFile(fileName, MESSAGES.tooLarge, 413);
-        else refuseFile(fileName, message);
-      }
-    }
+    // This server's own uploads (a file attached in the chat) too, not only other URLs.
+    const { docs, refused } = await collectDocs(request, async (url) => (await ctx.attachments.fetch(url, c.req.raw.signal)).data);
+    const refuseFile = (name: string, reason: string) => refused.push({ name, reason, status: 400 });
     const indexed: { name: string; chunks: number }[] = [];
     for (const doc of docs) {
       if (!(TEXT_EXTENSIONS as readonly string[]).includes(extensionOf(doc.name))) {

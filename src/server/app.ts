@@ -72,7 +72,7 @@ async function serverPlugins(enabled: readonly string[]): Promise<{ id: string; 
 }
 
 export async function enabledPlugins(config: ServerConfig): Promise<string[]> {
-  const file = process.env.SHELLCHAT_APP_CONFIG ? path.resolve(process.env.SHELLCHAT_APP_CONFIG) : path.join(ROOT, 'app.config.ts');
+  const file = config.appConfigFile || path.join(ROOT, 'app.config.ts');
   const appConfig = (await import(pathToFileURL(file).href)).default as { plugins: string[] };
   return appConfig.plugins.filter((id) => !config.disabledPlugins.includes(id));
 }

@@ -1,11 +1,12 @@
-// Server configuration from environment variables (and `.env`, loaded by main.ts). Every
-// variable is documented in the README's configuration table; keep the two in step.
+// Server configuration: the environment (and `.env`, loaded by main.ts) as env.ts parses and
+// documents it, and the files it names (models, roles).
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { parseUsageLimits, type RemotePluginConfig, type UsageLimits } from '../core/index.ts';
 import { loadSystemModels, type ModelEntry } from './models/systemModels.ts';
 import { SERVER_MESSAGES } from '../core/serverMessages.ts';
+import { parseEnv } from './env.ts';
 
 export interface ServerConfig {
   port: number;
@@ -22,6 +23,8 @@ export interface ServerConfig {
   allowedOrigins: string[];
   logLevel: string;
   distDir: string;
+  /** The app config whose plugins the server mounts (SHELLCHAT_APP_CONFIG; the build reads it too). */
+  appConfigFile: string;
   model: string;
   openaiBaseUrl: string;
   /** The local model server the browser calls directly (OLLAMA_BASE_URL); '' for the default. */
@@ -69,21 +72,6 @@ export interface ServerConfig {
   usageLimits: Record<string, UsageLimits>;
 }
 
-const bool = (value: string | undefined) => /^(1|true|yes|on)$/i.test(value ?? '');
-
-function number(value: string | undefined, fallback: number, min: number, max: number, name: string): number {
-  if (value === undefined || value === '') return fallback;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < min || n > max) throw new Error(`${name} must be a number from ${min} to ${max}, got ${value}`);
-  return n;
-}
-
-function streamRelay(value: string | undefined): 'direct' | 'sdk' {
-  if (!value) return 'direct';
-  if (value === 'direct' || value === 'sdk') return value;
-  throw new Error(`STREAM_RELAY must be direct or sdk, got ${value}`);
-}
-
 function parseRemotes(raw: string | undefined): RemotePluginConfig[] {
   if (!raw?.trim()) return [];
   const parsed: unknown = JSON.parse(raw);
@@ -93,20 +81,6 @@ function parseRemotes(raw: string | undefined): RemotePluginConfig[] {
     if (typeof r.entry !== 'string' || !/^https?:\/\//.test(r.entry)) throw new Error('PLUGIN_REMOTES: each remote needs an http(s) entry URL');
     return { name: r.name, entry: r.entry, ...(typeof r.module === 'string' ? { module: r.module } : {}) };
   });
-}
-
-function httpBase(raw: string | undefined, fallback: string, name: string): string {
-  if (!raw?.trim()) return fallback;
-  const url = URL.parse(raw.trim());
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new Error(`${name} must be an http(s) URL, got ${raw}`);
-  return url.href.replace(/\/+$/, '');
-}
-
-function ollamaBaseUrl(raw: string | undefined): string {
-  if (!raw?.trim()) return '';
-  const url = URL.parse(raw.trim());
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new Error(`OLLAMA_BASE_URL must be an http(s) URL, got ${raw}`);
-  return url.href.replace(/\/+$/, '');
 }
 
 /** A system role the operator adds (plugins/role ships the others in the same shape). */
@@ -137,66 +111,67 @@ export function loadOperatorRoles(file: string): OperatorRole[] {
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.cwd()): ServerConfig {
-  const port = Number(env.PORT ?? 3000);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${env.PORT}`);
-  const dataDir = path.resolve(root, env.DATA_DIR || './data');
-  const rolesFile = env.ROLES_FILE ? path.resolve(root, env.ROLES_FILE) : path.join(dataDir, 'roles.json');
+  const e = parseEnv(env);
+  const dataDir = path.resolve(root, e.DATA_DIR);
+  const rolesFile = e.ROLES_FILE ? path.resolve(root, e.ROLES_FILE) : path.join(dataDir, 'roles.json');
   return {
-    port,
-    host: env.HOST || '127.0.0.1',
+    port: e.PORT,
+    host: e.HOST,
     dataDir,
-    databaseUrl: env.DATABASE_URL ?? '',
-    rootPassword: env.ROOT_PASSWORD ?? '',
-    secretKey: env.SECRET_KEY ?? '',
-    publicUrl: (env.PUBLIC_URL ?? '').replace(/\/+$/, ''),
-    smtpUrl: env.SMTP_URL ?? '',
-    mailFrom: env.MAIL_FROM || 'shellchat <no-reply@localhost>',
-    trustProxy: bool(env.TRUST_PROXY),
-    allowedOrigins: (env.ALLOWED_ORIGINS ?? '').split(',').map((s) => s.trim().replace(/\/+$/, '')).filter(Boolean),
-    logLevel: env.LOG_LEVEL || 'info',
-    distDir: path.resolve(root, env.SHELLCHAT_DIST || './dist'),
-    model: env.MODEL ?? '',
-    openaiBaseUrl: env.OPENAI_BASE_URL ?? '',
-    ollamaBaseUrl: ollamaBaseUrl(env.OLLAMA_BASE_URL),
-    welcomeMessage: env.WELCOME_MESSAGE ?? '',
-    initPlaceholder: env.INIT_PLACEHOLDER ?? '',
-    roleContentSystem: env.ROLE_CONTENT_SYSTEM ?? '',
-    enter: env.ENTER ?? '',
-    temperature: number(env.TEMPERATURE, 1, 0, 2, 'TEMPERATURE'),
-    topP: number(env.TOP_P, 1, 0, 1, 'TOP_P'),
-    useNodeAi: bool(env.USE_NODE_AI),
-    minimalist: bool(env.MINIMALIST),
-    defaultFunctions: env.DEFAULT_FUNCTIONS ?? 'get_time,get_weather,redirect_to_url',
+    databaseUrl: e.DATABASE_URL,
+    rootPassword: e.ROOT_PASSWORD,
+    secretKey: e.SECRET_KEY,
+    publicUrl: e.PUBLIC_URL,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    trustProxy: e.TRUST_PROXY,
+    allowedOrigins: e.ALLOWED_ORIGINS.map((origin) => origin.replace(/\/+$/, '')),
+    logLevel: e.LOG_LEVEL,
+    distDir: path.resolve(root, e.SHELLCHAT_DIST),
+    appConfigFile: e.SHELLCHAT_APP_CONFIG ? path.resolve(root, e.SHELLCHAT_APP_CONFIG) : '',
+    model: e.MODEL,
+    openaiBaseUrl: e.OPENAI_BASE_URL,
+    ollamaBaseUrl: e.OLLAMA_BASE_URL,
+    welcomeMessage: e.WELCOME_MESSAGE,
+    initPlaceholder: e.INIT_PLACEHOLDER,
+    roleContentSystem: e.ROLE_CONTENT_SYSTEM,
+    enter: e.ENTER,
+    temperature: e.TEMPERATURE,
+    topP: e.TOP_P,
+    useNodeAi: e.USE_NODE_AI,
+    minimalist: e.MINIMALIST,
+    defaultFunctions: e.DEFAULT_FUNCTIONS,
     functions: {
-      geocodingBaseUrl: httpBase(env.GEOCODING_BASE_URL, 'https://geocoding-api.open-meteo.com', 'GEOCODING_BASE_URL'),
-      weatherBaseUrl: httpBase(env.WEATHER_BASE_URL, 'https://api.open-meteo.com', 'WEATHER_BASE_URL'),
-      wolframBaseUrl: httpBase(env.WOLFRAM_BASE_URL, 'https://api.wolframalpha.com', 'WOLFRAM_BASE_URL'),
-      wolframAppId: env.WOLFRAM_APP_ID ?? '',
+      geocodingBaseUrl: e.GEOCODING_BASE_URL,
+      weatherBaseUrl: e.WEATHER_BASE_URL,
+      wolframBaseUrl: e.WOLFRAM_BASE_URL,
+      wolframAppId: e.WOLFRAM_APP_ID,
     },
-    defaultRole: env.DEFAULT_ROLE ?? '',
-    defaultStores: env.DEFAULT_STORES ?? '',
-    defaultNode: env.DEFAULT_NODE ?? '',
-    inviteReward: number(env.INVITE_REWARD, 0, 0, 1000, 'INVITE_REWARD'),
-    systemModels: loadSystemModels(env, dataDir),
+    defaultRole: e.DEFAULT_ROLE,
+    defaultStores: e.DEFAULT_STORES,
+    defaultNode: e.DEFAULT_NODE,
+    inviteReward: e.INVITE_REWARD,
+    // A model file names the variables that hold its keys: those are read from the raw environment.
+    systemModels: loadSystemModels(e, env, dataDir),
     rolesFile,
     operatorRoles: loadOperatorRoles(rolesFile),
-    mcpHelperUrl: (env.MCP_HELPER_URL || 'http://127.0.0.1:11318').replace(/\/+$/, ''),
-    egressAllowHosts: (env.EGRESS_ALLOW_HOSTS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    mcpHelperUrl: e.MCP_HELPER_URL,
+    egressAllowHosts: e.EGRESS_ALLOW_HOSTS,
     texts: {
-      querying: env.QUERYING_TEXT || SERVER_MESSAGES.querying,
-      generating: env.GENERATING_TEXT || SERVER_MESSAGES.generating,
-      searching: env.SEARCHING_TEXT || SERVER_MESSAGES.searching,
-      waiting: env.WAITING_TEXT || SERVER_MESSAGES.waiting,
+      querying: e.QUERYING_TEXT || SERVER_MESSAGES.querying,
+      generating: e.GENERATING_TEXT || SERVER_MESSAGES.generating,
+      searching: e.SEARCHING_TEXT || SERVER_MESSAGES.searching,
+      waiting: e.WAITING_TEXT || SERVER_MESSAGES.waiting,
     },
-    usePayment: bool(env.USE_PAYMENT),
-    useSubscriptions: bool(env.USE_SUBSCRIPTIONS),
-    contactEmail: env.CONTACT_EMAIL ?? '',
-    disabledPlugins: (env.DISABLED_PLUGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
-    remotes: parseRemotes(env.PLUGIN_REMOTES),
-    demo: bool(env.SHELLCHAT_DEMO),
-    streamRelay: streamRelay(env.STREAM_RELAY),
-    shutdownGraceMs: number(env.SHUTDOWN_GRACE_MS, 10_000, 0, 3_600_000, 'SHUTDOWN_GRACE_MS'),
-    uploadQuotaBytes: number(env.UPLOAD_QUOTA_MB, 100, 0, 1_000_000, 'UPLOAD_QUOTA_MB') * 1024 * 1024,
-    usageLimits: parseUsageLimits(env.USAGE_LIMITS ?? ''),
+    usePayment: e.USE_PAYMENT,
+    useSubscriptions: e.USE_SUBSCRIPTIONS,
+    contactEmail: e.CONTACT_EMAIL,
+    disabledPlugins: e.DISABLED_PLUGINS,
+    remotes: parseRemotes(e.PLUGIN_REMOTES),
+    demo: e.SHELLCHAT_DEMO,
+    streamRelay: e.STREAM_RELAY,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    uploadQuotaBytes: e.UPLOAD_QUOTA_MB * 1024 * 1024,
+    usageLimits: parseUsageLimits(e.USAGE_LIMITS),
   };
 }

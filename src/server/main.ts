@@ -7,7 +7,14 @@ import { loadConfig } from './config.ts';
 
 if (existsSync('.env')) process.loadEnvFile('.env');
 
-const config = loadConfig();
+// A wrong value stops the server with what is wrong, each variable named (env.ts), no stack.
+let config: ReturnType<typeof loadConfig>;
+try {
+  config = loadConfig();
+} catch (err) {
+  process.stderr.write(`shellchat cannot start:\n${(err as Error).message}\n`);
+  process.exit(1);
+}
 const server = await createServer(config);
 if (server.generatedRootPassword) {
   // Printed once, on the terminal only (never through the structured log).

@@ -101,7 +101,7 @@ describe('server', () => {
 
 describe('configuration', () => {
   it('refuses bad PORT and PLUGIN_REMOTES values with a clear error', () => {
-    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT must be a port number/);
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT must be a whole number from 0 to 65535, got eighty/);
     expect(() => loadConfig({ TEMPERATURE: '3' })).toThrow(/TEMPERATURE must be a number from 0 to 2/);
     expect(() => loadConfig({ PLUGIN_REMOTES: '{}' })).toThrow(/JSON array/);
     expect(() => loadConfig({ PLUGIN_REMOTES: '[{"name":"x","entry":"javascript:alert(1)"}]' })).toThrow(/http\(s\) entry URL/);

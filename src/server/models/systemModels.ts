@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { ModelCapabilities } from '../../core/index.ts';
+import type { Env } from '../env.ts';
 
 export const PROVIDERS = ['openai-compatible', 'openai', 'anthropic', 'google', 'ollama'] as const;
 export type ProviderKind = (typeof PROVIDERS)[number];
@@ -59,7 +60,8 @@ const DEFAULT_BASE_URLS: Record<ProviderKind, string> = {
   ollama: 'http://127.0.0.1:11434/api',
 };
 
-export function loadSystemModels(env: NodeJS.ProcessEnv, dataDir: string): ModelEntry[] {
+/** The default model (MODEL...) and the operator's models (MODELS or MODELS_FILE); `raw` holds the keys a file names by variable. */
+export function loadSystemModels(env: Env, raw: NodeJS.ProcessEnv, dataDir: string): ModelEntry[] {
   const models: ModelEntry[] = [];
   if (env.MODEL) {
     models.push({
@@ -68,18 +70,18 @@ export function loadSystemModels(env: NodeJS.ProcessEnv, dataDir: string): Model
       provider: 'openai-compatible',
       model: env.MODEL,
       baseUrl: (env.OPENAI_BASE_URL || DEFAULT_BASE_URLS['openai-compatible']).replace(/\/+$/, ''),
-      apiKey: env.OPENAI_API_KEY ?? '',
-      priceInput: Number(env.MODEL_PRICE_INPUT ?? 0),
-      priceOutput: Number(env.MODEL_PRICE_OUTPUT ?? 0),
-      capabilities: capabilitiesSchema.parse({ vision: /^(1|true)$/i.test(env.MODEL_VISION ?? '') }),
+      apiKey: env.OPENAI_API_KEY,
+      priceInput: env.MODEL_PRICE_INPUT,
+      priceOutput: env.MODEL_PRICE_OUTPUT,
+      capabilities: capabilitiesSchema.parse({ vision: env.MODEL_VISION }),
     });
   }
   const file = env.MODELS_FILE ? path.resolve(env.MODELS_FILE) : path.join(dataDir, 'models.json');
-  const raw = env.MODELS ?? (existsSync(file) ? readFileSync(file, 'utf8') : '');
-  if (raw.trim()) {
+  const listed = env.MODELS || (existsSync(file) ? readFileSync(file, 'utf8') : '');
+  if (listed.trim()) {
     let parsed: unknown;
     try {
-      parsed = JSON.parse(raw);
+      parsed = JSON.parse(listed);
     } catch {
       throw new Error(`${env.MODELS ? 'MODELS' : file} is not valid JSON`);
     }
@@ -93,7 +95,7 @@ export function loadSystemModels(env: NodeJS.ProcessEnv, dataDir: string): Model
         provider: m.provider,
         model: m.model ?? m.name,
         baseUrl: (m.base_url ?? DEFAULT_BASE_URLS[m.provider]).replace(/\/+$/, ''),
-        apiKey: m.api_key ?? (m.api_key_env ? (env[m.api_key_env] ?? '') : ''),
+        apiKey: m.api_key ?? (m.api_key_env ? (raw[m.api_key_env] ?? '') : ''),
         priceInput: m.price_input,
         priceOutput: m.price_output,
         capabilities: m.capabilities,

@@ -1,0 +1,181 @@
+// The server's environment (issue 21): every variable it reads, once, as one zod schema with
+// a description each. config.ts builds the configuration from what it parses; the table of
+// docs/configuration.md is generated from it (`npm run docs:config`), and a test keeps the two
+// the same. A wrong value stops the server with a message that names the variable.
+import { z } from 'zod';
+
+/** true/false, 1/0, yes/no, on/off; anything else is a mistake worth saying. */
+const flag = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    const v = (value ?? '').trim().toLowerCase();
+    if (['', '0', 'false', 'no', 'off'].includes(v)) return false;
+    if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+    ctx.addIssue({ code: 'custom', message: `must be true or false, got ${value}` });
+    return z.NEVER;
+  });
+
+/** A number in a range; '' or unset takes the default. */
+const number = (fallback: number, min: number, max: number, integer = false) =>
+  z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value.trim() === '') return fallback;
+      const n = Number(value);
+      if (!Number.isFinite(n) || n < min || n > max || (integer && !Number.isInteger(n))) {
+        ctx.addIssue({ code: 'custom', message: `must be ${integer ? 'a whole number' : 'a number'} from ${min} to ${max}, got ${value}` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+/** An http(s) URL without its trailing slashes; '' or unset takes the default. */
+const httpUrl = (fallback: string) =>
+  z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (!value?.trim()) return fallback;
+      const url = URL.parse(value.trim());
+      if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+        ctx.addIssue({ code: 'custom', message: `must be an http(s) URL, got ${value}` });
+        return z.NEVER;
+      }
+      return url.href.replace(/\/+$/, '');
+    });
+
+const text = (fallback = '') =>
+  z
+    .string()
+    .optional()
+    .transform((value) => value || fallback);
+
+/** A comma-separated list, each item trimmed, empty ones dropped. */
+const list = z
+  .string()
+  .optional()
+  .transform((value) => (value ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+
+const oneOf = <const T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) =>
+  z
+    .string()
+    .optional()
+    .transform((value, ctx): T[number] => {
+      if (!value) return fallback;
+      if ((values as readonly string[]).includes(value)) return value;
+      ctx.addIssue({ code: 'custom', message: `must be one of ${values.join(', ')}, got ${value}` });
+      return z.NEVER;
+    });
+
+/**
+ * Each variable: its parser (with its default), and for the documentation its default as a
+ * person reads it (not always the parser's value: 'generated', 'SQLite in DATA_DIR') and meaning.
+ */
+const doc = <T extends z.ZodType>(schema: T, shownDefault: string, description: string): T => schema.meta({ shownDefault, description });
+
+export const envSchema = z.object({
+  // The server
+  PORT: doc(number(3000, 0, 65535, true), '`3000`', 'HTTP port'),
+  HOST: doc(text('127.0.0.1'), '`127.0.0.1`', 'Address to listen on (`0.0.0.0` to serve a network)'),
+  DATA_DIR: doc(text('./data'), '`./data`', 'Where the embedded SQLite database (WAL mode, uploads included) and the generated secret key live'),
+  DATABASE_URL: doc(text(), 'SQLite in `DATA_DIR`', '`postgres://user@host:5432/db` or `mysql://user:pass@host:3306/db` (MariaDB too) for a team deployment; migrations run on start'),
+  SHELLCHAT_DIST: doc(text('./dist'), '`./dist`', 'The built single-page app to serve'),
+  SHELLCHAT_APP_CONFIG: doc(text(), '`./app.config.ts`', 'Another app config (the list of built-in plugins): the build bundles those plugins and the server mounts their routes; set it alike for both'),
+  LOG_LEVEL: doc(oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'), '`info`', 'pino log level; passwords, tokens, keys and cookies are always redacted'),
+  SHUTDOWN_GRACE_MS: doc(number(10_000, 0, 3_600_000, true), '`10000`', 'On SIGTERM/SIGINT, how long answers may go on streaming; those still streaming are then stopped as a user\'s stop would (each keeps its answer so far as its log, and the browser says the server is restarting)'),
+  // Accounts, security, mail
+  ROOT_PASSWORD: doc(text(), 'generated', 'Creates the user `root` (rank root_user) on first start; without it a random password is printed once on the terminal'),
+  SECRET_KEY: doc(text(), 'generated in `DATA_DIR`', 'The server\'s secret: it signs e-mail links and seals model keys, node keys and store passwords at rest. Set the same one on every instance of a deployment'),
+  PUBLIC_URL: doc(z.string().optional().transform((v) => (v ?? '').replace(/\/+$/, '')), 'the request\'s origin', 'Base of links in e-mails, e.g. `https://chat.example.org`'),
+  SMTP_URL: doc(text(), '', '`smtp://user:pass@host:587`: enables e-mail (password reset, address verification, generated passwords)'),
+  MAIL_FROM: doc(text('shellchat <no-reply@localhost>'), '`shellchat <no-reply@localhost>`', 'Sender of those e-mails'),
+  TRUST_PROXY: doc(flag, '`false`', 'Behind a reverse proxy: trust `X-Forwarded-For` (throttling) and `X-Forwarded-Proto` (Secure cookies)'),
+  ALLOWED_ORIGINS: doc(list, '', 'Other origins allowed to send state-changing requests (comma-separated)'),
+  EGRESS_ALLOW_HOSTS: doc(list, '', '`host` or `host:port` entries (comma-separated) that user-supplied URLs, such as a user model\'s base URL, may reach although they are private or loopback'),
+  INVITE_REWARD: doc(number(0, 0, 1000), '`0`', 'What an accepted invitation adds to the balance of both the inviter and the new user, in dollars'),
+  UPLOAD_QUOTA_MB: doc(number(100, 0, 1_000_000), '`100`', 'What one owner (a user, or an anonymous browser) may keep in uploaded files; files go with the account'),
+  USAGE_LIMITS: doc(text(), '', 'Questions per rolling 24 hours, 7 days and 30 days by role: `user:540,3780,16740;plus_user:4320,-,-;anonymous:20,-,-` (`-` or nothing: no limit; `anonymous` counts per browser; root has none). Past a limit the next question is refused with \'The usage limitation has been reached.\' Unset: no limits'),
+  // Models
+  MODEL: doc(text(), '', 'The default system model (shown in `:info` and system info), served through the OpenAI-compatible provider'),
+  OPENAI_BASE_URL: doc(text(), '`https://api.openai.com/v1`', 'Base URL of the default model\'s OpenAI-compatible API'),
+  OPENAI_API_KEY: doc(text(), '', 'The default model\'s API key (used on the server only; never sent to a browser, nor to a user\'s model)'),
+  MODEL_PRICE_INPUT: doc(number(0, 0, 1_000_000), '`0`', 'The default model\'s price per input token, in dollars (the usage ledger\'s fees)'),
+  MODEL_PRICE_OUTPUT: doc(number(0, 0, 1_000_000), '`0`', 'The default model\'s price per output token, in dollars'),
+  MODEL_VISION: doc(flag, '`false`', 'The default model reads images'),
+  MODELS: doc(text(), '', 'JSON array of more system models: `[{"name":"claude","provider":"anthropic","base_url":"...","api_key_env":"ANTHROPIC_KEY"}]` (providers: openai-compatible, openai, anthropic, google, ollama)'),
+  MODELS_FILE: doc(text(), '`DATA_DIR/models.json`', 'A file with the same JSON as `MODELS`, read when `MODELS` is unset'),
+  STREAM_RELAY: doc(oneOf(['direct', 'sdk'], 'direct'), '`direct`', 'How OpenAI-compatible streams are relayed: `direct` parses the provider\'s SSE with shellchat\'s own small parser (about a sixth of the server CPU per token, see bench/README.md); `sdk` sends them through the AI SDK like every other provider kind'),
+  OLLAMA_BASE_URL: doc(httpUrl(''), '`http://localhost:11434`', 'The local model server the browser calls directly for local models (system info `ollama_url`; added to the CSP)'),
+  TEMPERATURE: doc(number(1, 0, 2), '`1`', 'Sampling temperature of every answer (spec part 3)'),
+  TOP_P: doc(number(1, 0, 1), '`1`', 'Nucleus sampling of every answer (spec part 3)'),
+  ROLE_CONTENT_SYSTEM: doc(text(), '', 'The system prompt sent before every conversation'),
+  // Plugins' data
+  ROLES_FILE: doc(text(), '`DATA_DIR/roles.json`', 'The operator\'s system roles, added to the shipped ones (`plugins/role/data/system-roles.json`) in the same JSON: `[{"name":"reviewer","prompt":"..."}]` (names up to 64 characters, prompts up to 8,000); a role of the same name replaces the shipped one. Read on start when the file exists'),
+  USE_NODE_AI: doc(flag, '`false`', 'Lets an active node\'s output reach the model as context before the answer'),
+  GEOCODING_BASE_URL: doc(httpUrl('https://geocoding-api.open-meteo.com'), '`https://geocoding-api.open-meteo.com`', 'Open-Meteo-compatible geocoding API of the `get_weather` function (`/v1/search`); operator-trusted, fetched with plain `fetch` (10 s timeout)'),
+  WEATHER_BASE_URL: doc(httpUrl('https://api.open-meteo.com'), '`https://api.open-meteo.com`', 'Open-Meteo-compatible forecast API of `get_weather` (`/v1/forecast`); operator-trusted, plain `fetch`'),
+  WOLFRAM_BASE_URL: doc(httpUrl('https://api.wolframalpha.com'), '`https://api.wolframalpha.com`', 'Wolfram\\|Alpha API of `ask_wolframalpha` (`/v2/query`); operator-trusted, plain `fetch`'),
+  WOLFRAM_APP_ID: doc(text(), '', 'Wolfram\\|Alpha AppID; without it `ask_wolframalpha` answers a clear error'),
+  MCP_HELPER_URL: doc(httpUrl('http://127.0.0.1:11318'), '`http://127.0.0.1:11318`', 'The local MCP helper the browser calls (shown in system info, allowed by the CSP)'),
+  // What the interface shows (system info, spec part 3)
+  WELCOME_MESSAGE: doc(text(), '', 'Text shown to anonymous visitors before their first command (plain text)'),
+  INIT_PLACEHOLDER: doc(text(), '`:help`', 'The input\'s initial placeholder (shortened like the last input)'),
+  ENTER: doc(text(), '', 'System info `enter`, for clients that show it'),
+  MINIMALIST: doc(flag, '`false`', 'System info `minimalist`, for clients that show a smaller interface'),
+  QUERYING_TEXT: doc(text(), '`Querying...`', 'The status line while the context is built (in the interface\'s language unless set)'),
+  GENERATING_TEXT: doc(text(), '`Generating...`', 'The status line while the model answers (in the interface\'s language unless set)'),
+  SEARCHING_TEXT: doc(text(), '`Searching...`', 'The status line while data stores are searched'),
+  WAITING_TEXT: doc(text(), '`Waiting...`', 'The status line while a node works'),
+  DEFAULT_FUNCTIONS: doc(text('get_time,get_weather,redirect_to_url'), '`get_time,get_weather,redirect_to_url`', 'System info `default_functions`: the functions a new visitor has in use'),
+  DEFAULT_ROLE: doc(text(), '', 'System info `default_role`'),
+  DEFAULT_STORES: doc(text(), '', 'System info `default_stores`'),
+  DEFAULT_NODE: doc(text(), '', 'System info `default_node`'),
+  USE_PAYMENT: doc(flag, '`false`', 'Shows the Usage page: questions this month and last, each limit of `USAGE_LIMITS` with a progress bar, tokens and fees per model (from the usage ledger every turn writes); super users and root also see every user\'s, by model (the spec\'s services-usage block)'),
+  USE_SUBSCRIPTIONS: doc(flag, '`false`', 'Shows the Subscriptions page'),
+  CONTACT_EMAIL: doc(text(), '`privacy@shellchat.dev`', 'The privacy policy\'s contact address'),
+  PLUGIN_REMOTES: doc(text(), '`[]`', 'JSON array of third-party plugins: `[{"name":"hello_plugin","entry":"https://.../remoteEntry.js"}]`'),
+  DISABLED_PLUGINS: doc(list, '', 'Comma-separated plugin ids reported as disabled in system info'),
+  SHELLCHAT_DEMO: doc(flag, '`false`', 'Labels the app as a demo (`npm run demo` sets it, with a fake model server)'),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+/** The environment parsed; a wrong value throws one message naming each variable at fault. */
+export function parseEnv(env: NodeJS.ProcessEnv): Env {
+  const parsed = envSchema.safeParse(env);
+  if (parsed.success) return parsed.data;
+  throw new Error(parsed.error.issues.map((i) => `${String(i.path[0])} ${i.message}`).join('\n'));
+}
+
+/** The configuration table of docs/configuration.md, made from the schema. */
+export function configurationTable(): string {
+  const rows = Object.entries(envSchema.shape).map(([name, schema]) => {
+    const meta = schema.meta() as { shownDefault: string; description: string };
+    return `| \`${name}\` | ${meta.shownDefault} | ${meta.description} |`;
+  });
+  return ['| Variable | Default | Meaning |', '|---|---|---|', ...rows].join('\n');
+}
+
+/** docs/configuration.md as a whole: the server's table, then what other programs read. */
+export function configurationDoc(): string {
+  return `# Configuration
+
+Environment variables, or a \`.env\` file in the working directory. A wrong value stops the
+server with a message that names the variable. This file is generated from
+\`src/server/env.ts\` by \`npm run docs:config\`; a test fails while the two differ.
+
+## The server
+
+${configurationTable()}
+
+## Elsewhere
+
+| Variable | Default | Read by |
+|---|---|---|
+| \`MCP_PORT\`, \`MCP_CONFIG\`, \`MCP_ALLOWED_ORIGINS\` | see \`npm run mcp -- --help\` | The local MCP helper (\`src/helper/config.ts\`) |
+| \`CHROME_PATH\` | \`/usr/bin/chromium\` | The browser tests and benchmarks: the Chromium to drive |
+| \`CI\` | | \`npm test\`: with \`true\`, tests that need Chromium or a database service fail instead of skipping |
+`;
+}

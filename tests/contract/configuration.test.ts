@@ -1,0 +1,51 @@
+// One source for the configuration (issue 21): docs/configuration.md is what the environment's
+// schema says, the server reads no variable the schema does not declare, and a wrong value
+// stops the server with a message that names the variable.
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { configurationDoc, envSchema } from '../../src/server/env.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) return sources(full);
+    return /\.ts$/.test(name) && !/\.test\.ts$/.test(name) ? [full] : [];
+  });
+}
+
+describe('configuration', () => {
+  it('docs/configuration.md is generated from the schema (npm run docs:config)', () => {
+    expect(readFileSync(path.join(ROOT, 'docs/configuration.md'), 'utf8')).toBe(configurationDoc());
+  });
+
+  it('the server and its plugins read the environment only through the schema', () => {
+    const readers = [...sources(path.join(ROOT, 'src/server')), ...sources(path.join(ROOT, 'plugins'))]
+      // env.ts declares, config.ts parses (its default argument is process.env), main.ts starts.
+      .filter((file) => !['env.ts', 'config.ts', 'main.ts'].some((name) => file.endsWith(path.join('src', 'server', name))))
+      .filter((file) => /process\.env/.test(readFileSync(file, 'utf8')));
+    expect(readers.map((f) => path.relative(ROOT, f))).toEqual([]);
+    // Every variable has a default shown and a meaning.
+    for (const [name, schema] of Object.entries(envSchema.shape)) {
+      const meta = schema.meta() as { shownDefault?: string; description?: string } | undefined;
+      expect(meta?.description, name).toBeTruthy();
+      expect(typeof meta?.shownDefault, name).toBe('string');
+    }
+  });
+
+  it('a wrong value stops the server, naming each variable at fault', () => {
+    const started = spawnSync(process.execPath, [path.join(ROOT, 'src/server/main.ts')], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, PORT: 'eighty', TEMPERATURE: '3', TRUST_PROXY: 'maybe', DATA_DIR: path.join(ROOT, '.tmp', 'config-test') },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(started.status).toBe(1);
+    expect(started.stderr).toBe(
+      'shellchat cannot start:\nPORT must be a whole number from 0 to 65535, got eighty\nTRUST_PROXY must be true or false, got maybe\nTEMPERATURE must be a number from 0 to 2, got 3\n',
+    );
+  });
+});

@@ -1,18 +1,30 @@
 import { defineConfig } from 'vitest/config';
 
-// Two projects: fast unit/contract/server tests in Node, and browser end-to-end tests that
-// drive Debian's Chromium through Playwright against the real built app and server.
+// Four projects, so that a change can be checked in seconds (`npm run test:unit`) before the
+// whole suite (`npm test` runs them all):
+// - unit: the core, the shell, the plugins' handlers and rules, the contracts (no server, no build);
+// - server: the real server over HTTP on SQLite, PostgreSQL and MySQL, the security matrix,
+//   the MCP helper, and the plugin tests that start a server (`*.server.test.ts`);
+// - build: what needs a Vite build (the first paint's weight, the Storybook build);
+// - e2e: the real built app and server driven in Debian's Chromium through Playwright.
+const unit = ['src/core/**/*.test.ts', 'src/shell/**/*.test.ts', 'plugins/**/*.test.ts', 'examples/**/*.test.ts', 'tests/contract/**/*.test.ts'];
+const build = ['tests/contract/initialLoad.test.ts', 'tests/contract/storybook.test.ts'];
+const server = [
+  'src/server/**/*.test.ts',
+  'src/helper/**/*.test.ts',
+  'plugins/**/*.server.test.ts',
+  'tests/server/**/*.test.ts',
+  'tests/security/**/*.test.ts',
+  'tests/fixtures/**/*.test.ts',
+];
+
 export default defineConfig({
   test: {
     reporters: ['default', './tests/harness/summaryReporter.ts'],
     projects: [
-      {
-        test: {
-          name: 'unit',
-          include: ['src/**/*.test.ts', 'plugins/**/*.test.ts', 'tests/contract/**/*.test.ts', 'tests/server/**/*.test.ts', 'tests/security/**/*.test.ts', 'tests/fixtures/**/*.test.ts', 'examples/**/*.test.ts'],
-          environment: 'node',
-        },
-      },
+      { test: { name: 'unit', include: unit, exclude: ['**/*.server.test.ts', ...build], environment: 'node' } },
+      { test: { name: 'server', include: server, environment: 'node' } },
+      { test: { name: 'build', include: build, environment: 'node' } },
       {
         test: {
           name: 'e2e',

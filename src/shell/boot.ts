@@ -98,10 +98,7 @@ export async function afterPaint({ controller, i18n }: Booted): Promise<void> {
   const ping = navigator.onLine
     ? fetchWithTimeout('/api/ping', PING_TIMEOUT_MS).then((r) => r.ok, () => false)
     : Promise.resolve(false);
-  const info = fetchWithTimeout('/api/system/info', 10_000)
-    .then((r) => (r.ok ? r.json() : undefined))
-    .then((body: { result?: SystemInfo } | undefined) => body?.result, () => undefined);
-  const [online, fresh] = await Promise.all([ping, info]);
+  const [online, fresh] = await Promise.all([ping, fetchSystemInfo()]);
   // The last system info this browser saw serves a page opened without its server: the
   // operator's local model server, texts and placeholder.
   const systemInfo = fresh ? remember(fresh) : recalled();
@@ -132,6 +129,13 @@ export async function afterPaint({ controller, i18n }: Booted): Promise<void> {
   if (import.meta.env.PROD) await navigator.serviceWorker?.register('/sw.js').catch(() => undefined);
 }
 
+/** The server's system info (spec part 3), or undefined when it cannot be had. */
+function fetchSystemInfo(): Promise<SystemInfo | undefined> {
+  return fetchWithTimeout('/api/system/info', 10_000)
+    .then((r) => (r.ok ? r.json() : undefined))
+    .then((body: { result?: SystemInfo } | undefined) => body?.result, () => undefined);
+}
+
 const SYSTEM_INFO_KEY = 'shellchat:systemInfo';
 
 function remember(info: SystemInfo): SystemInfo {
@@ -159,9 +163,7 @@ async function watchForServer(controller: ShellController): Promise<void> {
     if (!navigator.onLine) continue;
     const ok = await fetchWithTimeout('/api/ping', PING_TIMEOUT_MS).then((r) => r.ok, () => false);
     if (!ok) continue;
-    const info = await fetchWithTimeout('/api/system/info', 10_000)
-      .then((r) => (r.ok ? r.json() : undefined))
-      .then((body: { result?: SystemInfo } | undefined) => body?.result, () => undefined);
+    const info = await fetchSystemInfo();
     if (info) controller.setSystemInfo(remember(info));
     controller.setOnline(true);
     return;

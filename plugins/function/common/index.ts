@@ -89,7 +89,7 @@ export function activateFunction(ctx: PluginContext): void {
   ]);
   // `:set functions "a,b"` and the Settings page: each name must be a function, as with `:function use`.
   ctx.setter('functions', async (value) => {
-    const names = [...new Set(nameList(value.trim().replace(/^"(.*)"$/, '$1')))];
+    const names = [...new Set(nameList(value.trim()))];
     for (const name of names) if (!(await find(name))) return error(`${t('msg.notFound')} (${name})`);
     setEnabled(names);
     return text(t('msg.inUse', { names: names.join(', ') || '-' }));

@@ -190,7 +190,7 @@ export function activateModel(ctx: PluginContext, local: LocalModels): void {
   // `:set model "x"` is `:model use "x"` (its base URL follows), and an empty value `:model unuse`.
   ctx.setter('model', async (value, c) => {
     if (!c.identity.loggedIn) return error(SERVER_MESSAGES.pleaseLogin);
-    const name = value.trim().replace(/^"(.*)"$/, '$1');
+    const name = value.trim();
     if (name) return use(c, name);
     clearModel(c.settings);
     return text(c.t('msg.unused'));

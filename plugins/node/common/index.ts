@@ -90,7 +90,7 @@ export function activateNode(ctx: PluginContext): void {
   // The Settings page picks a node as `:node use` does (an empty value unsets it).
   ctx.setter('node', (value, c) => {
     if (!c.identity.loggedIn) return error(SERVER_MESSAGES.pleaseLogin);
-    const name = value.trim().replace(/^"(.*)"$/, '$1');
+    const name = value.trim();
     if (name) return use(c, name);
     c.settings.reset('node');
     return text(c.t('msg.unused', { name: active(c.settings) }));

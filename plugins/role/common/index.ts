@@ -121,7 +121,7 @@ export function activateRole(ctx: PluginContext): void {
   ctx.handle('role.use', (c) => use(c, c.args.name ?? ''));
   // `:set role "x"` is `:role use "x"` (and an empty value `:role reset`): one rule.
   ctx.setter('role', (value, c) => {
-    const name = value.trim().replace(/^"(.*)"$/, '$1');
+    const name = value.trim();
     if (name) return use(c, name);
     c.settings.reset('role');
     resetSession(c.settings);

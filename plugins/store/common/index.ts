@@ -188,7 +188,7 @@ export function activateStore(ctx: PluginContext, options: { uploader?: StoreUpl
   // each one a store this user may use; an empty value is `:store reset`.
   ctx.setter('stores', (value, c) =>
     call(async () => {
-      const names = [...new Set(activeList(value.trim().replace(/^"(.*)"$/, '$1')))];
+      const names = [...new Set(activeList(value.trim()))];
       if (names.length > MAX_ACTIVE_STORES) return error(MESSAGES.tooManyActive);
       if (names.length && !c.identity.loggedIn) return error(SERVER_MESSAGES.pleaseLogin);
       for (const name of names) if (!(await details(name))) return error(`${MESSAGES.notExists} (${name})`);

@@ -1,5 +1,5 @@
-// Documentation contributions of the function plugin: the functions table (spec part 9) and
-// the direct-call API, loaded with the Documentation page.
+// Documentation contributions of the function plugin: the functions table (spec part 9),
+// loaded with the Documentation page (the API table is generated from the routes).
 import type { DocsContribution } from '../../src/core/index.ts';
 
 const docs: DocsContribution = {
@@ -9,7 +9,6 @@ const docs: DocsContribution = {
     { name: 'ask_wolframalpha', params: 'query, keyword', key: 'docs.functions.ask_wolframalpha' },
     { name: 'redirect_to_url', params: 'url, blank', key: 'docs.functions.redirect_to_url' },
   ],
-  api: [{ method: 'POST', path: '/api/function/exec', key: 'docs.api.exec' }],
 };
 
 export default docs;

@@ -115,7 +115,7 @@ describe('group models', () => {
     expect(said(await owner.run(':model set "team-gpt" shared "false"'))).toBe('Model "team-gpt" is yours alone again.');
     expect((await member.run(':model ls')).text).toContain('Group models:\n(none)');
     const refused = await chat(member, 'team-gpt', 1_800_000_500_001);
-    expect(refused.at(-1)).toEqual({ type: 'error', error: 'Model not found.' });
+    expect(refused.at(-1)).toEqual({ type: 'error', error: 'Model not found.', message: { code: 'core.modelNotFound', params: {}, text: 'Model not found.' } });
     expect(shown((await owner.run(':model "team-gpt"')).outputs)).toMatchObject({ scope: 'user', mine: true, api_key: MASKED });
   });
 

@@ -33,14 +33,17 @@ describe('the SQL gate', () => {
   });
 });
 
+/** A settings check with its refusal as text. */
+const checkedText = (r: ReturnType<typeof checkStoreSetting>) => (r.ok ? r : { ok: false, error: String(r.error) });
+
 describe('store rules', () => {
   it('validates names and keys per engine', () => {
     expect(checkStoreName('docs_2024')).toBeUndefined();
     expect(checkStoreName('')).toBe(MESSAGES.invalidName);
     expect(checkStoreName('a,b')).toBe(MESSAGES.invalidName);
-    expect(checkStoreSetting('file', 'host', 'x')).toEqual({ ok: false, error: 'Unknown key. Key must be one of: description' });
+    expect(checkedText(checkStoreSetting('file', 'host', 'x'))).toEqual({ ok: false, error: 'Unknown key. Key must be one of: description' });
     expect(checkStoreSetting('mysql', 'HOST', 'db.example.com')).toEqual({ ok: true, key: 'host', value: 'db.example.com' });
-    expect(checkStoreSetting('mysql', 'port', '33o6')).toEqual({ ok: false, error: 'Invalid value. Value must be a number.' });
+    expect(checkedText(checkStoreSetting('mysql', 'port', '33o6'))).toEqual({ ok: false, error: 'Invalid value. Value must be a number.' });
     expect(extensionOf('https://x.org/a/Report.PDF?x=1')).toBe('pdf');
   });
 });
@@ -68,10 +71,10 @@ describe('picked uploads', () => {
   it('checks the type and the 10MB limit before sending (spec part 5 messages)', () => {
     expect(UPLOAD_ACCEPT).toBe('.jpeg,.jpg,.png,.pdf,.docx,.txt,.md,.csv,.json');
     expect(checkUpload({ name: 'Report.PDF', size: 100 })).toBeUndefined();
-    expect(checkUpload({ name: 'tool.exe', size: 2 })).toBe('Invalid file type. Supported type: JPEG/JPG, PNG, PDF, DOCX, TXT, Markdown, CSV, JSON.');
+    expect(checkUpload({ name: 'tool.exe', size: 2 })?.text).toBe('Invalid file type. Supported type: JPEG/JPG, PNG, PDF, DOCX, TXT, Markdown, CSV, JSON.');
     expect(checkUpload({ name: 'noext', size: 2 })).toBe(MESSAGES.invalidType);
     expect(checkUpload({ name: 'big.txt', size: 10 * 1024 * 1024 })).toBeUndefined();
-    expect(checkUpload({ name: 'big.txt', size: 10 * 1024 * 1024 + 1 })).toBe('failed: file size exceeds 10MB');
+    expect(checkUpload({ name: 'big.txt', size: 10 * 1024 * 1024 + 1 })?.text).toBe('failed: file size exceeds 10MB');
   });
 
   it('spreads the bytes sent of one request over the files, in order', () => {

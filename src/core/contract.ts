@@ -3,7 +3,6 @@
 // declares. Help, usage lines, completion, the documentation's command reference, the
 // Settings page and `:set` validation are all derived from manifests.
 import type { HelpGroup } from './constants.ts';
-import type { MessageCatalogue } from './messages.ts';
 import type { Output } from './output.ts';
 import type { ServiceRef } from './services.ts';
 import type { SettingSpec, SettingsStore } from './settings.ts';
@@ -76,7 +75,6 @@ export interface DocsContribution {
   functions?: { name: string; params: string; key: string }[];
   shortcuts?: { keys: string; key: string }[];
   gestures?: { gesture: string; key: string }[];
-  api?: { method: string; path: string; key: string }[];
   faqs?: { question: string; answer: string }[];
   feedback?: { label: string; href: string }[];
 }
@@ -160,11 +158,6 @@ export interface PluginContext {
   handle(commandId: string, handler: CommandHandler): void;
   /** Serves a completion source while the plugin is active. */
   completion(source: CompletionSource, provider: CompletionProvider): void;
-  /**
-   * The plugin's messages (defineMessages with its id as namespace): the host shows its
-   * commands' outputs that are one of them in the interface's language (its `err.<name>` keys).
-   */
-  messages(catalogue: MessageCatalogue): void;
   /** Owns how a setting this plugin's manifest declares is set (checks, and what else it changes). */
   setter(key: string, setter: SettingSetter): void;
   /** Serves the Settings page's choices for a setting this plugin's manifest puts on it. */

@@ -1,3 +1,4 @@
+import { Message, type MessageData } from './messages.ts';
 // The generation protocol shared by the server and every client (spec parts 4 and 7): the
 // request fields, and the stream's message kinds, each sent as one SSE event with JSON data.
 
@@ -35,13 +36,14 @@ export interface RedirectEvent {
 export type GenerationEvent =
   | { type: 'text'; delta: string }
   | { type: 'model'; model: string }
-  | { type: 'status'; text: string }
+  | { type: 'status'; text: string; message?: MessageData }
   | { type: 'stats'; stats: Stats }
   | { type: 'image'; url: string }
   | { type: 'call'; calls: ToolCall[] }
   | { type: 'event'; event: RedirectEvent }
   | { type: 'eval'; score: number | null; reason: string }
-  | { type: 'error'; error: string }
+  /** `message`: the error is a catalogue message (shown by its code in the person's language). */
+  | { type: 'error'; error: string; message?: MessageData }
   | { type: 'clear' }
   | { type: 'done'; session: number; time: number; tool_calls?: ToolCall[] };
 
@@ -87,3 +89,13 @@ export interface GenerateResult {
 /** Rounds of tool calls within one turn, on the server and in the browser, before giving up. */
 export const MAX_TOOL_ROUNDS = 5;
 
+
+/** The error event of a turn: the English text, and the message's code when it is one. */
+export function errorEvent(said: string | Message): Extract<GenerationEvent, { type: 'error' }> {
+  return said instanceof Message ? { type: 'error', error: said.text, message: said.toData() } : { type: 'error', error: said };
+}
+
+/** A status line: the operator's own text, or a default's message (shown in the person's language). */
+export function statusEvent(said: string | Message): Extract<GenerationEvent, { type: 'status' }> {
+  return said instanceof Message ? { type: 'status', text: said.text, message: said.toData() } : { type: 'status', text: said };
+}

@@ -20,18 +20,13 @@ import type {
 import { PLUGIN_API } from './contract.ts';
 import type { ShellEvents } from './events.ts';
 import { parseLine, type ParsedLine } from './line.ts';
-import { localizeMessage, messageTemplates, type MessageCatalogue } from './messages.ts';
-import { OLLAMA_MESSAGES } from './ollama.ts';
-import { SERVER_MESSAGES } from './serverMessages.ts';
-import { USER_SETTING_MESSAGES } from './userSettings.ts';
-import { error, type Output } from './output.ts';
+import { splitCode, translateMessage, type Message, type MessageData } from './messages.ts';
+import { error, type Output, type Said } from './output.ts';
 import { bindArgs, CommandRegistry, formatUsage, usageOf, type RegisteredCommand } from './registry.ts';
 import { ServiceRegistry } from './services.ts';
 import type { SettingsStore } from './settings.ts';
 import { isSecretLine } from './secrets.ts';
 
-/** The core's messages (its server's, the user settings' rules, the local model server's), namespace `core`. */
-const CORE_MESSAGES: readonly MessageCatalogue[] = [SERVER_MESSAGES, USER_SETTING_MESSAGES, OLLAMA_MESSAGES];
 
 export interface HostOptions {
   env: Env;
@@ -81,8 +76,6 @@ export class PluginHost {
   private readonly completions = new Map<string, CompletionProvider>();
   private readonly setters = new Map<string, SettingSetter>();
   private readonly choiceProviders = new Map<string, ChoicesProvider>();
-  /** Each active plugin's messages (ctx.messages), then the core's, which any command may answer. */
-  private readonly catalogues = new Map<string, MessageCatalogue[]>();
   private coreLoaded?: Promise<void>;
   private readonly active = new Map<string, Promise<Active>>();
 
@@ -162,13 +155,35 @@ export class PluginHost {
     );
   }
 
+  /** A catalogue message in the interface's language, by its code (its namespace already loaded). */
+  translate(said: Message | MessageData): string {
+    return translateMessage(said, (ns) => this.t(ns));
+  }
+
+  /** What an output or an error says, in the interface's language (loading the namespaces it needs). */
+  async say(said: Said): Promise<string> {
+    const [out] = await this.inLanguage([error(said)]);
+    return out!.kind === 'error' ? out!.text : '';
+  }
+
   /**
-   * `text` in the interface's language when it is one of the messages of the plugin (when
-   * given, else of every active plugin) or of the core; else `text` as it is.
+   * Outputs in the interface's language: the catalogue messages among them by their code (their
+   * namespaces loaded first), the shell's own errors by their key. Other text stays as it is.
    */
-  localize(text: string, pluginId?: string): string {
-    const plugins = pluginId === undefined ? [...this.catalogues.values()].flat() : (this.catalogues.get(pluginId) ?? []);
-    return localizeMessage(text, [...plugins, ...CORE_MESSAGES], (ns) => this.t(ns));
+  async inLanguage(outputs: Output[]): Promise<Output[]> {
+    const namespaces = new Set<string>();
+    const collect = (data: MessageData) => {
+      namespaces.add(splitCode(data.code)[0]);
+      for (const value of Object.values(data.params)) if (typeof value === 'object') collect(value);
+    };
+    for (const o of outputs) if ((o.kind === 'error' || o.kind === 'text') && o.message) collect(o.message);
+    if (namespaces.size) await this.loadNamespaces([...namespaces]).catch(() => undefined);
+    const t = this.t('shell');
+    return outputs.map((o): Output => {
+      if (o.kind === 'error' && o.key) return { kind: 'error', text: t(o.key, o.params) };
+      if ((o.kind === 'error' || o.kind === 'text') && o.message) return { ...o, text: this.translate(o.message) };
+      return o;
+    });
   }
 
   /** The translations of the core's messages, loaded once (for the first command's outputs). */
@@ -232,13 +247,6 @@ export class PluginHost {
       completion: (source, provider) => {
         this.completions.set(source, provider);
         disposers.push(() => this.completions.delete(source));
-      },
-      messages: (catalogue) => {
-        const { namespace } = messageTemplates(catalogue);
-        if (namespace !== manifest.id) throw new Error(`Plugin ${manifest.id} defines messages of namespace ${namespace}.`);
-        const list = [...(this.catalogues.get(manifest.id) ?? []), catalogue];
-        this.catalogues.set(manifest.id, list);
-        disposers.push(() => this.catalogues.delete(manifest.id));
       },
       setter: (key, setter) => {
         declares(key);
@@ -340,7 +348,7 @@ export class PluginHost {
     if (!setter) return undefined;
     const spec = { id: `set.${key}`, words: ['set'], group: 'general' } as CommandContext['spec'];
     const outputs = asOutputs(await setter(value, this.commandContext(owner, spec, { key, value }, `:set ${key} ${value}`, signal)));
-    return outputs.map((o): Output => (o.kind === 'error' || o.kind === 'text' ? { ...o, text: this.localize(o.text, owner) } : o));
+    return this.inLanguage(outputs);
   }
 
   private async runCommand(
@@ -354,17 +362,8 @@ export class PluginHost {
     const { command, argTokens } = resolution;
     const { spec, pluginId } = command;
     // Messages in the interface's language: the shell's own among the errors (offline, a bare
-    // status) by their key, and the plugin's rule messages (its own or its server's) by their text.
-    const done = (outputs: Output[]) => ({
-      outputs: outputs.map((o): Output => {
-        if (o.kind === 'error' && o.key) return { kind: 'error', text: t(o.key, o.params) };
-        if (o.kind === 'error' || o.kind === 'text') return { ...o, text: this.localize(o.text, pluginId) };
-        return o;
-      }),
-      parsed,
-      command,
-      remember,
-    });
+    // status) by their key, the catalogues' (a plugin's, its server's, the core's) by their code.
+    const done = async (outputs: Output[]) => ({ outputs: await this.inLanguage(outputs), parsed, command, remember });
 
     if (spec.needs?.includes('server') && this.options.online && !this.options.online()) {
       return done([error(t('msg.notAvailableOffline', { cmd: `:${spec.words[0]}` }))]);

@@ -34,3 +34,4 @@ export * from './functions.ts';
 export * from './usage.ts';
 export * from './mcpClient.ts';
 export * from './json.ts';
+export * from './api/typed.ts';

@@ -1,5 +1,6 @@
 // Handlers describe results; each environment renders them (React in the browser, ANSI text
 // in the CLI, plain values in tests). No handler touches the DOM.
+import { Message, type MessageData } from './messages.ts';
 
 export type Effect =
   | { type: 'clear' }
@@ -19,7 +20,8 @@ export interface ListItem {
 }
 
 export type Output =
-  | { kind: 'text'; text: string }
+  /** `message`: the text is one of a catalogue's messages, shown in the interface's language by its code. */
+  | { kind: 'text'; text: string; message?: MessageData }
   /** A model answer or log, rendered as sanitized markdown; `streaming` while it grows. */
   | { kind: 'markdown'; text: string; streaming?: boolean }
   | { kind: 'list'; title?: string; items: ListItem[]; empty?: string }
@@ -29,11 +31,15 @@ export type Output =
    * `key`: a message of the shell's own (its `msg.*` strings), which the host shows in the
    * interface's language; `text` is its English.
    */
-  | { kind: 'error'; text: string; key?: string; params?: Record<string, unknown> }
+  | { kind: 'error'; text: string; message?: MessageData; key?: string; params?: Record<string, unknown> }
   | { kind: 'effect'; effect: Effect };
 
-export const text = (value: string): Output => ({ kind: 'text', text: value });
-export const error = (value: string): Output => ({ kind: 'error', text: value });
+/** What a text or an error says: plain text, a message, or a message as it came over the API. */
+export type Said = string | Message | MessageData;
+const said = (value: Said) =>
+  typeof value === 'string' ? { text: value } : value instanceof Message ? { text: value.text, message: value.toData() } : { text: value.text, message: value };
+export const text = (value: Said): Output => ({ kind: 'text', ...said(value) });
+export const error = (value: Said): Output => ({ kind: 'error', ...said(value) });
 export const effect = (value: Effect): Output => ({ kind: 'effect', effect: value });
 
 /** Plain-text rendering shared by the CLI and the tests. */

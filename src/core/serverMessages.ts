@@ -109,5 +109,4 @@ export const SERVER_MESSAGES = defineMessages(
     reason6to4: '6to4 {{reason}}',
   },
   { usernameMax: USERNAME_MAX, passwordMin: PASSWORD_MIN, passwordMax: PASSWORD_MAX },
-  { nested: ['reason'] },
 );

@@ -1,8 +1,9 @@
 // The server side of the plugin contract (DESIGN.md §2). Type-only: a plugin's
 // `server/index.ts` exports a ServerPluginModule, and the server hands it this context.
-import type { Context, Hono, MiddlewareHandler } from 'hono';
+import type { Context, Hono, MiddlewareHandler, TypedResponse } from 'hono';
 import type { ColumnDataType, Expression, Kysely, Selectable } from 'kysely';
-import type { ZodType } from 'zod';
+import type { z, ZodType } from 'zod';
+import type { MessageData, Message } from './messages.ts';
 import type { Translate } from './contract.ts';
 import type { Database, UsersTable } from './dbSchema.ts';
 import type { GenerateRequest, RedirectEvent } from './generation.ts';
@@ -61,6 +62,8 @@ export interface Mail {
 export interface AccountsApi {
   onDelete(hook: (userId: number) => Promise<void>): void;
   byUsername(username: string): Promise<UserRow | undefined>;
+  /** The groups a user belongs to (their own included), by name: what their groups may see starts here. */
+  groupsOf(userId: number): Promise<{ id: number; name: string; owner_id: number }[]>;
   toPublic(user: UserRow): Promise<PublicUser>;
   create(input: { username: string; email: string; password?: string; settings?: Partial<UserSettings> }): Promise<{ user: UserRow; generatedPassword?: string }>;
   authenticate(username: string, password: string): Promise<UserRow | undefined>;
@@ -88,7 +91,7 @@ export type Recipient =
   | { kind: 'system' }
   | { kind: 'group'; id: number; name: string; ownerId: number }
   | { kind: 'user'; user: UserRow }
-  | { kind: 'refused'; status: 403 | 404; error: string };
+  | { kind: 'refused'; status: 403 | 404; error: Message };
 
 /** Where the built-in functions fetch their data (operator-trusted; plugins/function). */
 export interface FunctionsConfig {
@@ -101,7 +104,34 @@ export interface FunctionsConfig {
   wolframAppId: string;
 }
 
+/** A success answer (spec part 7) as the typed client sees it: `result` is what the route gives. */
+export interface ApiSuccess<T> {
+  success: true;
+  result: T;
+  message?: string;
+  code?: string;
+  params?: MessageData['params'];
+}
+/** A refusal: the error's English, and its code and values when it is a catalogue message. */
+export interface ApiFailure {
+  success: false;
+  error: string;
+  code?: string;
+  params?: MessageData['params'];
+}
+export type RefusalStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500 | 502 | 503;
+export type Answered<T> = Response & TypedResponse<ApiSuccess<T>, 200, 'json'>;
+export type Refused<S extends RefusalStatus> = Response & TypedResponse<ApiFailure, S, 'json'>;
+
+/** What `ctx.validate(target, schema)` gives: zod-checked input, typed for the route and its client. */
+export type Validated<Target extends 'json' | 'query', S extends ZodType> = MiddlewareHandler<
+  AppEnv,
+  string,
+  { in: { [K in Target]: K extends 'query' ? Record<string, string | string[]> : z.input<S> }; out: { [K in Target]: z.output<S> } }
+>;
+
 export interface ServerPluginContext {
+  /** The whole application (body limits, a plugin's pages); a plugin's API routes are its `routes`. */
   app: Hono<AppEnv>;
   db: Kysely<Database>;
   engine: 'sqlite' | 'postgres' | 'mysql';
@@ -120,7 +150,7 @@ export interface ServerPluginContext {
     /** Uses per role and window (USAGE_LIMITS); a role not listed, and root, have none. */
     usageLimits: Record<string, UsageLimits>;
     /** The status texts of system info ('Querying...', 'Searching...'...), as the operator set them. */
-    texts: { querying: string; generating: string; searching: string; waiting: string };
+    texts: { querying: string | Message; generating: string | Message; searching: string | Message; waiting: string | Message };
   };
   /**
    * A namespace's strings in a language (with the app's fallbacks), for what the server writes
@@ -133,7 +163,11 @@ export interface ServerPluginContext {
   sign(...parts: string[]): string;
   verify(signature: string, ...parts: string[]): boolean;
   /** Validates a request part with zod; answers 400 with a clear error otherwise. */
-  validate<T>(target: 'json' | 'query', schema: ZodType<T>): MiddlewareHandler<AppEnv, string, { in: { [K in typeof target]: T }; out: { [K in typeof target]: T } }>;
+  validate<Target extends 'json' | 'query', S extends ZodType>(target: Target, schema: S): Validated<Target, S>;
+  /** A success answer: `result`, and a message (the spec's English, with its code when it is one of a catalogue's). */
+  answer<T = undefined>(c: Context, result?: T, message?: string | Message): Answered<T>;
+  /** A refusal with its status and error. */
+  refuse<S extends RefusalStatus>(c: Context, status: S, error: string | Message): Refused<S>;
   /** Requires a logged-in user; answers 401 'Please login.' otherwise. */
   requireUser: MiddlewareHandler<AppEnv>;
   /** Sets or clears the login cookie on a response. */
@@ -189,7 +223,7 @@ export interface GenerationContextInput {
   user: UserRow | null;
   signal: AbortSignal;
   /** Shows a status line while the provider works (e.g. 'Searching...'). */
-  status(text: string): void;
+  status(text: string | Message): void;
 }
 
 /** A context provider adds system messages before the conversation (DESIGN.md §2). */
@@ -303,5 +337,11 @@ export type MigrationFactory = (
 export interface ServerPluginModule {
   /** Named migrations; names sort globally, so prefix them with a number and the plugin id. */
   migrations?: Record<string, MigrationFactory>;
-  register(ctx: ServerPluginContext): void | Promise<void>;
+  /**
+   * The plugin's API routes as one Hono sub-app with full paths (`/api/<plugin>/...`), which the
+   * server mounts; its type gives the browser and the CLI their typed client (`typedClient`).
+   */
+  routes?(ctx: ServerPluginContext): Hono<AppEnv, any, any>;
+  /** Everything else: generation context providers, tools, guards, account hooks. */
+  register?(ctx: ServerPluginContext): void | Promise<void>;
 }

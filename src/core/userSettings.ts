@@ -3,7 +3,7 @@
 // report mistakes before a round trip.
 import { DEFAULT_MEM_LENGTH, FULLSCREEN_MODES, MAX_ACTIVE_STORES, MEM_LENGTH_MAX, THEMES } from './constants.ts';
 import { matchLanguage } from './languages.ts';
-import { defineMessages } from './messages.ts';
+import { defineMessages, type Message } from './messages.ts';
 
 /** The rules' messages, in the core's namespace (its `err.setting*` keys). */
 export const USER_SETTING_MESSAGES = defineMessages('core', {
@@ -46,7 +46,7 @@ export const USER_SETTING_KEYS = Object.keys(USER_SETTING_DEFAULTS) as UserSetti
 /** Settings that follow a logged-in user from browser to browser when changed locally. */
 export const SYNCED_LOCAL_SETTINGS: readonly UserSettingKey[] = ['theme', 'lang', 'fullscreen', 'functions', 'useEval', 'useSpeak', 'memLength', 'passMask', 'useSystemRole', 'model', 'role'];
 
-export type UserSettingCheck = { ok: true; value: UserSettingValue } | { ok: false; error: string };
+export type UserSettingCheck = { ok: true; value: UserSettingValue } | { ok: false; error: Message };
 
 const BOOLEAN_KEYS = new Set(['useSpeak', 'useEval', 'useSystemRole', 'passMask']);
 const NAME_LIST = /^[A-Za-z0-9_.-]+(,[A-Za-z0-9_.-]+)*$/;

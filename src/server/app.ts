@@ -1,5 +1,6 @@
 // The server: database and migrations, accounts, the Hono application with its middleware,
 // every enabled plugin's routes, and the built single-page app, on one origin.
+import type { Message } from '../core/messages.ts';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -41,9 +42,16 @@ import { SERVER_MESSAGES } from '../core/serverMessages.ts';
 import { textsIn } from './texts.ts';
 import { UPLOAD_MAX_BYTES } from '../core/constants.ts';
 import { createAttachments } from './uploads/attachments.ts';
-import { registerUploadRoutes, UPLOAD_PUT_PATH } from './uploads/routes.ts';
+import { uploadRoutes, UPLOAD_PUT_PATH } from './uploads/routes.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
+
+export interface ApiRoute {
+  method: string;
+  /** As Hono writes it: `/api/role/:name`. */
+  path: string;
+  owner: string;
+}
 
 export interface Server {
   app: Hono<AppEnv>;
@@ -51,6 +59,8 @@ export interface Server {
   accounts: Accounts;
   models: ModelRegistry;
   log: Logger;
+  /** Every API route with the plugin that answers it ('core' for the server's own), in registration order. */
+  apiRoutes(): ApiRoute[];
   /** The generated root password, when this start created root without ROOT_PASSWORD. */
   generatedRootPassword?: string;
   /**
@@ -118,7 +128,7 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
     log.info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) }, 'request');
   });
   // 1 MB for every API body, except the paths a plugin raised with ctx.setBodyLimit (uploads).
-  const limitFor = (maxSize: number, message: string = SERVER_MESSAGES.tooLarge): MiddlewareHandler<AppEnv> => {
+  const limitFor = (maxSize: number, message: Message = SERVER_MESSAGES.tooLarge): MiddlewareHandler<AppEnv> => {
     const tooLarge = (c: Context<AppEnv>) => {
       // The rest of the body stays unread, so the connection cannot carry another request.
       c.header('Connection', 'close');
@@ -189,7 +199,9 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
     publicUrl: config.publicUrl,
     sign: (...parts) => sign(secret, ...parts),
     verify: (signature, ...parts) => verifySignature(secret, signature, ...parts),
-    validate: validate as ServerPluginContext['validate'],
+    validate,
+    answer: ok,
+    refuse: fail,
     requireUser,
     ...cookieHelpers(config.trustProxy),
     clientAddress,
@@ -236,7 +248,16 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
       complete: (input) => completeOnce(db.db, models, egressFetch, input),
     },
   };
-  for (const { module } of plugins) await module.register(context);
+  // Who answers each API route: its plugin, or the core (the API table is generated from this).
+  const owners = new Map<string, string>();
+  for (const { id, module } of plugins) {
+    if (module.routes) {
+      const routes = module.routes(context);
+      for (const r of routes.routes) owners.set(`${r.method} ${r.path}`, id);
+      app.route('/', routes);
+    }
+    await module.register?.(context);
+  }
 
   const inflight = new InFlight();
   registerGenerationRoutes(
@@ -256,14 +277,14 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
     (c) => isHttps(c, config.trustProxy),
   );
 
-  registerUploadRoutes(app, {
+  app.route('/', uploadRoutes({
     db: db.db,
     owner: (c) => ownerOf(c, isHttps(c, config.trustProxy)),
     sign: (...parts) => sign(secret, ...parts),
     verify: (signature, ...parts) => verifySignature(secret, signature, ...parts),
     publicUrl: config.publicUrl,
     quotaBytes: config.uploadQuotaBytes,
-  });
+  }));
 
   app.all('/api/*', (c) => fail(c, 404, SERVER_MESSAGES.notFound));
 
@@ -312,6 +333,16 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
     models,
     log,
     generatedRootPassword,
+    apiRoutes: () => {
+      const seen = new Set<string>();
+      return app.routes.flatMap((r) => {
+        const key = `${r.method} ${r.path}`;
+        // Middleware (app.use) and the JSON 404 catch-all are ALL entries on wildcard paths.
+        if (!r.path.startsWith('/api/') || (r.method === 'ALL' && r.path.endsWith('*')) || seen.has(key)) return [];
+        seen.add(key);
+        return [{ method: r.method, path: r.path, owner: owners.get(key) ?? 'core' }];
+      });
+    },
     stopGenerations: (ms) => inflight.stopAll(ms),
     close: () => db.close(),
   };

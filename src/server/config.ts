@@ -5,6 +5,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { parseUsageLimits, type RemotePluginConfig, type UsageLimits } from '../core/index.ts';
 import { loadSystemModels, type ModelEntry } from './models/systemModels.ts';
+import type { Message } from '../core/messages.ts';
 import { SERVER_MESSAGES } from '../core/serverMessages.ts';
 import { parseEnv } from './env.ts';
 
@@ -55,7 +56,7 @@ export interface ServerConfig {
   mcpHelperUrl: string;
   /** Hosts user-supplied URLs may reach even though they are private (EGRESS_ALLOW_HOSTS). */
   egressAllowHosts: string[];
-  texts: { querying: string; generating: string; searching: string; waiting: string };
+  texts: { querying: string | Message; generating: string | Message; searching: string | Message; waiting: string | Message };
   usePayment: boolean;
   useSubscriptions: boolean;
   contactEmail: string;

@@ -4,6 +4,7 @@
 // - A group: one the giver belongs to (its members shared its password to share data).
 // - A user: root gives to anyone; anybody else to a member of a group they belong to, so that
 //   nothing lands in the account of a stranger who never agreed to share with the giver.
+import type { Message } from '../core/messages.ts';
 import type { Kysely } from 'kysely';
 import { rankOf, ROLE_RANKS, type Database, type Recipient, type UserRow } from '../core/index.ts';
 import { SERVER_MESSAGES } from '../core/serverMessages.ts';
@@ -17,7 +18,7 @@ export async function recipientOf(
   raw: string,
 ): Promise<Recipient> {
   const name = raw.trim();
-  const refuse = (status: 403 | 404, error: string): Recipient => ({ kind: 'refused', status, error });
+  const refuse = (status: 403 | 404, error: Message): Recipient => ({ kind: 'refused', status, error });
   if (name.toLowerCase() === 'system') return isRoot(giver) ? { kind: 'system' } : refuse(403, SERVER_MESSAGES.giveSystemRootOnly);
   if (name.startsWith('group:')) {
     const groupName = name.slice('group:'.length).trim().toLowerCase();

@@ -2,9 +2,12 @@
 // becomes an inline marker in the input that says it is uploading, then the object URL once
 // the server has it (`+image[url]` for pictures, `+file[url]` otherwise), or a failure note.
 // Loaded on the first attachment, not with the first paint.
-import { ApiError, createApiClient, offlineError, statusError, type ApiClient } from '../core/api/client.ts';
+import { ApiError, createApiClient, offlineError, saidIn, statusError, type ApiAnswer, type ApiClient } from '../core/api/client.ts';
+import { MessageError, saidBy, type Message } from '../core/messages.ts';
+import { call, typedClient } from '../core/api/typed.ts';
+import type { UploadRoutes } from '../server/uploads/routes.ts';
 import { SERVER_MESSAGES } from '../core/serverMessages.ts';
-import { isImageExtension, fileExtension, uploadMarker, uploadRefusal, type PresignedUpload } from '../core/uploads.ts';
+import { isImageExtension, fileExtension, uploadMarker, uploadRefusal } from '../core/uploads.ts';
 import type { Output, PluginHost, Translate } from '../core/index.ts';
 
 /** What attaching needs of the shell's controller: its input and previews, and its output. */
@@ -20,7 +23,7 @@ export interface UploadTarget {
   /** Replaces a marker in the input, wherever the person's editing has moved it. */
   replace(marker: string, next: string): void;
   /** A failure (a server or core message, or the API client's own) in the interface's language. */
-  localize(failure: string | Error): Promise<string>;
+  localize(failure: Message | Error): Promise<string>;
   /** The note that says a marker is still uploading (translated). */
   uploadingNote: string;
   /** An image the input now carries, shown among the previews. */
@@ -39,15 +42,18 @@ const REFUSALS = {
 
 /** The server's words for a failed request, or what failed on the way. */
 async function failure(response: Response): Promise<Error> {
-  const body = (await response.json().catch(() => undefined)) as { error?: string } | undefined;
-  return body?.error ? new ApiError(body.error, response.status) : statusError(response.status);
+  const body = (await response.json().catch(() => undefined)) as ApiAnswer | undefined;
+  if (!body?.error) return statusError(response.status);
+  const said = saidIn(body);
+  return new ApiError(body.error, response.status, undefined, typeof said === 'string' ? undefined : said);
 }
 
 /** Uploads one file: presigned URL, then the PUT; the object URL. */
 async function send(file: File, api: ApiClient, fileId: string): Promise<string> {
-  const answer = await api.get<PresignedUpload>('/api/file/generate-presigned-url', { fileId, fileName: file.name, contentType: file.type });
+  const presign = typedClient<UploadRoutes>(api).api.file['generate-presigned-url'];
+  const answer = await call(presign.$get({ query: { fileId, fileName: file.name, contentType: file.type } }));
   const signed = answer.result;
-  if (!signed?.url || !signed.object_url) throw new Error(SERVER_MESSAGES.presignedInvalid);
+  if (!signed?.url || !signed.object_url) throw new MessageError(SERVER_MESSAGES.presignedInvalid);
   let response: Response;
   try {
     response = await fetch(signed.url, { method: 'PUT', headers: { 'content-type': signed.content_type }, body: file, credentials: 'same-origin' });
@@ -71,7 +77,7 @@ export async function attachFiles(files: readonly File[], target: UploadTarget, 
   target.insert(entries.map((e) => e.waiting).join(' '), at);
   await Promise.all(
     entries.map(async ({ file, fileId, waiting }) => {
-      const failed = async (failure: string | Error) => {
+      const failed = async (failure: Message | Error) => {
         const reason = await target.localize(failure);
         target.replace(waiting, uploadMarker(file.name, `${file.name} (${reason})`));
         return reason;
@@ -114,7 +120,8 @@ export function attachToShell(controller: Shell, host: PluginHost, t: Translate,
       localize: async (failure) => {
         // The API client's own failures (offline, a bare status) carry their key.
         if (failure instanceof ApiError && failure.key) return t(failure.key, failure.params);
-        return host.localize(typeof failure === 'string' ? failure : failure.message);
+        if (failure instanceof ApiError && failure.said) return host.say(failure.said);
+        return host.say(failure instanceof Error ? saidBy(failure) : failure);
       },
       uploadingNote: t('msg.uploading'),
       preview: (url) => controller.previewUpload(url),

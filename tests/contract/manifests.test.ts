@@ -21,6 +21,7 @@ import {
   usageOf,
   type PluginManifest,
 } from '../../src/core/index.ts';
+import API_ROUTES from '../../src/core/api/apiRoutes.json' with { type: 'json' };
 import { SERVER_MESSAGES } from '../../src/core/serverMessages.ts';
 import { builtinPlugin, createShellTester, loadLocale, loadManifest, ROOT } from '../harness/shellTester.ts';
 
@@ -115,11 +116,18 @@ describe('locales', () => {
         ...(docs.functions ?? []).map((d) => d.key),
         ...(docs.shortcuts ?? []).map((d) => d.key),
         ...(docs.gestures ?? []).map((d) => d.key),
-        ...(docs.api ?? []).map((d) => d.key),
         ...(docs.faqs ?? []).flatMap((d) => [d.question, d.answer]),
         ...(docs.feedback ?? []).map((d) => d.label),
       ];
       for (const key of keys) expect(has(lang, m.id, key), `${lang}/${m.id}: ${key}`).toBe(true);
+    }
+  });
+
+  it.each(TRANSLATED_LOCALES)('%s describes every API route in the table generated from the routes', (lang) => {
+    expect(API_ROUTES.length).toBeGreaterThan(60);
+    for (const route of API_ROUTES) {
+      expect(['core', ...pluginIds], `${route.method} ${route.path}`).toContain(route.owner);
+      expect(has(lang, route.owner, `docs.api.${route.method} ${route.path}`), `${lang}/${route.owner}: ${route.method} ${route.path}`).toBe(true);
     }
   });
 

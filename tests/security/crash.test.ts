@@ -128,7 +128,8 @@ describe('a shutdown mid-stream (SIGTERM)', () => {
     expect(fake.aborted()).toBe(abortedBefore + 1);
     const done = /event: done\ndata: (\{[^\n]*\})/.exec(seen);
     expect(JSON.parse(done![1]!)).toMatchObject({ session: 1_830_000_000_002, time: expect.any(Number) });
-    expect(seen).toMatch(/event: error\ndata: \{"error":"The server is restarting: the answer so far was saved\. Send again to go on\."\}/);
+    const stopped = /event: error\ndata: (.*)\n/.exec(seen);
+    expect(JSON.parse(stopped![1]!)).toEqual({ error: 'The server is restarting: the answer so far was saved. Send again to go on.', message: { code: 'core.stoppingKept', params: {}, text: 'The server is restarting: the answer so far was saved. Send again to go on.' } });
     expect(seen.indexOf('event: done')).toBeLessThan(seen.indexOf('event: error'));
 
     const db = new Database(path.join(dataDir, 'shellchat.db'), { readonly: true });

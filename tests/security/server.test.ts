@@ -97,7 +97,7 @@ describe('cross-origin writes', () => {
     for (const origin of ['https://evil.example', 'http://127.0.0.1.evil.example', 'null']) {
       const res = await post(t.url, '/api/user/update/setting', { key: 'theme', value: 'dark' }, { cookie, origin });
       expect(res.status, origin).toBe(403);
-      expect(await res.json()).toEqual({ success: false, error: 'Cross-origin request refused.' });
+      expect(await res.json()).toEqual({ success: false, error: 'Cross-origin request refused.', code: 'core.crossOrigin', params: {} });
     }
     const deleted = await post(t.url, '/api/user/delete', { username: 'csrf1' }, { cookie, origin: 'https://evil.example' });
     expect(deleted.status).toBe(403);
@@ -123,7 +123,7 @@ describe('cross-origin writes', () => {
     const { cookie } = await signup('csrf4');
     const res = await post(t.url, '/api/user/update/setting', { key: 'theme', value: 'dark' }, { cookie, 'sec-fetch-site': 'cross-site' });
     expect(res.status).toBe(403);
-    expect(await res.json()).toEqual({ success: false, error: 'Cross-origin request refused.' });
+    expect(await res.json()).toEqual({ success: false, error: 'Cross-origin request refused.', code: 'core.crossOrigin', params: {} });
     expect(await theme('csrf4')).toBe('light');
   });
 });
@@ -135,7 +135,7 @@ describe('request bodies', () => {
     const body = JSON.stringify({ username: 'someone', password: 'x'.repeat(1024 * 1024) });
     const sized = await post(t.url, '/api/user/login', body);
     expect(sized.status).toBe(413);
-    expect(await sized.json()).toEqual({ success: false, error: 'The request is too large.' });
+    expect(await sized.json()).toEqual({ success: false, error: 'The request is too large.', code: 'core.tooLarge', params: {} });
     const bytes = new TextEncoder().encode(body);
     const chunked = await fetch(`${t.url}/api/user/login`, {
       method: 'POST',
@@ -149,7 +149,7 @@ describe('request bodies', () => {
       duplex: 'half',
     } as RequestInit);
     expect(chunked.status).toBe(413);
-    expect(await chunked.json()).toEqual({ success: false, error: 'The request is too large.' });
+    expect(await chunked.json()).toEqual({ success: false, error: 'The request is too large.', code: 'core.tooLarge', params: {} });
     // Just under the limit is read (and refused for its content, not its size).
     const under = await post(t.url, '/api/user/login', JSON.stringify({ username: 'someone', password: 'x', pad: 'y'.repeat(1024 * 1024 - 100) }));
     expect(under.status).toBe(401);
@@ -163,7 +163,7 @@ describe('request bodies', () => {
     ]) {
       const res = await post(t.url, '/api/user/login', body!, { 'content-type': type! });
       expect(res.status, body).toBe(400);
-      expect(await res.json()).toEqual({ success: false, error: 'The request body must be JSON.' });
+      expect(await res.json()).toEqual({ success: false, error: 'The request body must be JSON.', code: 'core.notJson', params: {} });
     }
   });
 
@@ -275,7 +275,7 @@ describe('unknown API routes', () => {
     for (const res of await Promise.all(tries)) {
       expect(res.status, res.url).toBe(404);
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-      expect(await res.json()).toEqual({ success: false, error: 'Resource not found.' });
+      expect(await res.json()).toEqual({ success: false, error: 'Resource not found.', code: 'core.notFound', params: {} });
     }
   });
 });

@@ -313,7 +313,7 @@ describe('generation: more providers and forms', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ session: SESSION + 23, user_input: 'x', images: ['https://example.org/cat.png'] }),
     });
-    expect(await refused.json()).toEqual({ success: false, error: 'The model gpt-4o-mini does not read images.' });
+    expect(await refused.json()).toEqual({ success: false, error: 'The model gpt-4o-mini does not read images.', code: 'core.noVision', params: { model: 'gpt-4o-mini' } });
   });
 
   it('tells the model where the user is when location is on, and only well-formed coordinates', async () => {

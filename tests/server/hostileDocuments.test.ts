@@ -16,6 +16,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Message } from '../../src/core/messages.ts';
+import { MESSAGES as STORE_MESSAGES } from '../../plugins/store/common/rules.ts';
 import { SERVER_MESSAGES } from '../../src/core/serverMessages.ts';
 import type { PresignedUpload } from '../../src/core/uploads.ts';
 import { extractPool } from '../../src/server/uploads/extractPool.ts';
@@ -31,6 +33,11 @@ const MB = 1024 * 1024;
 const PW = 'hostile-password-1';
 
 const unpacked = SERVER_MESSAGES.documentUnpacked(DOCX_MAX_UNPACKED / MB);
+/** A refusal as the API answers it: the English, and the message's code and values beside it. */
+const refusal = (said: Message) => {
+  const { code, params, text } = said.toData();
+  return { success: false, error: text, code, params };
+};
 const memory = SERVER_MESSAGES.documentMemory(EXTRACT_MEMORY_MB);
 const damagedDocx = SERVER_MESSAGES.documentDamaged('DOCX');
 const damagedPdf = SERVER_MESSAGES.documentDamaged('PDF');
@@ -158,9 +165,9 @@ describe('hostile documents', () => {
     return (await response.json()) as { success: boolean; error?: string; message?: string };
   }
 
-  const refusedInChat = (told: string, message: string) => expect(told).toContain(`(The file could not be read: ${message})`);
-  const refusedInStore = (answer: { success: boolean; error?: string }, name: string, message: string) =>
-    expect(answer).toEqual({ success: false, error: `Upload failed: ${name}: ${message}` });
+  const refusedInChat = (told: string, message: Message) => expect(told).toContain(`(The file could not be read: ${message})`);
+  const refusedInStore = (answer: { success: boolean; error?: string }, name: string, message: Message) =>
+    expect(answer).toEqual(refusal(STORE_MESSAGES.uploadFailed(name, message)));
 
   it('the issue’s file: a 1.2 MB DOCX whose directory says 1 KB and that inflates to 1.2 GB, uploaded and asked about', async () => {
     const file = hostile.lyingDirectoryDocx();
@@ -297,7 +304,7 @@ describe('hostile documents', () => {
     const busyBefore = extractPool.stats.refusedBusy;
     const { result, cost } = await measured(t, () => Promise.all(Array.from({ length: 10 }, () => store(`${filesUrl}/bomb.docx`))));
     const errors = result.map((r) => r.error);
-    const busy = SERVER_MESSAGES.documentBusy;
+    const busy = SERVER_MESSAGES.documentBusy.text;
     expect(errors.filter((e) => e === `Upload failed: bomb.docx: ${unpacked}`).length + errors.filter((e) => e === `Upload failed: bomb.docx: ${busy}`).length).toBe(10);
     expect(extractPool.stats.refusedBusy - busyBefore).toBe(errors.filter((e) => e?.endsWith(busy)).length);
     expect(extractPool.workers).toBeLessThanOrEqual(EXTRACT_WORKERS);
@@ -312,11 +319,11 @@ describe('hostile documents', () => {
       return { status: put.status, body: await put.json() };
     };
     const { result, cost } = await measured(t, () => refused('bomb.png', hostile.pngBomb()));
-    expect(result).toEqual({ status: 400, body: { success: false, error: SERVER_MESSAGES.imageTooLarge(100_000, 100_000, IMAGE_MAX_SIDE, IMAGE_MAX_MEGAPIXELS) } });
+    expect(result).toEqual({ status: 400, body: refusal(SERVER_MESSAGES.imageTooLarge(100_000, 100_000, IMAGE_MAX_SIDE, IMAGE_MAX_MEGAPIXELS)) });
     withinBounds('PNG declaring 100,000² pixels (upload)', cost);
-    expect((await refused('wide.jpg', hostile.jpegBomb(65_000, 2))).body.error).toBe(SERVER_MESSAGES.imageTooLarge(65_000, 2, IMAGE_MAX_SIDE, IMAGE_MAX_MEGAPIXELS));
+    expect((await refused('wide.jpg', hostile.jpegBomb(65_000, 2))).body.error).toBe(SERVER_MESSAGES.imageTooLarge(65_000, 2, IMAGE_MAX_SIDE, IMAGE_MAX_MEGAPIXELS).text);
     // 10,000 × 10,000 is within a side, but 100 megapixels is too many.
-    expect((await refused('square.jpg', hostile.jpegBomb(10_000, 10_000))).body.error).toBe(SERVER_MESSAGES.imageTooLarge(10_000, 10_000, IMAGE_MAX_SIDE, IMAGE_MAX_MEGAPIXELS));
+    expect((await refused('square.jpg', hostile.jpegBomb(10_000, 10_000))).body.error).toBe(SERVER_MESSAGES.imageTooLarge(10_000, 10_000, IMAGE_MAX_SIDE, IMAGE_MAX_MEGAPIXELS).text);
     // A real photo's size is taken.
     expect((await refused('photo.jpg', hostile.jpegBomb(6000, 4000))).body).toMatchObject({ success: true });
     await upload('real.png', png(64, 48, () => [200, 100, 50]));
@@ -348,7 +355,7 @@ describe('hostile documents', () => {
     const nested = new TextEncoder().encode(`{"name":"docs","urls":${'['.repeat(8 * MB)}${']'.repeat(8 * MB)}}`);
     const flat = new TextEncoder().encode(`{"name":"docs","texts":[${'{},'.repeat(5 * MB)}{}]}`);
     const deep = await measured(t, () => post(nested));
-    expect(deep.result).toEqual({ status: 400, body: { success: false, error: 'Invalid request.' } });
+    expect(deep.result).toEqual({ status: 400, body: refusal(STORE_MESSAGES.invalidRequest) });
     withinBounds('16 MB of nested JSON (store form)', deep.cost);
     const tiny = await measured(t, () => post(flat));
     expect(tiny.result.status).toBe(400);
@@ -356,6 +363,6 @@ describe('hostile documents', () => {
     const form = new FormData();
     form.set('name', 'docs');
     for (let i = 0; i < 11; i++) form.append('urls', `${filesUrl}/fine-${i}.txt`);
-    expect(await post(form)).toEqual({ status: 400, body: { success: false, error: 'Invalid request.' } });
+    expect(await post(form)).toEqual({ status: 400, body: refusal(STORE_MESSAGES.invalidRequest) });
   });
 });

@@ -107,13 +107,13 @@ describe('image models', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ session: SESSION + 3, user_input: 'Something odd', model: 'painter' }),
     });
-    expect(await refused.json()).toEqual({ success: false, error: 'The model provider answered 400: Your request was rejected by the safety system..' });
+    expect(await refused.json()).toEqual({ success: false, error: 'The model provider answered 400: Your request was rejected by the safety system..', code: 'core.providerStatusDetail', params: { status: 400, detail: 'Your request was rejected by the safety system.' } });
     const wrong = await client.raw(`${t.url}/api/generate`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ session: SESSION + 4, user_input: 'x', model: 'poet' }),
     });
-    expect(await wrong.json()).toEqual({ success: false, error: 'The model poet is marked as making images, but anthropic has no images API.' });
+    expect(await wrong.json()).toEqual({ success: false, error: 'The model poet is marked as making images, but anthropic has no images API.', code: 'core.noImageModel', params: { model: 'poet', provider: 'anthropic' } });
     // Nothing was logged for either.
     expect(await t.server.db.db.selectFrom('logs').selectAll().where('session', 'in', [SESSION + 3, SESSION + 4]).execute()).toEqual([]);
   });

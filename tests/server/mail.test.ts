@@ -57,6 +57,8 @@ describe.each(await engines())('e-mail on %s', (engine) => {
     expect(JSON.parse(answerText)).toEqual({
       success: true,
       message: 'User nora added. Your password was sent to nora@example.org.',
+      code: 'user.addedMailed',
+      params: { name: 'nora', email: 'nora@example.org' },
       result: { user: { username: 'nora', email: 'nora@example.org' } },
     });
     expect(mail!.to).toEqual(['nora@example.org']);
@@ -125,7 +127,12 @@ describe.each(await engines())('e-mail on %s', (engine) => {
     });
     expect(noMail).toEqual([]);
     expect(match.status).toBe(200);
-    expect(JSON.parse(match.body)).toEqual({ success: true, message: 'If the username and e-mail address match an account, a password reset link is on its way.' });
+    expect(JSON.parse(match.body)).toEqual({
+      success: true,
+      message: 'If the username and e-mail address match an account, a password reset link is on its way.',
+      code: 'user.resetSent',
+      params: {},
+    });
 
     expect(mails).toHaveLength(1);
     const mail = mails[0]!;
@@ -199,7 +206,7 @@ describe.each(await engines())('e-mail on %s', (engine) => {
     const link = footerLink(mail!, t.url);
     const followed = await fetch(link); // anonymous, as from a mail client
     expect(followed.status).toBe(200);
-    expect(await followed.json()).toEqual({ success: true, message: 'Unsubscribed.' });
+    expect(await followed.json()).toEqual({ success: true, message: 'Unsubscribed.', code: 'user.unsubscribed', params: {} });
     expect((await info(owner)).email_subscription).toBe(false);
 
     const base = `/api/user/update/email-subscription`;

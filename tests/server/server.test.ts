@@ -95,7 +95,7 @@ describe('server', () => {
   it('answers unknown API routes with a JSON 404', async () => {
     const res = await fetch(`${url}/api/nothing`);
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ success: false, error: 'Resource not found.' });
+    expect(await res.json()).toEqual({ success: false, error: 'Resource not found.', code: 'core.notFound', params: {} });
   });
 });
 

@@ -110,7 +110,7 @@ describe.each(await engines())('stores on %s', (engine) => {
       baseUrl: t.url,
       fetch: api.raw,
     });
-    expect(events).toContainEqual({ type: 'status', text: 'Searching...' });
+    expect(events).toContainEqual({ type: 'status', text: 'Searching...', message: { code: 'core.searching', params: {}, text: 'Searching...' } });
     const system = JSON.stringify(fake.requests.at(-1)!.body.messages);
     expect(system).toContain('Support data');
     expect(system).toContain('guide.md');
@@ -160,10 +160,10 @@ describe.each(await engines())('stores on %s', (engine) => {
     };
     const send = (body: FormData) => api.raw(`${t.url}/api/store/file-upload`, { method: 'POST', body });
     let res = await send(form('x.exe', Buffer.from('MZ')));
-    expect(await res.json()).toEqual({ success: false, error: 'Invalid file type. Supported type: JPEG/JPG, PNG, PDF, DOCX, TXT, Markdown, CSV, JSON.' });
+    expect(await res.json()).toEqual({ success: false, error: 'Invalid file type. Supported type: JPEG/JPG, PNG, PDF, DOCX, TXT, Markdown, CSV, JSON.', code: 'store.invalidType', params: {} });
     res = await send(form('big.txt', FILES['big.txt'] as Buffer));
     expect(res.status).toBe(413);
-    expect(await res.json()).toEqual({ success: false, error: 'failed: file size exceeds 10MB' });
+    expect(await res.json()).toEqual({ success: false, error: 'failed: file size exceeds 10MB', code: 'store.tooLarge', params: {} });
     // Between 1 MB and 10 MB passes this route (the global 1 MB limit is raised only here).
     res = await send(form('mid.txt', Buffer.from('needle '.repeat(300_000))));
     expect(res.status).toBe(200);
@@ -181,6 +181,8 @@ describe.each(await engines())('stores on %s', (engine) => {
     expect(await res.json()).toEqual({
       success: true,
       message: '1 file(s) uploaded to store `up`.',
+      code: 'store.uploaded',
+      params: { count: 1, name: 'up' },
       result: {
         files: [{ name: 'notes.txt', chunks: 1 }],
         refused: [

@@ -160,7 +160,7 @@ describe('upload checks', () => {
     const query = new URLSearchParams({ fileName: 'a.txt', contentType: 'text/plain' });
     const response = await client.raw(`${t.url}/api/file/generate-presigned-url?${query}`, { headers: { 'sec-fetch-site': 'cross-site' } });
     expect(response.status).toBe(403);
-    expect(await response.json()).toEqual({ success: false, error: 'Cross-origin request refused.' });
+    expect(await response.json()).toEqual({ success: false, error: 'Cross-origin request refused.', code: 'core.crossOrigin', params: {} });
     const own = await client.raw(`${t.url}/api/file/generate-presigned-url?${query}`, { headers: { 'sec-fetch-site': 'same-origin' } });
     expect(own.status).toBe(200);
   });

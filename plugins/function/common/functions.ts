@@ -1,6 +1,16 @@
 // The built-in functions of spec part 9: names, descriptions and JSON schemas, shared by the
 // commands (`:function ls`, `:function <name>`) and the server, which runs them.
+import { answerFields, type FunctionResult, type Message, type MessageData } from '../../../src/core/index.ts';
 import { MESSAGES } from './messages.ts';
+
+/**
+ * One result as POST /api/function/exec answers it (spec part 3's Function result): a failure's
+ * `error` is the English text, with its code and values beside when it is a catalogue message.
+ */
+export type ExecResult = FunctionResult & Partial<Pick<MessageData, 'code' | 'params'>>;
+
+/** A failed call's result: what it says as `error`, with its code when it is a message. */
+export const failure = (fn: string, said: string | Message): ExecResult => ({ success: false, function: fn, ...answerFields('error', said) });
 
 export interface FunctionSpec {
   name: string;
@@ -69,7 +79,7 @@ export function nameList(value: unknown): string[] {
 }
 
 /** The arguments text of a direct call as an object: empty is `{}`, anything else must be a JSON object. */
-export function parseArgs(argsText: string): { ok: true; args: Record<string, unknown> } | { ok: false; error: string } {
+export function parseArgs(argsText: string): { ok: true; args: Record<string, unknown> } | { ok: false; error: Message } {
   const text = argsText.trim();
   if (!text) return { ok: true, args: {} };
   try {

@@ -3,22 +3,25 @@
 // MCP helper (McpRef, when present) are listed and run from the browser.
 import {
   ApiError,
+  call as send,
   effect,
-  localizeMessage,
   error,
   FunctionRunnerRef,
   McpRef,
   PlatformRef,
+  splitCode,
   text,
   ToolboxRef,
+  translateMessage,
+  typedClient,
   type FunctionCall,
-  type FunctionResult,
   type McpTool,
   type Output,
   type PluginContext,
   type Translate,
 } from '../../../src/core/index.ts';
-import { BUILTIN_FUNCTIONS, BUILTIN_NAMES, nameList, parseArgs, template } from './functions.ts';
+import type { FunctionRoutes } from '../server/index.ts';
+import { BUILTIN_FUNCTIONS, BUILTIN_NAMES, failure, nameList, parseArgs, template, type ExecResult } from './functions.ts';
 import { MESSAGES } from './messages.ts';
 
 export * from './functions.ts';
@@ -130,15 +133,15 @@ async function runCalls(
   calls: FunctionCall[],
   mcpTools: () => Promise<McpTool[]>,
   signal?: AbortSignal,
-): Promise<FunctionResult[]> {
-  const results: (FunctionResult | undefined)[] = calls.map(() => undefined);
+): Promise<ExecResult[]> {
+  const results: (ExecResult | undefined)[] = calls.map(() => undefined);
   const server: { index: number; name: string; args: Record<string, unknown> }[] = [];
   const local: Promise<void>[] = [];
   const tools = calls.some((c) => !BUILTIN_NAMES.includes(c.name)) ? await mcpTools() : [];
   calls.forEach((call, index) => {
     const parsed = parseArgs(call.argsText);
     if (!parsed.ok) {
-      results[index] = { success: false, function: callText(call), error: ctx.t('msg.badArgs', { name: call.name, error: localizeMessage(parsed.error, [MESSAGES], () => ctx.t) }) };
+      results[index] = failure(callText(call), MESSAGES.badArgs(call.name, parsed.error));
       return;
     }
     const client = ctx.services.maybe(McpRef);
@@ -147,7 +150,7 @@ async function runCalls(
       local.push(
         client.call(call.name, parsed.args, signal).then(
           (message) => void (results[index] = { success: true, function: callText(call), message }),
-          (err: unknown) => void (results[index] = { success: false, function: callText(call), error: err instanceof Error ? err.message : String(err) }),
+          (err: unknown) => void (results[index] = failure(callText(call), err instanceof Error ? err.message : String(err))),
         ),
       );
       return;
@@ -156,33 +159,41 @@ async function runCalls(
   });
   if (server.length) {
     try {
-      const answer = (await ctx.services.get(PlatformRef).api.post('/api/function/exec', {
-        functions: server.map(({ name, args }) => ({ name, args })),
-      })) as { function_results?: FunctionResult[] };
+      const api = typedClient<FunctionRoutes>(ctx.services.get(PlatformRef).api).api.function;
+      const answer = await send(api.exec.$post({ json: { functions: server.map(({ name, args }) => ({ name, args })) } }));
       server.forEach(({ index }, i) => {
-        const r = answer.function_results?.[i];
-        results[index] = r
-          ? { ...r, function: callText(calls[index]!) }
-          : { success: false, function: callText(calls[index]!), error: ctx.t('msg.noResult') };
+        // Nested message data reads back as JSON values in the client's type: it is ExecResult as sent.
+        const r = answer.function_results[i] as ExecResult | undefined;
+        results[index] = r ? { ...r, function: callText(calls[index]!) } : failure(callText(calls[index]!), ctx.t('msg.noResult'));
       });
     } catch (err) {
       const message = err instanceof ApiError ? err.message : String(err);
-      for (const { index } of server) results[index] = { success: false, function: callText(calls[index]!), error: message };
+      for (const { index } of server) results[index] = failure(callText(calls[index]!), message);
     }
   }
   await Promise.all(local);
-  return results.map((r, i) => r ?? { success: false, function: callText(calls[i]!), error: ctx.t('msg.noResult') });
+  return results.map((r, i) => r ?? failure(callText(calls[i]!), ctx.t('msg.noResult')));
+}
+
+/** Another namespace's message stays in English here (its text), as the runner has only its own strings. */
+const english: Translate = (_key, vars) => String(vars?.defaultValue ?? '');
+
+/** A failure's error in the interface's language when it is one of the functions' messages (by its code), else as it came. */
+function errorText(r: ExecResult, t: Translate): string {
+  const error = r.error ?? '';
+  if (!r.code || splitCode(r.code)[0] !== 'function') return error;
+  return translateMessage({ code: r.code, params: r.params ?? {}, text: error }, (ns) => (ns === 'function' ? t : english));
 }
 
 /**
  * One result prints its message or error; several print as blocks headed `!<call>`. Redirects
  * open. An error the server words (the functions' messages) shows in the interface's language.
  */
-function render(results: FunctionResult[], t: Translate): Output[] {
+function render(results: ExecResult[], t: Translate): Output[] {
   const outputs: Output[] = [];
   const several = results.length > 1;
   for (const r of results) {
-    const body = r.success ? (r.message ?? '') : localizeMessage(r.error ?? '', [MESSAGES], () => t);
+    const body = r.success ? (r.message ?? '') : errorText(r, t);
     const shown = several ? `!${r.function}\n${body}` : body;
     outputs.push(r.success ? text(shown) : error(shown));
   }

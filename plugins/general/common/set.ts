@@ -14,6 +14,7 @@ import {
   type SettingValue,
   type SettingsStore,
 } from '../../../src/core/index.ts';
+import type { Message } from '../../../src/core/messages.ts';
 import { SERVER_MESSAGES } from '../../../src/core/serverMessages.ts';
 
 export function settableKeys(settings: SettingsStore): string[] {
@@ -25,7 +26,7 @@ export function settableKeys(settings: SettingsStore): string[] {
  * for the settings a user keeps there (memLength, stores, functions...), the session id's
  * range, whole times; otherwise the declared type's.
  */
-function checked(ctx: CommandContext, spec: SettingSpec, raw: string): { value: SettingValue } | { error: string } {
+function checked(ctx: CommandContext, spec: SettingSpec, raw: string): { value: SettingValue } | { error: string | Message } {
   const parsed = parseSettingInput(spec, raw);
   if (!parsed.ok) {
     if (parsed.message === 'oneOf') return { error: ctx.t('msg.invalidOneOf', { values: (parsed.values ?? []).join(', ') }) };

@@ -3,13 +3,15 @@
 // see or change a model and never sends a key (see ../server/index.ts).
 import {
   ApiError,
+  call as send,
   isOffline,
   OLLAMA_MESSAGES,
   PlatformRef,
   resetSession,
   error,
+  saidIn,
   text,
-  type ApiClient,
+  typedClient,
   type CommandContext,
   type HandlerResult,
   type Output,
@@ -19,6 +21,7 @@ import {
   callApi,
 } from '../../../src/core/index.ts';
 import { SERVER_MESSAGES } from '../../../src/core/serverMessages.ts';
+import type { ModelRoutes } from '../server/index.ts';
 import { checkModelName, checkModelSetting, MESSAGES, MODEL_SETTING_KEYS } from './rules.ts';
 
 export * from './rules.ts';
@@ -52,10 +55,8 @@ function clearModel(settings: SettingsStore): void {
 }
 
 export function activateModel(ctx: PluginContext, local: LocalModels): void {
-  // Its rule messages (and its server's) in the interface's language.
-  ctx.messages(MESSAGES);
   const platform = ctx.services.get(PlatformRef);
-  const api: ApiClient = platform.api;
+  const api = typedClient<ModelRoutes>(platform.api).api.model;
 
   /**
    * The server's lists; a failure gives empty lists (spec part 7: list failures are only
@@ -64,7 +65,7 @@ export function activateModel(ctx: PluginContext, local: LocalModels): void {
    */
   const serverLists = async (strict = false): Promise<ModelLists> => {
     try {
-      return (await api.get<ModelLists>('/api/model/list')).result ?? { user_models: [], group_models: [], system_models: [] };
+      return (await send(api.list.$get())).result;
     } catch (err) {
       if (strict && isOffline(err)) throw err;
       return { user_models: [], group_models: [], system_models: [] };
@@ -74,7 +75,7 @@ export function activateModel(ctx: PluginContext, local: LocalModels): void {
   /** One model as the server shows it, or undefined for 'Model not found.' (404). */
   const serverModel = async (name: string): Promise<PublicModel | undefined> => {
     try {
-      return (await api.get<PublicModel>(`/api/model/${encodeURIComponent(name)}`)).result;
+      return (await send(api[':name'].$get({ param: { name: encodeURIComponent(name) } }))).result;
     } catch (err) {
       if (err instanceof ApiError && err.status === 404) return undefined;
       throw err;
@@ -214,8 +215,8 @@ export function activateModel(ctx: PluginContext, local: LocalModels): void {
       const name = c.args.name ?? '';
       const problem = checkModelName(name);
       if (problem) return error(problem);
-      const answer = await api.post<PublicModel>('/api/model/add', { name, base_url: c.args.base_url ?? '', api_key: c.args.api_key ?? '' });
-      return [text(answer.message!), { kind: 'json', value: answer.result }];
+      const answer = await send(api.add.$post({ json: { name, base_url: c.args.base_url ?? '', api_key: c.args.api_key ?? '' } }));
+      return [text(saidIn(answer) || MESSAGES.added(name)), { kind: 'json', value: answer.result }];
     }),
   );
 
@@ -225,20 +226,20 @@ export function activateModel(ctx: PluginContext, local: LocalModels): void {
       const key = (c.args.key ?? '').toLowerCase();
       const checked = checkModelSetting(key, c.args.value ?? '');
       if (!checked.ok) return error(checked.error);
-      const answer = await api.post<PublicModel>('/api/model/update', { name, key, value: c.args.value ?? '' });
+      const answer = await send(api.update.$post({ json: { name, key, value: c.args.value ?? '' } }));
       const model = answer.result!;
       // The active model's base URL follows the change (it is what `:info` shows).
       if (key === 'base_url' && c.settings.get<string>('model') === name && !activeIsLocal(c.settings)) c.settings.set('baseUrl', model.base_url);
-      return [text(answer.message!), { kind: 'json', value: model }];
+      return [text(saidIn(answer) || MESSAGES.updated(name)), { kind: 'json', value: model }];
     }),
   );
 
   ctx.handle('model.del', (c) =>
     call(async () => {
       const name = c.args.name ?? '';
-      const answer = await api.post('/api/model/delete', { name });
+      const answer = await send(api.delete.$post({ json: { name } }));
       if (c.settings.get<string>('model') === name && !activeIsLocal(c.settings)) clearModel(c.settings);
-      return text(answer.message!);
+      return text(saidIn(answer) || MESSAGES.deleted(name));
     }),
   );
 }

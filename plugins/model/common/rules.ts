@@ -1,7 +1,7 @@
 // The rules of user models, shared by the server (which decides) and the commands (which
 // report a mistake before a round trip): names, providers, and every `:model set` key.
 import type { ModelCapabilities } from '../../../src/core/index.ts';
-import { defineMessages } from '../../../src/core/messages.ts';
+import { defineMessages, type Message } from '../../../src/core/messages.ts';
 
 export const MODEL_PROVIDERS = ['openai-compatible', 'openai', 'anthropic', 'google', 'ollama'] as const;
 export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
@@ -72,12 +72,12 @@ export const MESSAGES = defineMessages(
 const NAME = new RegExp(`^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,${MODEL_NAME_MAX - 1}}$`);
 const MODEL_ID = new RegExp(`^[^\\s\\u0000-\\u001f]{1,${MODEL_ID_MAX}}$`);
 
-export function checkModelName(name: string): string | undefined {
+export function checkModelName(name: string): Message | undefined {
   return NAME.test(name) ? undefined : MESSAGES.invalidName;
 }
 
 /** The syntax of a base URL; the server also checks where it points (egress policy). */
-export function checkBaseUrlSyntax(raw: string): string | undefined {
+export function checkBaseUrlSyntax(raw: string): Message | undefined {
   if (raw.length > BASE_URL_MAX) return MESSAGES.urlTooLong;
   if (!/^https?:\/\//i.test(raw)) return MESSAGES.urlScheme;
   let url: URL;
@@ -102,7 +102,7 @@ export type ModelChange =
   | { ok: true; capability: 'context_window'; value: number | null }
   /** Shared: the model belongs to the user's own group (its members use it); else to the user. */
   | { ok: true; shared: boolean }
-  | { ok: false; error: string };
+  | { ok: false; error: Message };
 
 export function isModelSettingKey(key: string): key is ModelSettingKey {
   return (MODEL_SETTING_KEYS as readonly string[]).includes(key);

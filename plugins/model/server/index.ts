@@ -4,9 +4,10 @@
 // the members who joined it with its password then use it, without ever seeing its key. A
 // user's base URL is checked against the egress policy when it is saved, and every call to it
 // goes through the egress-safe fetch (src/server/generation/run.ts).
-import type { Context } from 'hono';
+import { Hono, type Context } from 'hono';
+import type { Selectable } from 'kysely';
 import { z } from 'zod';
-import type { AppEnv, ServerPluginContext, ServerPluginModule, UserRow } from '../../../src/core/index.ts';
+import { saidBy, type AppEnv, type Database, type Message, type ServerPluginContext, type ServerPluginModule, type UserRow } from '../../../src/core/index.ts';
 import {
   API_KEY_MAX,
   checkBaseUrlSyntax,
@@ -17,13 +18,11 @@ import {
   MESSAGES,
   MODEL_PROVIDERS,
   type Capabilities,
+  type ModelChange,
 } from '../common/rules.ts';
 
 type C = Context<AppEnv>;
-
-const answer = (c: C, result?: unknown, message?: string) =>
-  c.json({ success: true, ...(message !== undefined ? { message } : {}), ...(result !== undefined ? { result } : {}) });
-const refuse = (c: C, status: 400 | 404 | 409, error: string) => c.json({ success: false, error }, status);
+type ModelRow = Selectable<Database['models']>;
 
 const addBody = z.object({
   name: z.string().max(256),
@@ -44,9 +43,9 @@ function parseCapabilities(json: string): Capabilities {
   }
 }
 
-export function registerModelRoutes(ctx: ServerPluginContext): void {
-  const { app, db, models, validate, requireUser } = ctx;
-  const me = (c: C) => c.get('user') as UserRow;
+/** The models a user manages, and the checks and writes on them, for the routes. */
+function modelBook(ctx: ServerPluginContext) {
+  const { db, models } = ctx;
 
   /** The group a user shares models with: their own, made at signup. */
   const ownGroup = async (user: UserRow) => (await db.selectFrom('groups').select('id').where('owner_id', '=', user.id).orderBy('id').executeTakeFirst())?.id;
@@ -71,42 +70,34 @@ export function registerModelRoutes(ctx: ServerPluginContext): void {
   };
 
   /** Where a base URL points: refused when private or loopback, unless EGRESS_ALLOW_HOSTS allows it. */
-  const checkUrl = async (url: string): Promise<string | undefined> => {
+  const checkUrl = async (url: string): Promise<string | Message | undefined> => {
     const problem = checkBaseUrlSyntax(url);
     if (problem) return problem;
     try {
       await models.checkBaseUrl(url);
       return undefined;
     } catch (err) {
-      return err instanceof Error && err.message ? err.message : MESSAGES.invalidUrl;
+      return saidBy(err) || MESSAGES.invalidUrl;
     }
   };
 
-  app.get('/api/model/list', async (c) => answer(c, await models.list(c.get('user'))));
-
-  app.get('/api/model/:name', async (c) => {
-    const found = await models.get(c.req.param('name'), c.get('user'));
-    return found ? answer(c, found) : refuse(c, 404, MESSAGES.notFound);
-  });
-
-  app.post('/api/model/add', requireUser, validate('json', addBody), async (c) => {
-    const user = me(c);
-    const body = c.req.valid('json');
+  /** A new model of the user's from the add body, or why not (with its status). */
+  async function add(user: UserRow, body: z.output<typeof addBody>): Promise<{ name: string } | { status: 400 | 409; problem: string | Message }> {
     const name = body.name.trim();
     const nameProblem = checkModelName(name);
-    if (nameProblem) return refuse(c, 400, nameProblem);
+    if (nameProblem) return { status: 400, problem: nameProblem };
     const provider = (body.provider ?? 'openai-compatible').toLowerCase();
-    if (!(MODEL_PROVIDERS as readonly string[]).includes(provider)) return refuse(c, 400, MESSAGES.invalidProvider);
+    if (!(MODEL_PROVIDERS as readonly string[]).includes(provider)) return { status: 400, problem: MESSAGES.invalidProvider };
     const modelId = body.model?.trim() || name;
     const idCheck = checkModelSetting('model', modelId);
-    if (!idCheck.ok) return refuse(c, 400, idCheck.error);
+    if (!idCheck.ok) return { status: 400, problem: idCheck.error };
     const baseUrl = body.base_url.trim().replace(/\/+$/, '');
     const urlProblem = await checkUrl(baseUrl);
-    if (urlProblem) return refuse(c, 400, urlProblem);
+    if (urlProblem) return { status: 400, problem: urlProblem };
 
     const existing = await own(user);
-    if (existing.some((m) => m.name.toLowerCase() === name.toLowerCase())) return refuse(c, 409, MESSAGES.exists(name));
-    if (existing.length >= MAX_USER_MODELS) return refuse(c, 400, MESSAGES.tooMany);
+    if (existing.some((m) => m.name.toLowerCase() === name.toLowerCase())) return { status: 409, problem: MESSAGES.exists(name) };
+    if (existing.length >= MAX_USER_MODELS) return { status: 400, problem: MESSAGES.tooMany };
     const now = Date.now();
     try {
       await db
@@ -128,61 +119,99 @@ export function registerModelRoutes(ctx: ServerPluginContext): void {
         .execute();
     } catch {
       // The unique index (scope, owner, name): a concurrent add of the same name.
-      return refuse(c, 409, MESSAGES.exists(name));
+      return { status: 409, problem: MESSAGES.exists(name) };
     }
-    ctx.log.info({ user: user.username, model: name }, 'model added');
-    return answer(c, await models.get(name, user), MESSAGES.added(name));
-  });
+    return { name };
+  }
 
-  app.post('/api/model/update', requireUser, validate('json', updateBody), async (c) => {
-    const user = me(c);
-    const { name, key, value } = c.req.valid('json');
-    const row = (await own(user)).find((m) => m.name === name);
-    if (!row) return refuse(c, 404, MESSAGES.notFound);
-    const change = checkModelSetting(key, value);
-    if (!change.ok) return refuse(c, 400, change.error);
+  /** Writes one checked `:model set` change (not sharing) to a row; a problem when the new base URL is refused. */
+  async function change(row: ModelRow, checked: Exclude<ModelChange, { ok: false } | { shared: boolean }>): Promise<string | Message | undefined> {
     const now = Date.now();
-    if ('shared' in change) {
-      const group = change.shared ? await ownGroup(user) : undefined;
-      if (change.shared && group === undefined) return refuse(c, 400, MESSAGES.noGroup);
-      await db
-        .updateTable('models')
-        .set({ scope: change.shared ? 'group' : 'user', owner_id: change.shared ? group! : user.id, updated_at: now })
-        .where('id', '=', row.id)
-        .execute();
-      ctx.log.info({ user: user.username, model: name, shared: change.shared }, 'model sharing changed');
-      return answer(c, await models.get(name, user), change.shared ? MESSAGES.shared(name) : MESSAGES.unshared(name));
-    }
-    if ('capability' in change) {
-      const capabilities = { ...parseCapabilities(row.capabilities), [change.capability]: change.value };
+    if ('capability' in checked) {
+      const capabilities = { ...parseCapabilities(row.capabilities), [checked.capability]: checked.value };
       await db.updateTable('models').set({ capabilities: JSON.stringify(capabilities), updated_at: now }).where('id', '=', row.id).execute();
-    } else if (change.column === 'price_input' || change.column === 'price_output') {
-      await db.updateTable('models').set({ [change.column]: change.value, updated_at: now }).where('id', '=', row.id).execute();
+    } else if (checked.column === 'price_input' || checked.column === 'price_output') {
+      await db.updateTable('models').set({ [checked.column]: checked.value, updated_at: now }).where('id', '=', row.id).execute();
     } else {
-      let stored = change.value;
-      if (change.column === 'base_url') {
-        const urlProblem = await checkUrl(change.value);
-        if (urlProblem) return refuse(c, 400, urlProblem);
+      let stored = checked.value;
+      if (checked.column === 'base_url') {
+        const urlProblem = await checkUrl(checked.value);
+        if (urlProblem) return urlProblem;
       }
-      if (change.column === 'api_key') stored = models.sealKey(change.value);
-      await db.updateTable('models').set({ [change.column]: stored, updated_at: now }).where('id', '=', row.id).execute();
+      if (checked.column === 'api_key') stored = models.sealKey(checked.value);
+      await db.updateTable('models').set({ [checked.column]: stored, updated_at: now }).where('id', '=', row.id).execute();
     }
-    ctx.log.info({ user: user.username, model: name, key: key.toLowerCase() }, 'model updated');
-    return answer(c, await models.get(name, user), MESSAGES.updated(name));
-  });
+    return undefined;
+  }
 
-  app.post('/api/model/delete', requireUser, validate('json', deleteBody), async (c) => {
-    const user = me(c);
-    const { name } = c.req.valid('json');
-    // Models the user manages only: another's group model or the system's is "not found" here.
-    const row = (await own(user)).find((m) => m.name === name);
-    if (!row) return refuse(c, 404, MESSAGES.notFound);
-    await db.deleteFrom('models').where('id', '=', row.id).execute();
-    ctx.log.info({ user: user.username, model: name }, 'model deleted');
-    return answer(c, undefined, MESSAGES.deleted(name));
-  });
+  /** Moves a model to the user's own group (shared) or back to the user; false when they have no group. */
+  async function share(user: UserRow, row: ModelRow, shared: boolean): Promise<boolean> {
+    const group = shared ? await ownGroup(user) : undefined;
+    if (shared && group === undefined) return false;
+    await db
+      .updateTable('models')
+      .set({ scope: shared ? 'group' : 'user', owner_id: shared ? group! : user.id, updated_at: Date.now() })
+      .where('id', '=', row.id)
+      .execute();
+    return true;
+  }
 
-  // An account's models go with it, and so do the models of the group it owns.
+  return { own, add, change, share };
+}
+
+/** The model API's routes; the browser's client is typed from them (ModelRoutes). */
+export function modelRoutes(ctx: ServerPluginContext) {
+  const { db, models, validate, requireUser, answer, refuse } = ctx;
+  const book = modelBook(ctx);
+  const me = (c: C) => c.get('user') as UserRow;
+
+  return new Hono<AppEnv>()
+    .get('/api/model/list', async (c) => answer(c, await models.list(c.get('user'))))
+    .get('/api/model/:name', async (c) => {
+      const found = await models.get(c.req.param('name'), c.get('user'));
+      return found ? answer(c, found) : refuse(c, 404, MESSAGES.notFound);
+    })
+    .post('/api/model/add', requireUser, validate('json', addBody), async (c) => {
+      const user = me(c);
+      const added = await book.add(user, c.req.valid('json'));
+      if ('problem' in added) return refuse(c, added.status, added.problem);
+      ctx.log.info({ user: user.username, model: added.name }, 'model added');
+      return answer(c, await models.get(added.name, user), MESSAGES.added(added.name));
+    })
+    .post('/api/model/update', requireUser, validate('json', updateBody), async (c) => {
+      const user = me(c);
+      const { name, key, value } = c.req.valid('json');
+      const row = (await book.own(user)).find((m) => m.name === name);
+      if (!row) return refuse(c, 404, MESSAGES.notFound);
+      const checked = checkModelSetting(key, value);
+      if (!checked.ok) return refuse(c, 400, checked.error);
+      if ('shared' in checked) {
+        if (!(await book.share(user, row, checked.shared))) return refuse(c, 400, MESSAGES.noGroup);
+        ctx.log.info({ user: user.username, model: name, shared: checked.shared }, 'model sharing changed');
+        return answer(c, await models.get(name, user), checked.shared ? MESSAGES.shared(name) : MESSAGES.unshared(name));
+      }
+      const problem = await book.change(row, checked);
+      if (problem) return refuse(c, 400, problem);
+      ctx.log.info({ user: user.username, model: name, key: key.toLowerCase() }, 'model updated');
+      return answer(c, await models.get(name, user), MESSAGES.updated(name));
+    })
+    .post('/api/model/delete', requireUser, validate('json', deleteBody), async (c) => {
+      const user = me(c);
+      const { name } = c.req.valid('json');
+      // Models the user manages only: another's group model or the system's is "not found" here.
+      const row = (await book.own(user)).find((m) => m.name === name);
+      if (!row) return refuse(c, 404, MESSAGES.notFound);
+      await db.deleteFrom('models').where('id', '=', row.id).execute();
+      ctx.log.info({ user: user.username, model: name }, 'model deleted');
+      return answer(c, undefined, MESSAGES.deleted(name));
+    });
+}
+
+export type ModelRoutes = ReturnType<typeof modelRoutes>;
+
+/** An account's models go with it, and so do the models of the group it owns. */
+function registerModels(ctx: ServerPluginContext): void {
+  const { db } = ctx;
   ctx.accounts.onDelete(async (userId) => {
     const groups = await db.selectFrom('groups').select('id').where('owner_id', '=', userId).execute();
     await db.deleteFrom('models').where('scope', '=', 'user').where('owner_id', '=', userId).execute();
@@ -197,9 +226,8 @@ export function registerModelRoutes(ctx: ServerPluginContext): void {
 }
 
 const plugin: ServerPluginModule = {
-  register(ctx) {
-    registerModelRoutes(ctx);
-  },
+  routes: modelRoutes,
+  register: registerModels,
 };
 
 export default plugin;

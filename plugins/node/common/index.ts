@@ -2,13 +2,15 @@
 // change a node and never sends a key unmasked (see ../server/index.ts).
 import {
   ApiError,
+  call as send,
   effect,
   error,
   PlatformRef,
   resetSession,
+  saidIn,
   text,
   callApi,
-  type ApiClient,
+  typedClient,
   type CommandContext,
   type HandlerResult,
   type Output,
@@ -16,7 +18,8 @@ import {
   type SettingsStore,
 } from '../../../src/core/index.ts';
 import { SERVER_MESSAGES } from '../../../src/core/serverMessages.ts';
-import { checkNodeName, checkNodeSetting, MESSAGES, NODE_SETTING_KEYS, type NodeLists, type NodeOutput, type PublicNode } from './rules.ts';
+import type { NodeRoutes } from '../server/index.ts';
+import { checkNodeName, checkNodeSetting, MESSAGES, NODE_SETTING_KEYS, type NodeLists, type PublicNode } from './rules.ts';
 
 export * from './rules.ts';
 
@@ -24,14 +27,12 @@ const call = callApi;
 const EMPTY: NodeLists = { user_nodes: [], group_nodes: [], system_nodes: [] };
 
 export function activateNode(ctx: PluginContext): void {
-  // Its rule messages (and its server's) in the interface's language.
-  ctx.messages(MESSAGES);
-  const api: ApiClient = ctx.services.get(PlatformRef).api;
+  const api = typedClient<NodeRoutes>(ctx.services.get(PlatformRef).api).api.node;
   const active = (settings: SettingsStore) => settings.get<string>('node');
 
   const lists = async (): Promise<NodeLists> => {
     try {
-      return (await api.get<NodeLists>('/api/node/list')).result ?? EMPTY;
+      return (await send(api.list.$get())).result;
     } catch {
       return EMPTY;
     }
@@ -40,7 +41,7 @@ export function activateNode(ctx: PluginContext): void {
   /** One node as the server shows it, or undefined for 'Node not found.' (404). */
   const details = async (name: string): Promise<PublicNode | undefined> => {
     try {
-      return (await api.get<PublicNode>(`/api/node/${encodeURIComponent(name)}`)).result;
+      return (await send(api[':name'].$get({ param: { name: encodeURIComponent(name) } }))).result;
     } catch (err) {
       if (err instanceof ApiError && err.status === 404) return undefined;
       throw err;
@@ -64,7 +65,7 @@ export function activateNode(ctx: PluginContext): void {
 
   ctx.handle('node.ls', (c) =>
     call(async () => {
-      const all = (await api.get<NodeLists>('/api/node/list')).result ?? EMPTY;
+      const all = (await send(api.list.$get())).result;
       if (!all.user_nodes.length && !all.group_nodes.length && !all.system_nodes.length) return error(MESSAGES.noneAvailable);
       const current = active(c.settings);
       // The server resolves a name user → group → system: star where it resolves.
@@ -123,10 +124,10 @@ export function activateNode(ctx: PluginContext): void {
       const name = c.args.name ?? '';
       const problem = checkNodeName(name);
       if (problem) return error(problem);
-      const answer = await api.post<PublicNode>('/api/node/add', { name });
+      const answer = await send(api.add.$post({ json: { name } }));
       // A node created by add becomes active.
       c.settings.set('node', name);
-      return [text(answer.message!), { kind: 'json', value: answer.result }];
+      return [text(saidIn(answer)), { kind: 'json', value: answer.result }];
     }),
   );
 
@@ -134,9 +135,9 @@ export function activateNode(ctx: PluginContext): void {
     call(async () => {
       const name = active(c.settings);
       if (!name) return error(MESSAGES.noneSelected);
-      const answer = await api.post('/api/node/delete', { name });
+      const answer = await send(api.delete.$post({ json: { name } }));
       c.settings.reset('node');
-      return text(answer.message!);
+      return text(saidIn(answer));
     }),
   );
 
@@ -144,8 +145,8 @@ export function activateNode(ctx: PluginContext): void {
     call(async () => {
       const name = active(c.settings);
       if (!name) return error(MESSAGES.noneSelected);
-      const answer = await api.post(`/api/node/update/${encodeURIComponent(name)}/owner`, { owner: c.args.owner ?? '' });
-      return text(answer.message!);
+      const answer = await send(api.update[':name'].owner.$post({ param: { name: encodeURIComponent(name) }, json: { owner: c.args.owner ?? '' } }));
+      return text(saidIn(answer));
     }),
   );
 
@@ -156,8 +157,8 @@ export function activateNode(ctx: PluginContext): void {
       const key = (c.args.key ?? '').toLowerCase();
       const checked = checkNodeSetting(key, c.args.value ?? '');
       if (!checked.ok) return error(checked.error);
-      const answer = await api.post<PublicNode>(`/api/node/update/${encodeURIComponent(name)}/settings`, { key, value: c.args.value ?? '' });
-      return [text(answer.message!), { kind: 'json', value: answer.result }];
+      const answer = await send(api.update[':name'].settings.$post({ param: { name: encodeURIComponent(name) }, json: { key, value: c.args.value ?? '' } }));
+      return [text(saidIn(answer)), { kind: 'json', value: answer.result }];
     }),
   );
 
@@ -166,7 +167,7 @@ export function activateNode(ctx: PluginContext): void {
       const node = active(c.settings);
       if (!node) return error(MESSAGES.noneSelected);
       const input = c.args.input ?? '';
-      const out = (await api.post<NodeOutput>('/api/node/generate', { input, node })).result!;
+      const out = (await send(api.generate.$post({ json: { input, node } }))).result;
       const outputs: Output[] = [];
       if (out.text) outputs.push({ kind: 'markdown', text: out.text });
       if (out.images.length) outputs.push(effect({ type: 'result', previews: out.images, info: null }));

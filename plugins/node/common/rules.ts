@@ -1,6 +1,6 @@
 // The rules of nodes, shared by the server (which decides) and the commands (which report a
 // mistake before a round trip): names (spec part 5), setting keys and their values.
-import { defineMessages } from '../../../src/core/messages.ts';
+import { defineMessages, type Message } from '../../../src/core/messages.ts';
 
 export const NODE_KINDS = ['openai', 'ollama', 'http'] as const;
 export type NodeKind = (typeof NODE_KINDS)[number];
@@ -109,7 +109,7 @@ export const MESSAGES = defineMessages(
 
 const NAME = new RegExp(`^[A-Za-z0-9_-]{1,${NODE_NAME_MAX}}$`);
 
-export function checkNodeName(name: string): string | undefined {
+export function checkNodeName(name: string): Message | undefined {
   return NAME.test(name) ? undefined : MESSAGES.invalidName;
 }
 
@@ -117,10 +117,10 @@ export function isNodeSettingKey(key: string): key is NodeSettingKey {
   return (NODE_SETTING_KEYS as readonly string[]).includes(key);
 }
 
-export type NodeChange = { ok: true; key: NodeSettingKey; value: string | number } | { ok: false; error: string };
+export type NodeChange = { ok: true; key: NodeSettingKey; value: string | number } | { ok: false; error: Message };
 
 /** The syntax of a base URL; the server also checks where it points (egress policy). */
-export function checkBaseUrlSyntax(raw: string): string | undefined {
+export function checkBaseUrlSyntax(raw: string): Message | undefined {
   if (raw.length > BASE_URL_MAX) return MESSAGES.urlTooLong;
   if (!/^https?:\/\//i.test(raw)) return MESSAGES.urlScheme;
   try {

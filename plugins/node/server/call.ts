@@ -1,9 +1,13 @@
 // One call to a node: an OpenAI-compatible or Ollama chat endpoint, or a plain HTTP JSON
 // endpoint answering text and/or images. Always through the egress-safe fetch the server
 // hands plugins, so a node cannot reach private addresses unless the operator allows them.
+import { MessageError, saidBy } from '../../../src/core/messages.ts';
 import { MESSAGES, type NodeSettings } from '../common/rules.ts';
 
-export class NodeError extends Error {}
+/** Why a node gave nothing, in the words the person sees (its code kept). */
+export class NodeError extends MessageError {
+  override name = 'NodeError';
+}
 
 /** Longest text a node may contribute; more is cut. */
 const TEXT_MAX = 20_000;
@@ -74,7 +78,9 @@ export async function callNode(
   } catch (err) {
     if (signal.aborted) throw err;
     const timedOut = combined.aborted;
-    throw new NodeError(MESSAGES.failed(timedOut ? `no answer within ${settings.timeout_ms} ms.` : err instanceof Error && err.message ? err.message : 'the request failed.'));
+    // The fetch's reason (the egress policy's refusal is a message of the server's).
+    const reason = timedOut ? `no answer within ${settings.timeout_ms} ms.` : err instanceof Error && err.message ? saidBy(err) : 'the request failed.';
+    throw new NodeError(MESSAGES.failed(reason));
   }
   if (!res.ok) {
     await res.body?.cancel().catch(() => {});

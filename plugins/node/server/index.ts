@@ -3,10 +3,10 @@
 // belong to, and the system's. Its API key is sealed at rest and only ever shown masked to
 // those who manage it; its base URL is checked against the egress policy when saved, and every
 // call to it goes through the egress-safe fetch.
-import type { Context } from 'hono';
+import { Hono, type Context } from 'hono';
 import type { Generated, Kysely, Selectable } from 'kysely';
 import { z } from 'zod';
-import { rankOf, ROLE_RANKS } from '../../../src/core/index.ts';
+import { rankOf, ROLE_RANKS, saidBy, type Message } from '../../../src/core/index.ts';
 import type { AppEnv, Database, MigrationFactory, ServerPluginContext, ServerPluginModule, UserRow } from '../../../src/core/index.ts';
 import {
   checkBaseUrlSyntax,
@@ -58,10 +58,6 @@ export const nodesMigration: MigrationFactory = (engine, c) => ({
   },
 });
 
-const answer = (c: C, result?: unknown, message?: string) =>
-  c.json({ success: true, ...(message !== undefined ? { message } : {}), ...(result !== undefined ? { result } : {}) });
-const refuse = (c: C, status: 400 | 403 | 404 | 409 | 502, error: string) => c.json({ success: false, error }, status);
-
 const nameBody = z.object({ name: z.string().max(256) });
 const settingBody = z.object({ key: z.string().max(64), value: z.string().max(VALUE_MAX) });
 const ownerBody = z.object({ owner: z.string().max(256) });
@@ -92,20 +88,10 @@ interface Visible {
   manageable: boolean;
 }
 
-export function registerNodes(ctx: ServerPluginContext): void {
-  const { app, validate, requireUser } = ctx;
+/** The nodes a request may see and run: the routes and a chat turn share them. */
+function nodeBook(ctx: ServerPluginContext) {
   const db = ctx.db as unknown as Db;
-  const me = (c: C) => c.get('user') as UserRow;
   const isRoot = (user: UserRow | null) => !!user && rankOf(user.role) >= ROLE_RANKS.root_user;
-
-  const groupsOf = (userId: number) =>
-    db
-      .selectFrom('group_members')
-      .innerJoin('groups', 'groups.id', 'group_members.group_id')
-      .select(['groups.id', 'groups.name', 'groups.owner_id'])
-      .where('group_members.user_id', '=', userId)
-      .orderBy('groups.name')
-      .execute();
 
   /** Every node the user sees, by scope, in the lookup order user → group → system. */
   async function visible(user: UserRow | null): Promise<{ user: Visible[]; group: Visible[]; system: Visible[] }> {
@@ -121,7 +107,7 @@ export function registerNodes(ctx: ServerPluginContext): void {
       ownerName: user.username,
       manageable: true,
     }));
-    const groups = await groupsOf(user.id);
+    const groups = await ctx.accounts.groupsOf(user.id);
     const rows = groups.length
       ? await db
           .selectFrom('nodes')
@@ -144,6 +130,7 @@ export function registerNodes(ctx: ServerPluginContext): void {
     return [...all.user, ...all.group, ...all.system].find((v) => v.row.name === name);
   }
 
+  /** A node as the API shows it: its key masked, and only to those who manage it. */
   const toPublic = (v: Visible): PublicNode => {
     const { api_key, ...settings } = parseSettings(v.row.settings);
     let shown: string | undefined;
@@ -163,18 +150,6 @@ export function registerNodes(ctx: ServerPluginContext): void {
     };
   };
 
-  /** Where a base URL points: refused when private or loopback, unless EGRESS_ALLOW_HOSTS allows it. */
-  const checkUrl = async (url: string): Promise<string | undefined> => {
-    const problem = checkBaseUrlSyntax(url);
-    if (problem) return problem;
-    try {
-      await ctx.models.checkBaseUrl(url);
-      return undefined;
-    } catch (err) {
-      return err instanceof Error && err.message ? err.message : MESSAGES.invalidUrl;
-    }
-  };
-
   /** Runs a node on an input. Throws NodeError with the message the user sees. */
   async function run(row: NodeRow, input: string, signal: AbortSignal): Promise<NodeOutput> {
     const settings = parseSettings(row.settings);
@@ -188,102 +163,124 @@ export function registerNodes(ctx: ServerPluginContext): void {
     return { node: row.name, ...out };
   }
 
-  app.get('/api/node/list', requireUser, async (c) => {
-    const all = await visible(me(c));
-    const lists: NodeLists = { user_nodes: all.user.map(toPublic), group_nodes: all.group.map(toPublic), system_nodes: all.system.map(toPublic) };
-    return answer(c, lists);
-  });
+  return { db, visible, resolve, toPublic, run };
+}
 
-  app.get('/api/node/:name', requireUser, async (c) => {
-    const found = await resolve(c.req.param('name'), me(c));
-    return found ? answer(c, toPublic(found)) : refuse(c, 404, MESSAGES.notFound);
-  });
+/** Where a base URL points: refused when private or loopback, unless EGRESS_ALLOW_HOSTS allows it. */
+async function checkUrl(ctx: ServerPluginContext, url: string): Promise<string | Message | undefined> {
+  const problem = checkBaseUrlSyntax(url);
+  if (problem) return problem;
+  try {
+    await ctx.models.checkBaseUrl(url);
+    return undefined;
+  } catch (err) {
+    return err instanceof Error && err.message ? saidBy(err) : MESSAGES.invalidUrl;
+  }
+}
 
-  app.post('/api/node/add', requireUser, validate('json', nameBody), async (c) => {
-    const user = me(c);
-    const name = c.req.valid('json').name.trim();
-    const problem = checkNodeName(name);
-    if (problem) return refuse(c, 400, problem);
-    const own = await db.selectFrom('nodes').select(['id', 'name']).where('owner', '=', 'user').where('owner_id', '=', user.id).execute();
-    if (own.some((n) => n.name === name)) return refuse(c, 409, MESSAGES.exists(name));
-    if (own.length >= MAX_USER_NODES) return refuse(c, 400, MESSAGES.tooMany);
-    const now = Date.now();
-    try {
-      await db
-        .insertInto('nodes')
-        .values({ name, owner: 'user', owner_id: user.id, settings: JSON.stringify(DEFAULT_NODE_SETTINGS), created_by: user.id, created_at: now, updated_at: now })
-        .execute();
-    } catch {
-      return refuse(c, 409, MESSAGES.exists(name));
-    }
-    ctx.log.info({ user: user.username, node: name }, 'node added');
-    return answer(c, toPublic((await resolve(name, user))!), MESSAGES.added(name));
-  });
+/** The node API's routes; the commands' client is typed from them (NodeRoutes). */
+export function nodeRoutes(ctx: ServerPluginContext) {
+  const { validate, requireUser, answer, refuse } = ctx;
+  const { db, visible, resolve, toPublic, run } = nodeBook(ctx);
+  const me = (c: C) => c.get('user') as UserRow;
 
-  app.post('/api/node/delete', requireUser, validate('json', nameBody), async (c) => {
-    const user = me(c);
-    const { name } = c.req.valid('json');
-    const found = await resolve(name, user);
-    if (!found) return refuse(c, 404, MESSAGES.notFound);
-    if (!found.manageable) return refuse(c, 403, MESSAGES.notOwner);
-    await db.deleteFrom('nodes').where('id', '=', found.row.id).execute();
-    ctx.log.info({ user: user.username, node: name }, 'node deleted');
-    return answer(c, undefined, MESSAGES.deleted(name));
-  });
-
-  app.post('/api/node/update/:name/settings', requireUser, validate('json', settingBody), async (c) => {
-    const user = me(c);
-    const name = c.req.param('name');
-    const { key, value } = c.req.valid('json');
-    const found = await resolve(name, user);
-    if (!found) return refuse(c, 404, MESSAGES.notFound);
-    if (!found.manageable) return refuse(c, 403, MESSAGES.notOwner);
-    const change = checkNodeSetting(key, value);
-    if (!change.ok) return refuse(c, 400, change.error);
-    if (change.key === 'base_url' && change.value !== '') {
-      const problem = await checkUrl(String(change.value));
+  return new Hono<AppEnv>()
+    .get('/api/node/list', requireUser, async (c) => {
+      const all = await visible(me(c));
+      return answer(c, { user_nodes: all.user.map(toPublic), group_nodes: all.group.map(toPublic), system_nodes: all.system.map(toPublic) } satisfies NodeLists);
+    })
+    .get('/api/node/:name', requireUser, async (c) => {
+      const found = await resolve(c.req.param('name'), me(c));
+      return found ? answer(c, toPublic(found)) : refuse(c, 404, MESSAGES.notFound);
+    })
+    .post('/api/node/add', requireUser, validate('json', nameBody), async (c) => {
+      const user = me(c);
+      const name = c.req.valid('json').name.trim();
+      const problem = checkNodeName(name);
       if (problem) return refuse(c, 400, problem);
-    }
-    const settings = parseSettings(found.row.settings);
-    const stored = change.key === 'api_key' ? (change.value === '' ? '' : ctx.secrets.seal(String(change.value))) : change.value;
-    const next = { ...settings, [change.key]: stored };
-    await db.updateTable('nodes').set({ settings: JSON.stringify(next), updated_at: Date.now() }).where('id', '=', found.row.id).execute();
-    ctx.log.info({ user: user.username, node: name, key: change.key }, 'node updated');
-    return answer(c, toPublic((await resolve(name, user)) ?? { ...found, row: { ...found.row, settings: JSON.stringify(next) } }), MESSAGES.updated(name));
-  });
+      const own = await db.selectFrom('nodes').select(['id', 'name']).where('owner', '=', 'user').where('owner_id', '=', user.id).execute();
+      if (own.some((n) => n.name === name)) return refuse(c, 409, MESSAGES.exists(name));
+      if (own.length >= MAX_USER_NODES) return refuse(c, 400, MESSAGES.tooMany);
+      const now = Date.now();
+      try {
+        await db
+          .insertInto('nodes')
+          .values({ name, owner: 'user', owner_id: user.id, settings: JSON.stringify(DEFAULT_NODE_SETTINGS), created_by: user.id, created_at: now, updated_at: now })
+          .execute();
+      } catch {
+        return refuse(c, 409, MESSAGES.exists(name));
+      }
+      ctx.log.info({ user: user.username, node: name }, 'node added');
+      return answer(c, toPublic((await resolve(name, user))!), MESSAGES.added(name));
+    })
+    .post('/api/node/delete', requireUser, validate('json', nameBody), async (c) => {
+      const user = me(c);
+      const { name } = c.req.valid('json');
+      const found = await resolve(name, user);
+      if (!found) return refuse(c, 404, MESSAGES.notFound);
+      if (!found.manageable) return refuse(c, 403, MESSAGES.notOwner);
+      await db.deleteFrom('nodes').where('id', '=', found.row.id).execute();
+      ctx.log.info({ user: user.username, node: name }, 'node deleted');
+      return answer(c, undefined, MESSAGES.deleted(name));
+    })
+    .post('/api/node/update/:name/settings', requireUser, validate('json', settingBody), async (c) => {
+      const user = me(c);
+      const name = c.req.param('name');
+      const { key, value } = c.req.valid('json');
+      const found = await resolve(name, user);
+      if (!found) return refuse(c, 404, MESSAGES.notFound);
+      if (!found.manageable) return refuse(c, 403, MESSAGES.notOwner);
+      const change = checkNodeSetting(key, value);
+      if (!change.ok) return refuse(c, 400, change.error);
+      if (change.key === 'base_url' && change.value !== '') {
+        const problem = await checkUrl(ctx, String(change.value));
+        if (problem) return refuse(c, 400, problem);
+      }
+      const settings = parseSettings(found.row.settings);
+      const stored = change.key === 'api_key' ? (change.value === '' ? '' : ctx.secrets.seal(String(change.value))) : change.value;
+      const next = { ...settings, [change.key]: stored };
+      await db.updateTable('nodes').set({ settings: JSON.stringify(next), updated_at: Date.now() }).where('id', '=', found.row.id).execute();
+      ctx.log.info({ user: user.username, node: name, key: change.key }, 'node updated');
+      return answer(c, toPublic((await resolve(name, user)) ?? { ...found, row: { ...found.row, settings: JSON.stringify(next) } }), MESSAGES.updated(name));
+    })
+    .post('/api/node/update/:name/owner', requireUser, validate('json', ownerBody), async (c) => {
+      const user = me(c);
+      const name = c.req.param('name');
+      const found = await resolve(name, user);
+      if (!found) return refuse(c, 404, MESSAGES.notFound);
+      if (!found.manageable) return refuse(c, 403, MESSAGES.notOwner);
+      const recipient = await ctx.recipient(user, c.req.valid('json').owner);
+      if (recipient.kind === 'refused') return refuse(c, recipient.status, recipient.error);
+      const owner: NodeScope = recipient.kind;
+      const ownerId = recipient.kind === 'system' ? 0 : recipient.kind === 'group' ? recipient.id : recipient.user.id;
+      const target = recipient.kind === 'system' ? 'system' : recipient.kind === 'group' ? `group:${recipient.name}` : recipient.user.username;
+      const clash = await db.selectFrom('nodes').select('id').where('owner', '=', owner).where('owner_id', '=', ownerId).where('name', '=', name).executeTakeFirst();
+      if (clash && clash.id !== found.row.id) return refuse(c, 409, MESSAGES.exists(name));
+      await db.updateTable('nodes').set({ owner, owner_id: ownerId, updated_at: Date.now() }).where('id', '=', found.row.id).execute();
+      ctx.log.info({ user: user.username, node: name, owner: target }, 'node owner changed');
+      return answer(c, undefined, MESSAGES.transferred(name, target));
+    })
+    .post('/api/node/generate', requireUser, validate('json', generateBody), async (c) => {
+      const { input, node } = c.req.valid('json');
+      if (!input.trim()) return refuse(c, 400, MESSAGES.inputRequired);
+      if (!node) return refuse(c, 400, MESSAGES.noneSelected);
+      const found = await resolve(node, me(c));
+      if (!found) return refuse(c, 404, MESSAGES.notFound);
+      try {
+        return answer(c, await run(found.row, input, c.req.raw.signal));
+      } catch (err) {
+        if (!(err instanceof NodeError)) throw err;
+        // A node without a base URL is the request's fault; one that does not answer, the node's.
+        return refuse(c, err.said?.code === MESSAGES.notConfigured.code ? 400 : 502, saidBy(err));
+      }
+    });
+}
 
-  app.post('/api/node/update/:name/owner', requireUser, validate('json', ownerBody), async (c) => {
-    const user = me(c);
-    const name = c.req.param('name');
-    const found = await resolve(name, user);
-    if (!found) return refuse(c, 404, MESSAGES.notFound);
-    if (!found.manageable) return refuse(c, 403, MESSAGES.notOwner);
-    const recipient = await ctx.recipient(user, c.req.valid('json').owner);
-    if (recipient.kind === 'refused') return refuse(c, recipient.status, recipient.error);
-    const owner: NodeScope = recipient.kind;
-    const ownerId = recipient.kind === 'system' ? 0 : recipient.kind === 'group' ? recipient.id : recipient.user.id;
-    const target = recipient.kind === 'system' ? 'system' : recipient.kind === 'group' ? `group:${recipient.name}` : recipient.user.username;
-    const clash = await db.selectFrom('nodes').select('id').where('owner', '=', owner).where('owner_id', '=', ownerId).where('name', '=', name).executeTakeFirst();
-    if (clash && clash.id !== found.row.id) return refuse(c, 409, MESSAGES.exists(name));
-    await db.updateTable('nodes').set({ owner, owner_id: ownerId, updated_at: Date.now() }).where('id', '=', found.row.id).execute();
-    ctx.log.info({ user: user.username, node: name, owner: target }, 'node owner changed');
-    return answer(c, undefined, MESSAGES.transferred(name, target));
-  });
+export type NodeRoutes = ReturnType<typeof nodeRoutes>;
 
-  app.post('/api/node/generate', requireUser, validate('json', generateBody), async (c) => {
-    const user = me(c);
-    const { input, node } = c.req.valid('json');
-    if (!input.trim()) return refuse(c, 400, MESSAGES.inputRequired);
-    if (!node) return refuse(c, 400, MESSAGES.noneSelected);
-    const found = await resolve(node, user);
-    if (!found) return refuse(c, 404, MESSAGES.notFound);
-    try {
-      return answer(c, await run(found.row, input, c.req.raw.signal));
-    } catch (err) {
-      if (err instanceof NodeError) return refuse(c, err.message === MESSAGES.notConfigured ? 400 : 502, err.message);
-      throw err;
-    }
-  });
+/** The active node's output in a chat turn; an account's nodes go with it. */
+function registerNodes(ctx: ServerPluginContext): void {
+  const { db, resolve, run } = nodeBook(ctx);
 
   // In a chat turn: the active node's output reaches the model as context (USE_NODE_AI only).
   ctx.generation.addContextProvider(async ({ request, user, signal, status }) => {
@@ -300,7 +297,7 @@ export function registerNodes(ctx: ServerPluginContext): void {
       out = await run(found.row, request.user_input, signal);
     } catch (err) {
       if (signal.aborted) throw err;
-      status(err instanceof Error ? err.message : MESSAGES.failed('the request failed.'));
+      status(err instanceof Error ? saidBy(err) : MESSAGES.failed('the request failed.'));
       return;
     } finally {
       clearInterval(timer);
@@ -329,9 +326,8 @@ export function registerNodes(ctx: ServerPluginContext): void {
 
 const plugin: ServerPluginModule = {
   migrations: { '0300_node_nodes': nodesMigration },
-  register(ctx) {
-    registerNodes(ctx);
-  },
+  routes: nodeRoutes,
+  register: registerNodes,
 };
 
 export default plugin;

@@ -2,19 +2,22 @@
 // change a role, and resolves a name user role first, then system role (see ../server/index.ts).
 import {
   ApiError,
+  call as send,
   isOffline,
   error,
   PlatformRef,
   resetSession,
+  saidIn,
   text,
   callApi,
-  type ApiClient,
+  typedClient,
   type CommandContext,
   type HandlerResult,
   type Output,
   type PluginContext,
   type SettingsStore,
 } from '../../../src/core/index.ts';
+import type { RoleRoutes } from '../server/index.ts';
 import { checkPrompt, checkRoleName, MESSAGES, type PublicRole, type RoleLists } from './rules.ts';
 
 export * from './rules.ts';
@@ -23,10 +26,9 @@ const call = callApi;
 
 const EMPTY: RoleLists = { user_roles: [], system_roles: [] };
 
+
 export function activateRole(ctx: PluginContext): void {
-  // Its rule messages (and its server's) in the interface's language.
-  ctx.messages(MESSAGES);
-  const api: ApiClient = ctx.services.get(PlatformRef).api;
+  const api = typedClient<RoleRoutes>(ctx.services.get(PlatformRef).api).api.role;
 
   /**
    * The server's lists; a failure gives empty lists, except for `:role ls` (`strict`) when the
@@ -34,7 +36,7 @@ export function activateRole(ctx: PluginContext): void {
    */
   const lists = async (strict = false): Promise<RoleLists> => {
     try {
-      return (await api.get<RoleLists>('/api/role/list')).result ?? EMPTY;
+      return (await send(api.list.$get())).result;
     } catch (err) {
       if (strict && isOffline(err)) throw err;
       return EMPTY;
@@ -44,7 +46,7 @@ export function activateRole(ctx: PluginContext): void {
   /** One role (the user's own first, then the system's), or undefined when it does not exist. */
   const find = async (name: string): Promise<PublicRole | undefined> => {
     try {
-      return (await api.get<PublicRole>(`/api/role/${encodeURIComponent(name)}`)).result;
+      return (await send(api[':name'].$get({ param: { name: encodeURIComponent(name) } }))).result;
     } catch (err) {
       if (err instanceof ApiError && err.status === 404) return undefined;
       throw err;
@@ -140,10 +142,10 @@ export function activateRole(ctx: PluginContext): void {
       const prompt = c.args.prompt ?? '';
       const problem = checkRoleName(name) ?? checkPrompt(prompt);
       if (problem) return error(problem);
-      const answer = await api.post<PublicRole>('/api/role/add', { roleName: name, prompt });
+      const answer = await send(api.add.$post({ json: { roleName: name, prompt } }));
       // A new role becomes the active one (and memory resets, as with `:role use`).
       activate(c.settings, name);
-      return [text(answer.message ?? MESSAGES.added(name)), text(c.t('msg.using', { name }))];
+      return [text(saidIn(answer) || MESSAGES.added(name)), text(c.t('msg.using', { name }))];
     }),
   );
 
@@ -153,18 +155,18 @@ export function activateRole(ctx: PluginContext): void {
       const prompt = c.args.prompt ?? '';
       const problem = checkRoleName(name) ?? checkPrompt(prompt);
       if (problem) return error(problem);
-      const answer = await api.post<PublicRole>('/api/role/update', { roleName: name, prompt });
-      return text(answer.message ?? MESSAGES.updated(name));
+      const answer = await send(api.update.$post({ json: { roleName: name, prompt } }));
+      return text(saidIn(answer) || MESSAGES.updated(name));
     }),
   );
 
   ctx.handle('role.del', (c) =>
     call(async () => {
       const name = c.args.name ?? '';
-      const answer = await api.post('/api/role/delete', { roleName: name });
+      const answer = await send(api.delete.$post({ json: { roleName: name } }));
       // A deleted active role is no longer set (a system role of that name is not chosen instead).
       if (c.settings.get<string>('role') === name) c.settings.reset('role');
-      return text(answer.message ?? MESSAGES.deleted(name));
+      return text(saidIn(answer) || MESSAGES.deleted(name));
     }),
   );
 }

@@ -1,6 +1,6 @@
 // Role rules shared by the commands and the server: names, prompts and the messages of spec
 // part 8 ('Role "x" does not exist.', 'No role found.', 'No role is set...').
-import { defineMessages } from '../../../src/core/messages.ts';
+import { defineMessages, type Message } from '../../../src/core/messages.ts';
 
 /** Longest role name (characters). */
 export const ROLE_NAME_MAX = 64;
@@ -42,14 +42,14 @@ export interface RoleLists {
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /** The problem with a role name, or undefined when it is fine. */
-export function checkRoleName(name: string): string | undefined {
+export function checkRoleName(name: string): Message | undefined {
   if (!name.trim() || CONTROL.test(name) || name !== name.trim()) return MESSAGES.invalidName;
   if ([...name].length > ROLE_NAME_MAX) return MESSAGES.nameTooLong;
   return undefined;
 }
 
 /** The problem with a prompt, or undefined when it is fine. */
-export function checkPrompt(prompt: string): string | undefined {
+export function checkPrompt(prompt: string): Message | undefined {
   if (!prompt.trim()) return MESSAGES.emptyPrompt;
   if ([...prompt].length > PROMPT_MAX) return MESSAGES.promptTooLong;
   return undefined;

@@ -2,11 +2,11 @@
 // the system role of that name), and the caller's own roles (add, update, delete; login
 // required, own roles only). The active role's prompt reaches the model as a system message
 // through a generation context provider.
-import type { Context } from 'hono';
+import { Hono, type Context } from 'hono';
 import type { Generated, Kysely } from 'kysely';
 import { z } from 'zod';
 import type { AppEnv, Database, MigrationFactory, ServerPluginContext, ServerPluginModule, UserRow } from '../../../src/core/index.ts';
-import { checkPrompt, checkRoleName, MAX_USER_ROLES, MESSAGES, PROMPT_MAX, ROLE_NAME_MAX, type PublicRole } from '../common/rules.ts';
+import { checkPrompt, checkRoleName, MAX_USER_ROLES, MESSAGES, PROMPT_MAX, ROLE_NAME_MAX, type PublicRole, type RoleLists } from '../common/rules.ts';
 import shippedRoles from '../data/system-roles.json' with { type: 'json' };
 
 type C = Context<AppEnv>;
@@ -39,92 +39,96 @@ export const rolesMigration: MigrationFactory = (engine, c) => ({
   },
 });
 
-const answer = (c: C, result?: unknown, message?: string) =>
-  c.json({ success: true, ...(message !== undefined ? { message } : {}), ...(result !== undefined ? { result } : {}) });
-const refuse = (c: C, status: 400 | 404 | 409, error: string) => c.json({ success: false, error }, status);
-
 // Lengths are checked in characters by the rules; these bounds only stop oversized bodies.
 const nameField = z.string().max(ROLE_NAME_MAX * 4);
 const promptField = z.string().max(PROMPT_MAX * 2);
 const writeBody = z.object({ roleName: nameField, prompt: promptField });
 const deleteBody = z.object({ roleName: nameField });
 
-export function registerRoleRoutes(ctx: ServerPluginContext): void {
-  const { app, validate, requireUser } = ctx;
+/** The roles a request may see: the shipped and operator's system roles, and a user's own. */
+function roleBook(ctx: ServerPluginContext) {
   const db = ctx.db as unknown as Db;
-  const me = (c: C) => c.get('user') as UserRow;
   // The shipped roles, then the operator's (ROLES_FILE); an operator role replaces a shipped one of the same name.
   const byName = new Map<string, PublicRole>();
   for (const role of [...(shippedRoles as PublicRole[]), ...ctx.config.operatorRoles]) byName.set(role.name, { name: role.name, prompt: role.prompt });
-  const systemRoles = [...byName.values()];
+  const system = [...byName.values()];
   const view = (r: { name: string; prompt: string }): PublicRole => ({ name: r.name, prompt: r.prompt });
-
   /** The user's own roles. Names are matched here, exactly, not by the engine's collation. */
   const own = (userId: number) => db.selectFrom('roles').selectAll().where('user_id', '=', userId).orderBy('id').execute();
-
   /** A name resolves to the user's own role first, then to the system role. */
   const resolve = async (name: string, user: UserRow | null): Promise<PublicRole | undefined> => {
     if (user) {
       const mine = (await own(user.id)).find((r) => r.name === name);
       if (mine) return view(mine);
     }
-    const system = systemRoles.find((r) => r.name === name);
-    return system ? view(system) : undefined;
+    const found = system.find((r) => r.name === name);
+    return found ? view(found) : undefined;
   };
+  return { db, system, view, own, resolve };
+}
 
-  app.get('/api/role/list', async (c) => {
-    const user = c.get('user');
-    return answer(c, { system_roles: systemRoles.map(view), user_roles: user ? (await own(user.id)).map(view) : [] });
-  });
+/** The role API's routes; the browser's client is typed from them (RoleRoutes). */
+export function roleRoutes(ctx: ServerPluginContext) {
+  const { validate, requireUser, answer, refuse } = ctx;
+  const { db, system, view, own, resolve } = roleBook(ctx);
+  const me = (c: C) => c.get('user') as UserRow;
 
-  app.get('/api/role/:name', async (c) => {
-    const name = c.req.param('name');
-    const found = await resolve(name, c.get('user'));
-    return found ? answer(c, found) : refuse(c, 404, MESSAGES.notExist(name));
-  });
+  return new Hono<AppEnv>()
+    .get('/api/role/list', async (c) => {
+      const user = c.get('user');
+      return answer(c, { system_roles: system.map(view), user_roles: user ? (await own(user.id)).map(view) : [] } satisfies RoleLists);
+    })
+    .get('/api/role/:name', async (c) => {
+      const name = c.req.param('name');
+      const found = await resolve(name, c.get('user'));
+      return found ? answer(c, found) : refuse(c, 404, MESSAGES.notExist(name));
+    })
+    .post('/api/role/add', requireUser, validate('json', writeBody), async (c) => {
+      const user = me(c);
+      const { roleName: name, prompt } = c.req.valid('json');
+      const problem = checkRoleName(name) ?? checkPrompt(prompt);
+      if (problem) return refuse(c, 400, problem);
+      const existing = await own(user.id);
+      if (existing.some((r) => r.name.toLowerCase() === name.toLowerCase())) return refuse(c, 409, MESSAGES.exists(name));
+      if (existing.length >= MAX_USER_ROLES) return refuse(c, 400, MESSAGES.tooMany);
+      const now = Date.now();
+      try {
+        await db.insertInto('roles').values({ user_id: user.id, name, prompt, created_at: now, updated_at: now }).execute();
+      } catch {
+        // The unique index (user, name): a concurrent add of the same name.
+        return refuse(c, 409, MESSAGES.exists(name));
+      }
+      ctx.log.info({ user: user.username, role: name }, 'role added');
+      return answer(c, { name, prompt }, MESSAGES.added(name));
+    })
+    .post('/api/role/update', requireUser, validate('json', writeBody), async (c) => {
+      const user = me(c);
+      const { roleName: name, prompt } = c.req.valid('json');
+      // Own roles only: a system role (or another user's) of that name does not exist here.
+      const row = (await own(user.id)).find((r) => r.name === name);
+      if (!row) return refuse(c, 404, MESSAGES.notExist(name));
+      const problem = checkPrompt(prompt);
+      if (problem) return refuse(c, 400, problem);
+      await db.updateTable('roles').set({ prompt, updated_at: Date.now() }).where('id', '=', row.id).execute();
+      ctx.log.info({ user: user.username, role: name }, 'role updated');
+      return answer(c, { name, prompt }, MESSAGES.updated(name));
+    })
+    .post('/api/role/delete', requireUser, validate('json', deleteBody), async (c) => {
+      const user = me(c);
+      const { roleName: name } = c.req.valid('json');
+      const row = (await own(user.id)).find((r) => r.name === name);
+      if (!row) return refuse(c, 404, MESSAGES.notExist(name));
+      await db.deleteFrom('roles').where('id', '=', row.id).execute();
+      ctx.log.info({ user: user.username, role: name }, 'role deleted');
+      return answer(c, undefined, MESSAGES.deleted(name));
+    });
+}
 
-  app.post('/api/role/add', requireUser, validate('json', writeBody), async (c) => {
-    const user = me(c);
-    const { roleName: name, prompt } = c.req.valid('json');
-    const problem = checkRoleName(name) ?? checkPrompt(prompt);
-    if (problem) return refuse(c, 400, problem);
-    const existing = await own(user.id);
-    if (existing.some((r) => r.name.toLowerCase() === name.toLowerCase())) return refuse(c, 409, MESSAGES.exists(name));
-    if (existing.length >= MAX_USER_ROLES) return refuse(c, 400, MESSAGES.tooMany);
-    const now = Date.now();
-    try {
-      await db.insertInto('roles').values({ user_id: user.id, name, prompt, created_at: now, updated_at: now }).execute();
-    } catch {
-      // The unique index (user, name): a concurrent add of the same name.
-      return refuse(c, 409, MESSAGES.exists(name));
-    }
-    ctx.log.info({ user: user.username, role: name }, 'role added');
-    return answer(c, { name, prompt }, MESSAGES.added(name));
-  });
+export type RoleRoutes = ReturnType<typeof roleRoutes>;
 
-  app.post('/api/role/update', requireUser, validate('json', writeBody), async (c) => {
-    const user = me(c);
-    const { roleName: name, prompt } = c.req.valid('json');
-    // Own roles only: a system role (or another user's) of that name does not exist here.
-    const row = (await own(user.id)).find((r) => r.name === name);
-    if (!row) return refuse(c, 404, MESSAGES.notExist(name));
-    const problem = checkPrompt(prompt);
-    if (problem) return refuse(c, 400, problem);
-    await db.updateTable('roles').set({ prompt, updated_at: Date.now() }).where('id', '=', row.id).execute();
-    ctx.log.info({ user: user.username, role: name }, 'role updated');
-    return answer(c, { name, prompt }, MESSAGES.updated(name));
-  });
-
-  app.post('/api/role/delete', requireUser, validate('json', deleteBody), async (c) => {
-    const user = me(c);
-    const { roleName: name } = c.req.valid('json');
-    const row = (await own(user.id)).find((r) => r.name === name);
-    if (!row) return refuse(c, 404, MESSAGES.notExist(name));
-    await db.deleteFrom('roles').where('id', '=', row.id).execute();
-    ctx.log.info({ user: user.username, role: name }, 'role deleted');
-    return answer(c, undefined, MESSAGES.deleted(name));
-  });
-
+/** The active role's prompt reaches the model; an account's roles go with it. */
+function registerRoles(ctx: ServerPluginContext): void {
+  const { db, resolve } = roleBook(ctx);
   // The active role's prompt, as a system message before the conversation.
   ctx.generation.addContextProvider(async ({ request, user }) => {
     const name = typeof request.role === 'string' ? request.role : '';
@@ -132,8 +136,6 @@ export function registerRoleRoutes(ctx: ServerPluginContext): void {
     const role = await resolve(name, user);
     return role ? { system: [role.prompt] } : undefined;
   });
-
-  // An account's roles go with it.
   ctx.accounts.onDelete(async (userId) => {
     await db.deleteFrom('roles').where('user_id', '=', userId).execute();
   });
@@ -141,9 +143,8 @@ export function registerRoleRoutes(ctx: ServerPluginContext): void {
 
 const plugin: ServerPluginModule = {
   migrations: { '0200_role_roles': rolesMigration },
-  register(ctx) {
-    registerRoleRoutes(ctx);
-  },
+  routes: roleRoutes,
+  register: registerRoles,
 };
 
 export default plugin;

@@ -3,6 +3,7 @@
 // what (see ../server/index.ts).
 import {
   ApiError,
+  call as send,
   effect,
   error,
   PlatformRef,
@@ -10,15 +11,15 @@ import {
   SESSION_ID_MIN,
   text,
   previewLine,
-  type ApiClient,
+  typedClient,
   type Output,
   type PluginContext,
   type SettingsStore,
   type ShellEvents,
   type Translate,
 } from '../../../src/core/index.ts';
+import type { SessionRoutes } from '../server/index.ts';
 import type { PublicLog, SessionDetail, SessionSummary } from './api.ts';
-import { MESSAGES } from './messages.ts';
 
 export type { PublicLog, SessionDetail, SessionSummary } from './api.ts';
 
@@ -70,20 +71,25 @@ function attachedOutputs(t: Translate, session: SessionDetail): Output[] {
   ];
 }
 
+/** The server's refusal as an error line (by its code when it came with one, so it is translated). */
+const refusal = (err: ApiError): Output => error(err.said ?? err.message);
+
 /** Any failure the handlers do not expect becomes the server's error line. */
 async function guard(run: () => Promise<Output[]>): Promise<Output[]> {
   try {
     return await run();
   } catch (err) {
-    if (err instanceof ApiError) return [error(err.message)];
+    if (err instanceof ApiError) return [refusal(err)];
     throw err;
   }
 }
 
 export function activateSession(ctx: PluginContext): void {
-  // Its rule messages (and its server's) in the interface's language.
-  ctx.messages(MESSAGES);
-  const api: ApiClient = ctx.services.get(PlatformRef).api;
+  const { session: sessionApi, log: logApi } = typedClient<SessionRoutes>(ctx.services.get(PlatformRef).api).api;
+  /** One user's sessions (`/api/session/list/{user}`). */
+  const sessionsOf = async (user: string): Promise<SessionSummary[]> =>
+    (await send(sessionApi.list[':user'].$get({ param: { user: encodeURIComponent(user) } }))).result.sessions;
+  const sessionById = async (id: number): Promise<SessionDetail> => (await send(sessionApi[':id'].$get({ param: { id: String(id) } }))).result;
   const { settings } = ctx;
   const current = () => settings.get<number>('session') || 0;
 
@@ -93,7 +99,7 @@ export function activateSession(ctx: PluginContext): void {
     const me = settings.get<string>('user');
     if (!me) return [];
     try {
-      return ((await api.get<{ sessions: SessionSummary[] }>(`/api/session/list/${encodeURIComponent(me)}`)).result?.sessions ?? []).map((s) => String(s.id));
+      return (await sessionsOf(me)).map((s) => String(s.id));
     } catch {
       return [];
     }
@@ -102,10 +108,10 @@ export function activateSession(ctx: PluginContext): void {
   async function attach(t: Translate, id: number): Promise<Output[]> {
     let session: SessionDetail;
     try {
-      session = (await api.get<SessionDetail>(`/api/session/${id}`)).result!;
+      session = await sessionById(id);
     } catch (err) {
       if (err instanceof ApiError && err.status === 404) return [error(t('msg.noSessionFound'))];
-      if (err instanceof ApiError && err.status === 400) return [error(err.message)];
+      if (err instanceof ApiError && err.status === 400) return [refusal(err)];
       return [error(t('msg.attachError'))];
     }
     applyAttach(settings, session);
@@ -118,7 +124,7 @@ export function activateSession(ctx: PluginContext): void {
       if (!id) return [error(c.t('msg.noSessionAttached'))];
       let session: SessionDetail;
       try {
-        session = (await api.get<SessionDetail>(`/api/session/${id}`)).result!;
+        session = await sessionById(id);
       } catch (err) {
         if (err instanceof ApiError && err.status === 404) return [error(c.t('msg.noSessionFound'))];
         throw err;
@@ -143,13 +149,12 @@ export function activateSession(ctx: PluginContext): void {
       let all = true;
       let list: SessionSummary[];
       try {
-        list = (await api.get<{ sessions: SessionSummary[] }>('/api/session/list')).result!.sessions;
+        list = (await send(sessionApi.list.$get())).result.sessions;
       } catch (err) {
         // Only root lists everybody's sessions; the others get their own.
         if (!(err instanceof ApiError) || err.status !== 403) throw err;
         all = false;
-        const me = encodeURIComponent(c.identity.username ?? settings.get<string>('user'));
-        list = (await api.get<{ sessions: SessionSummary[] }>(`/api/session/list/${me}`)).result!.sessions;
+        list = await sessionsOf(c.identity.username ?? settings.get<string>('user'));
       }
       if (!list.length) return [error(c.t('msg.noSessionFound'))];
       const here = current();
@@ -175,7 +180,7 @@ export function activateSession(ctx: PluginContext): void {
       const id = current();
       if (!id) return [error(c.t('msg.noSessionAttached'))];
       try {
-        await api.post('/api/session/share', { session: id });
+        await send(sessionApi.share.$post({ json: { session: id } }));
       } catch (err) {
         if (err instanceof ApiError && err.status === 404) return [error(c.t('msg.noSessionFound'))];
         if (err instanceof ApiError && err.status === 403) return [error(c.t('msg.shareOwnOnly'))];
@@ -191,7 +196,7 @@ export function activateSession(ctx: PluginContext): void {
       if (!id) return [error(c.t('msg.noSessionAttached'))];
       let logs: PublicLog[];
       try {
-        logs = (await api.get<{ logs: PublicLog[] }>('/api/log/list', { session: String(id) })).result!.logs;
+        logs = (await send(logApi.list.$get({ query: { session: String(id) } }))).result.logs;
       } catch (err) {
         if (err instanceof ApiError && err.status === 404) return [error(c.t('msg.noLogFound'))];
         throw err;
@@ -204,7 +209,7 @@ export function activateSession(ctx: PluginContext): void {
     guard(async () => {
       const query = (c.args.text ?? '').trim();
       if (!query) return [error(c.t('msg.searchEmpty'))];
-      const logs = (await api.get<{ logs: PublicLog[] }>('/api/log/search', { text: query })).result!.logs;
+      const logs = (await send(logApi.search.$get({ query: { text: query } }))).result.logs;
       return logs.length ? [previewTable(c.t, logs, true)] : [error(c.t('msg.noLogFound'))];
     }),
   );
@@ -217,13 +222,13 @@ export function activateSession(ctx: PluginContext): void {
     if (!session) return [error(t('msg.noLogFound'))];
     let log: PublicLog;
     try {
-      const path = direction === 'previous' ? '/api/log/prev' : '/api/log/next';
-      log = (await api.get<{ log: PublicLog }>(path, { session: String(session), time: String(time) })).result!.log;
+      const query = { session: String(session), time: String(time) };
+      log = (await send(direction === 'previous' ? logApi.prev.$get({ query }) : logApi.next.$get({ query }))).result.log;
     } catch (err) {
       // Nothing further that way: the log in view stays, with a line under it that says so
       // (it was replaced, and the next key then seemed to skip a log).
       if (err instanceof ApiError && err.status === 404) return [effect({ type: 'notice', text: t('msg.noLogFound') })];
-      if (err instanceof ApiError) return [error(err.message)];
+      if (err instanceof ApiError) return [refusal(err)];
       throw err;
     }
     // Sending from here branches: the chat sends this time, older than the session's head.
@@ -235,11 +240,11 @@ export function activateSession(ctx: PluginContext): void {
     const t = ctx.t;
     let session: SessionDetail;
     try {
-      const path = direction === 'previous' ? '/api/session/prev' : '/api/session/next';
-      session = (await api.get<SessionDetail>(path, { session: String(current()) })).result!;
+      const query = { session: String(current()) };
+      session = (await send(direction === 'previous' ? sessionApi.prev.$get({ query }) : sessionApi.next.$get({ query }))).result;
     } catch (err) {
       if (err instanceof ApiError && err.status === 404) return [error(t(direction === 'previous' ? 'msg.noPreviousSession' : 'msg.noNextSession'))];
-      if (err instanceof ApiError) return [error(err.message)];
+      if (err instanceof ApiError) return [refusal(err)];
       throw err;
     }
     applyAttach(settings, session);

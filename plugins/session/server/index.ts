@@ -2,7 +2,7 @@
 // session is read by its owner (a user, or an anonymous browser through its device cookie)
 // and root, or by anyone once its owner shared it; lists, session navigation and search need
 // a login and show the caller's own sessions and logs only (root: everybody's sessions).
-import type { Context } from 'hono';
+import { Hono, type Context } from 'hono';
 import { sql, type ExpressionBuilder, type SqlBool } from 'kysely';
 import { z } from 'zod';
 import {
@@ -12,6 +12,7 @@ import {
   type AppEnv,
   type Database,
   type LogRow,
+  type Message,
   type ServerPluginContext,
   type ServerPluginModule,
   type SessionOwner,
@@ -38,10 +39,6 @@ export { MESSAGES };
 /** How far up a chain of branches log navigation follows parents. */
 const CHAIN_MAX = 64;
 
-const answer = (c: C, result?: unknown, message?: string) =>
-  c.json({ success: true, ...(message !== undefined ? { message } : {}), ...(result !== undefined ? { result } : {}) });
-const refuse = (c: C, status: 400 | 403 | 404, error: string) => c.json({ success: false, error }, status);
-
 const sessionQuery = z.object({ session: z.coerce.number().int().nonnegative() });
 const logQuery = z.object({ session: z.coerce.number().int().nonnegative(), time: z.coerce.number().int().nonnegative() });
 const searchQuery = z.object({ text: z.string().trim().min(1).max(SEARCH_TEXT_MAX) });
@@ -65,9 +62,9 @@ export function likeContains(text: string): string {
   return `%${text.replace(/[!%_]/g, (ch) => `!${ch}`)}%`;
 }
 
-export function registerSessionRoutes(ctx: ServerPluginContext): void {
-  const { app, db, validate, requireUser, sessions, policy } = ctx;
-  const me = (c: C) => c.get('user') as UserRow;
+/** What the routes read of sessions and logs, as their readers may see them. */
+function sessionBook(ctx: ServerPluginContext) {
+  const { db, sessions } = ctx;
   const logColumns = ['logs.session', 'logs.time', 'logs.model', 'logs.input', 'logs.output', 'logs.images'] as const;
   const hasLogs = (eb: ExpressionBuilder<Database, 'sessions'>) =>
     eb.exists(eb.selectFrom('logs').select('logs.id').whereRef('logs.session', '=', 'sessions.id'));
@@ -174,94 +171,121 @@ export function registerSessionRoutes(ctx: ServerPluginContext): void {
     return best;
   }
 
-  // Fixed paths first: `/api/session/:id` would otherwise take them.
-  app.get('/api/session/list', requireUser, async (c) => {
-    if (!policy.can(me(c), 'session.list.all')) return refuse(c, 403, MESSAGES.listRoot);
-    return answer(c, { sessions: await summaries() });
-  });
-
-  app.get('/api/session/list/:user', requireUser, async (c) => {
-    const name = c.req.param('user').trim().toLowerCase();
-    const user = me(c);
-    if (name === user.username) return answer(c, { sessions: await summaries(user.id) });
-    if (!policy.can(user, 'session.list.all')) return refuse(c, 403, MESSAGES.listOwn);
-    const target = await ctx.accounts.byUsername(name);
-    if (!target) return refuse(c, 404, MESSAGES.userNotFound);
-    return answer(c, { sessions: await summaries(target.id) });
-  });
-
-  for (const direction of ['prev', 'next'] as const) {
-    app.get(`/api/session/${direction}`, requireUser, validate('query', sessionQuery), async (c) => {
-      const { session: from } = c.req.valid('query' as never) as z.infer<typeof sessionQuery>;
-      const owner = sessions.owner(c);
-      let query = db
-        .selectFrom('sessions')
-        .selectAll()
-        .where('sessions.id', direction === 'prev' ? '<' : '>', from)
-        .where(hasLogs);
-      // Root walks everybody's sessions; everybody else their own.
-      if (!owner.root) query = query.where('sessions.user_id', '=', me(c).id);
-      const found = await query.orderBy('sessions.id', direction === 'prev' ? 'desc' : 'asc').limit(1).executeTakeFirst();
-      if (!found) return refuse(c, 404, direction === 'prev' ? MESSAGES.noPrevious : MESSAGES.noNext);
-      return answer(c, await detail(found, owner));
-    });
+  /** The nearest session with logs before or after `from`: root walks everybody's, everybody else their own. */
+  async function adjacentSession(owner: SessionOwner, user: UserRow, from: number, direction: 'prev' | 'next'): Promise<SessionRow | undefined> {
+    let query = db
+      .selectFrom('sessions')
+      .selectAll()
+      .where('sessions.id', direction === 'prev' ? '<' : '>', from)
+      .where(hasLogs);
+    if (!owner.root) query = query.where('sessions.user_id', '=', user.id);
+    return query.orderBy('sessions.id', direction === 'prev' ? 'desc' : 'asc').limit(1).executeTakeFirst();
   }
 
-  app.post('/api/session/share', validate('json', shareBody), async (c) => {
-    const { session: id } = c.req.valid('json' as never) as z.infer<typeof shareBody>;
-    const found = await readable(c, id);
-    if (!found) return refuse(c, 404, MESSAGES.notFound);
-    if (!sessions.owns(found.session, found.owner)) return refuse(c, 403, MESSAGES.shareOwnOnly);
-    if (Number(found.session.shared) !== 1) await db.updateTable('sessions').set({ shared: 1, updated_at: Date.now() }).where('id', '=', found.session.id).execute();
-    return answer(c, { session: Number(found.session.id), shared: true }, MESSAGES.shared);
-  });
-
-  app.get('/api/session/:id', async (c) => {
-    const raw = c.req.param('id');
-    if (!/^\d+$/.test(raw)) return refuse(c, 400, MESSAGES.notNumber);
-    const id = Number(raw);
-    if (!(id > SESSION_ID_MIN && id < SESSION_ID_MAX)) return refuse(c, 400, MESSAGES.timeTraveler);
-    const found = await readable(c, id);
-    if (!found) return refuse(c, 404, MESSAGES.notFound);
-    return answer(c, await detail(found.session, found.owner));
-  });
-
-  for (const direction of ['prev', 'next'] as const) {
-    app.get(`/api/log/${direction}`, validate('query', logQuery), async (c) => {
-      const { session: id, time } = c.req.valid('query' as never) as z.infer<typeof logQuery>;
-      const found = await readable(c, id);
-      if (!found) return refuse(c, 404, MESSAGES.notFound);
-      const log = await adjacentLog(found.session, time, direction);
-      if (!log) return refuse(c, 404, MESSAGES.noLog);
-      return answer(c, { log });
-    });
-  }
-
-  app.get('/api/log/list', validate('query', sessionQuery), async (c) => {
-    const { session: id } = c.req.valid('query' as never) as z.infer<typeof sessionQuery>;
-    const found = await readable(c, id);
-    if (!found) return refuse(c, 404, MESSAGES.notFound);
-    const logs = await sessions.memory(Number(found.session.id), LOG_LIST_MAX);
-    return answer(c, { logs: logs.map(publicLog) });
-  });
-
-  app.get('/api/log/search', requireUser, validate('query', searchQuery), async (c) => {
-    const { text } = c.req.valid('query' as never) as z.infer<typeof searchQuery>;
+  /** The caller's logs whose input or output contains `text` (any case), newest first, as previews. */
+  async function search(user: UserRow, text: string): Promise<PublicLog[]> {
     const pattern = likeContains(text);
     // lower() on both sides: case-insensitive on every engine, and the same folding on both.
     const contains = (column: 'logs.input' | 'logs.output') => sql<SqlBool>`lower(${sql.ref(column)}) like lower(${pattern}) escape '!'`;
     const rows = await db
       .selectFrom('logs')
       .select(logColumns)
-      .where('logs.user_id', '=', me(c).id)
+      .where('logs.user_id', '=', user.id)
       .where((eb) => eb.or([contains('logs.input'), contains('logs.output')]))
       .orderBy('logs.time', 'desc')
       .limit(SEARCH_MAX)
       .execute();
-    const logs = rows.map(publicLog).map((log) => ({ ...log, input: previewLine(log.input), output: previewLine(log.output) }));
-    return answer(c, { logs });
-  });
+    return rows.map(publicLog).map((log) => ({ ...log, input: previewLine(log.input), output: previewLine(log.output) }));
+  }
+
+  return { detail, summaries, readable, adjacentLog, adjacentSession, search };
 }
 
-const module: ServerPluginModule = { register: registerSessionRoutes };
+/** The session and log API's routes; the browser's client is typed from them (SessionRoutes). */
+export function sessionRoutes(ctx: ServerPluginContext) {
+  const { validate, requireUser, sessions, policy, answer, refuse } = ctx;
+  const book = sessionBook(ctx);
+  const me = (c: C) => c.get('user') as UserRow;
+
+  /** The session before or after the query's, attached as its reader sees it. */
+  const stepSession = async (c: C, from: number, direction: 'prev' | 'next') => {
+    const owner = sessions.owner(c);
+    const found = await book.adjacentSession(owner, me(c), from, direction);
+    return found ? { detail: await book.detail(found, owner) } : undefined;
+  };
+
+  /** The log before or after `time` on a readable session's timeline; why not otherwise. */
+  const stepLog = async (c: C, id: number, time: number, direction: 'prev' | 'next'): Promise<{ log: PublicLog } | { problem: Message }> => {
+    const found = await book.readable(c, id);
+    if (!found) return { problem: MESSAGES.notFound };
+    const log = await book.adjacentLog(found.session, time, direction);
+    return log ? { log } : { problem: MESSAGES.noLog };
+  };
+
+  // Fixed paths first: `/api/session/:id` would otherwise take them.
+  return new Hono<AppEnv>()
+    .get('/api/session/list', requireUser, async (c) => {
+      if (!policy.can(me(c), 'session.list.all')) return refuse(c, 403, MESSAGES.listRoot);
+      return answer(c, { sessions: await book.summaries() });
+    })
+    .get('/api/session/list/:user', requireUser, async (c) => {
+      const name = c.req.param('user').trim().toLowerCase();
+      const user = me(c);
+      if (name === user.username) return answer(c, { sessions: await book.summaries(user.id) });
+      if (!policy.can(user, 'session.list.all')) return refuse(c, 403, MESSAGES.listOwn);
+      const target = await ctx.accounts.byUsername(name);
+      if (!target) return refuse(c, 404, MESSAGES.userNotFound);
+      return answer(c, { sessions: await book.summaries(target.id) });
+    })
+    .get('/api/session/prev', requireUser, validate('query', sessionQuery), async (c) => {
+      const found = await stepSession(c, c.req.valid('query').session, 'prev');
+      return found ? answer(c, found.detail) : refuse(c, 404, MESSAGES.noPrevious);
+    })
+    .get('/api/session/next', requireUser, validate('query', sessionQuery), async (c) => {
+      const found = await stepSession(c, c.req.valid('query').session, 'next');
+      return found ? answer(c, found.detail) : refuse(c, 404, MESSAGES.noNext);
+    })
+    .post('/api/session/share', validate('json', shareBody), async (c) => {
+      const { session: id } = c.req.valid('json');
+      const found = await book.readable(c, id);
+      if (!found) return refuse(c, 404, MESSAGES.notFound);
+      if (!sessions.owns(found.session, found.owner)) return refuse(c, 403, MESSAGES.shareOwnOnly);
+      if (Number(found.session.shared) !== 1) await ctx.db.updateTable('sessions').set({ shared: 1, updated_at: Date.now() }).where('id', '=', found.session.id).execute();
+      return answer(c, { session: Number(found.session.id), shared: true }, MESSAGES.shared);
+    })
+    .get('/api/session/:id', async (c) => {
+      const raw = c.req.param('id');
+      if (!/^\d+$/.test(raw)) return refuse(c, 400, MESSAGES.notNumber);
+      const id = Number(raw);
+      if (!(id > SESSION_ID_MIN && id < SESSION_ID_MAX)) return refuse(c, 400, MESSAGES.timeTraveler);
+      const found = await book.readable(c, id);
+      if (!found) return refuse(c, 404, MESSAGES.notFound);
+      return answer(c, await book.detail(found.session, found.owner));
+    })
+    .get('/api/log/prev', validate('query', logQuery), async (c) => {
+      const { session: id, time } = c.req.valid('query');
+      const step = await stepLog(c, id, time, 'prev');
+      return 'log' in step ? answer(c, { log: step.log }) : refuse(c, 404, step.problem);
+    })
+    .get('/api/log/next', validate('query', logQuery), async (c) => {
+      const { session: id, time } = c.req.valid('query');
+      const step = await stepLog(c, id, time, 'next');
+      return 'log' in step ? answer(c, { log: step.log }) : refuse(c, 404, step.problem);
+    })
+    .get('/api/log/list', validate('query', sessionQuery), async (c) => {
+      const { session: id } = c.req.valid('query');
+      const found = await book.readable(c, id);
+      if (!found) return refuse(c, 404, MESSAGES.notFound);
+      const logs = await sessions.memory(Number(found.session.id), LOG_LIST_MAX);
+      return answer(c, { logs: logs.map(publicLog) });
+    })
+    .get('/api/log/search', requireUser, validate('query', searchQuery), async (c) => {
+      const { text } = c.req.valid('query');
+      return answer(c, { logs: await book.search(me(c), text) });
+    });
+}
+
+export type SessionRoutes = ReturnType<typeof sessionRoutes>;
+
+const module: ServerPluginModule = { routes: sessionRoutes };
 export default module;

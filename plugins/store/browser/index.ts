@@ -1,7 +1,7 @@
 // Browser entry of the store plugin: the common handlers, plus a file picker (a hidden
 // `<input type=file multiple>`) and a multipart upload over XMLHttpRequest, whose upload
 // progress `:store data upload` shows while the files are sent.
-import { ApiError, definePluginModule, offlineError, PlatformRef, statusError, type ApiAnswer } from '../../../src/core/index.ts';
+import { ApiError, definePluginModule, offlineError, PlatformRef, saidIn, statusError, type ApiAnswer } from '../../../src/core/index.ts';
 import { activateStore, MESSAGES, type StoreUploader, type UploadResult } from '../common/index.ts';
 
 function pick(accept: string): Promise<File[]> {
@@ -43,8 +43,13 @@ function send(baseUrl: string, store: string, files: File[], onProgress: (loaded
       } catch {
         answer = undefined;
       }
-      if (xhr.status !== 200 || !answer) return reject(answer?.error ? new ApiError(answer.error, xhr.status) : statusError(xhr.status));
-      if (!answer.success) return reject(new ApiError(answer.error || 'An error occurred during your request.', xhr.status));
+      // A refusal keeps its code, so that it is shown in the interface's language.
+      const refusal = (text: string) => {
+        const said = saidIn(answer!);
+        return new ApiError(text, xhr.status, undefined, typeof said === 'string' ? undefined : said);
+      };
+      if (xhr.status !== 200 || !answer) return reject(answer?.error ? refusal(answer.error) : statusError(xhr.status));
+      if (!answer.success) return reject(refusal(answer.error || 'An error occurred during your request.'));
       resolve(answer);
     });
     xhr.addEventListener('error', () => reject(offlineError()));

@@ -2,20 +2,25 @@
 // `stores` setting (a comma list, at most 3); the server decides who may see or change a store.
 import {
   ApiError,
+  call as send,
   isOffline,
   type ApiAnswer,
   error,
   extractAttachments,
   MAX_ACTIVE_STORES,
   PlatformRef,
+  saidIn,
   text,
+  typedClient,
   type CommandContext,
   type HandlerResult,
+  type Message,
   type Output,
   type PluginContext,
   callApi,
 } from '../../../src/core/index.ts';
 import { SERVER_MESSAGES } from '../../../src/core/serverMessages.ts';
+import type { StoreRoutes } from '../server/index.ts';
 import {
   activeList,
   checkEngine,
@@ -29,16 +34,13 @@ import {
   UPLOAD_EXTENSIONS,
   type PublicStore,
   type StoreEngine,
-  type StoreHit,
+  type StoreLists,
+  type UploadResult,
 } from './rules.ts';
 
 export * from './rules.ts';
 
-interface StoreLists {
-  user_stores: { name: string; engine: string; owner: string }[];
-  group_stores: { name: string; engine: string; owner: string }[];
-  system_stores: { name: string; engine: string; owner: string }[];
-}
+const EMPTY: StoreLists = { user_stores: [], group_stores: [], system_stores: [] };
 
 /** A file the user picked (a browser File; only its name and size matter here). */
 export interface PickedFile {
@@ -57,17 +59,11 @@ export interface StoreUploader<F extends PickedFile = PickedFile> {
   send(store: string, files: F[], onProgress: (loaded: number, total: number) => void, signal: AbortSignal): Promise<ApiAnswer<UploadResult>>;
 }
 
-export interface UploadResult {
-  files: { name: string; chunks: number }[];
-  /** The files the server did not store, each with why (the others were stored). */
-  refused?: { name: string; reason: string }[];
-}
-
 /** The picker's accept list: the allowed extensions. */
 export const UPLOAD_ACCEPT = UPLOAD_EXTENSIONS.map((e) => `.${e}`).join(',');
 
 /** The client-side check of one picked file (spec part 5 messages); undefined when fine. */
-export function checkUpload(file: PickedFile): string | undefined {
+export function checkUpload(file: PickedFile): Message | undefined {
   if (!(UPLOAD_EXTENSIONS as readonly string[]).includes(extensionOf(file.name))) return MESSAGES.invalidType;
   if (file.size > MAX_UPLOAD_BYTES) return MESSAGES.tooLarge;
   return undefined;
@@ -88,9 +84,7 @@ export function progressLines(files: readonly PickedFile[], loaded: number, tota
 const call = callApi;
 
 export function activateStore(ctx: PluginContext, options: { uploader?: StoreUploader<any> } = {}): void {
-  // Its rule messages (and its server's) in the interface's language.
-  ctx.messages(MESSAGES);
-  const api = () => ctx.services.get(PlatformRef).api;
+  const api = () => typedClient<StoreRoutes>(ctx.services.get(PlatformRef).api).api.store;
   const active = (c: CommandContext) => activeList(c.settings.get<string>('stores'));
   const setActive = (c: CommandContext, names: string[]) => c.settings.set('stores', names.join(','));
 
@@ -100,15 +94,15 @@ export function activateStore(ctx: PluginContext, options: { uploader?: StoreUpl
    */
   const lists = async (strict = false): Promise<StoreLists> => {
     try {
-      return (await api().get<StoreLists>('/api/store/list')).result ?? { user_stores: [], group_stores: [], system_stores: [] };
+      return (await send(api().list.$get())).result;
     } catch (err) {
       if (strict && isOffline(err)) throw err;
-      return { user_stores: [], group_stores: [], system_stores: [] };
+      return EMPTY;
     }
   };
   const details = async (name: string, verbose = false): Promise<PublicStore | undefined> => {
     try {
-      return (await api().get<PublicStore>(`/api/store/${encodeURIComponent(name)}`, verbose ? { verbose: 'true' } : {})).result;
+      return (await send(api()[':name'].$get({ param: { name: encodeURIComponent(name) }, query: verbose ? { verbose: 'true' } : {} }))).result;
     } catch (err) {
       if (err instanceof ApiError && err.status === 404) return undefined;
       throw err;
@@ -218,13 +212,13 @@ export function activateStore(ctx: PluginContext, options: { uploader?: StoreUpl
       const problem = checkStoreName(name);
       if (problem) return error(problem);
       const names = active(c);
-      const answer = await api().post<PublicStore>('/api/store/add', { name, engine });
+      const created = text(saidIn(await send(api().add.$post({ json: { name, engine } }))) || MESSAGES.created(name));
       // A store created by add becomes active, unless three are active already: then it is
       // created all the same, and the person is told how to use it.
-      if (names.includes(name)) return text(answer.message!);
-      if (names.length >= MAX_ACTIVE_STORES) return [text(answer.message!), text(c.t('msg.createdInactive', { max: MAX_ACTIVE_STORES, name }))];
+      if (names.includes(name)) return created;
+      if (names.length >= MAX_ACTIVE_STORES) return [created, text(c.t('msg.createdInactive', { max: MAX_ACTIVE_STORES, name }))];
       setActive(c, [...names, name]);
-      return text(answer.message!);
+      return created;
     }),
   );
 
@@ -232,8 +226,8 @@ export function activateStore(ctx: PluginContext, options: { uploader?: StoreUpl
     call(async () => {
       const name = named(c);
       if (typeof name !== 'string') return name;
-      const answer = await api().post('/api/store/init', { name });
-      return text(answer.message!);
+      const answer = await send(api().init.$post({ json: { name } }));
+      return text(saidIn(answer));
     }),
   );
 
@@ -241,8 +235,8 @@ export function activateStore(ctx: PluginContext, options: { uploader?: StoreUpl
     call(async () => {
       const one = single(c);
       if (typeof one !== 'string') return one;
-      const answer = await api().post(`/api/store/update/${encodeURIComponent(one)}/owner`, { owner: c.args.owner ?? '' });
-      return text(answer.message!);
+      const answer = await send(api().update[':name'].owner.$post({ param: { name: encodeURIComponent(one) }, json: { owner: c.args.owner ?? '' } }));
+      return text(saidIn(answer));
     }),
   );
 
@@ -254,8 +248,8 @@ export function activateStore(ctx: PluginContext, options: { uploader?: StoreUpl
       if (!found) return error(MESSAGES.notFound);
       const checked = checkStoreSetting(found.engine as StoreEngine, c.args.key ?? '', c.args.value ?? '');
       if (!checked.ok) return error(checked.error);
-      const answer = await api().post(`/api/store/update/${encodeURIComponent(one)}/settings`, { key: checked.key, value: checked.value });
-      return text(answer.message!);
+      const answer = await send(api().update[':name'].settings.$post({ param: { name: encodeURIComponent(one) }, json: { key: checked.key, value: checked.value } }));
+      return text(saidIn(answer));
     }),
   );
 
@@ -267,12 +261,12 @@ export function activateStore(ctx: PluginContext, options: { uploader?: StoreUpl
       if ('error' in extracted) return error(MESSAGES.urlScheme);
       const urls = extracted.attachments.filter((a) => a.kind === 'file').map((a) => a.url);
       // What was stored, then each file that was not, with its reason (here or the server's).
-      const shown = (answer: ApiAnswer<UploadResult>, refusedHere: { name: string; reason: string }[] = []): Output[] => [
-        text(answer.message!),
+      const shown = (answer: ApiAnswer<UploadResult>, refusedHere: { name: string; reason: string | Message }[] = []): Output[] => [
+        text(saidIn(answer)),
         { kind: 'table', columns: [c.t('table.file'), c.t('table.chunks')], rows: (answer.result?.files ?? []).map((f) => [f.name, String(f.chunks)]) },
         ...[...refusedHere, ...(answer.result?.refused ?? [])].map((r) => error(MESSAGES.uploadFailed(r.name, r.reason))),
       ];
-      if (urls.length) return shown(await api().post<UploadResult>('/api/store/file-upload', { name: one, urls }));
+      if (urls.length) return shown(await send(api()['file-upload'].$post({ json: { name: one, urls } })));
       const uploader = options.uploader;
       if (!uploader) return error(MESSAGES.noFiles);
       // No attachment: the browser's file picker, checked here first, then sent with progress.
@@ -296,18 +290,18 @@ export function activateStore(ctx: PluginContext, options: { uploader?: StoreUpl
     call(async () => {
       const name = named(c);
       if (typeof name !== 'string') return name;
-      const answer = await api().post('/api/store/data-reset', { name });
-      return text(answer.message!);
+      const answer = await send(api()['data-reset'].$post({ json: { name } }));
+      return text(saidIn(answer));
     }),
   );
 
   ctx.handle('store.del', (c) =>
     call(async () => {
       const name = c.args.name ?? '';
-      const answer = await api().post('/api/store/delete', { name });
+      const answer = await send(api().delete.$post({ json: { name } }));
       // A deleted store is removed from the active list.
       setActive(c, active(c).filter((n) => n !== name));
-      return text(answer.message!);
+      return text(saidIn(answer));
     }),
   );
 
@@ -331,9 +325,9 @@ export function activateStore(ctx: PluginContext, options: { uploader?: StoreUpl
       const note = await pruned(c);
       const names = active(c);
       if (!names.length) return [...note, error(MESSAGES.noStore)];
-      const answer = await api().post<{ hits: StoreHit[]; errors: string[] }>('/api/store/search', { search: c.args.text ?? '', store: names.join(',') });
-      const hits = answer.result?.hits ?? [];
-      const errors = [...note, ...(answer.result?.errors ?? []).map((e) => error(e))];
+      const { result } = await send(api().search.$post({ json: { search: c.args.text ?? '', store: names.join(',') } }));
+      const hits = result.hits;
+      const errors = [...note, ...result.errors.map((e) => error(e))];
       if (!hits.length) return [...errors, text(c.t('msg.noResults'))];
       return [...errors, { kind: 'table', columns: [c.t('table.store'), c.t('table.source'), c.t('table.snippet')], rows: hits.map((h) => [h.store, h.source, h.snippet]) }];
     }),

@@ -3,7 +3,7 @@
 // messages of spec parts 5 and 8 (quoted exactly).
 import { MAX_ACTIVE_STORES } from '../../../src/core/index.ts';
 import { UPLOAD_EXTENSIONS, UPLOAD_MAX_BYTES } from '../../../src/core/constants.ts';
-import { defineMessages } from '../../../src/core/messages.ts';
+import { defineMessages, type Message } from '../../../src/core/messages.ts';
 import { fileExtension } from '../../../src/core/uploads.ts';
 
 export const STORE_ENGINES = ['file', 'mysql'] as const;
@@ -65,11 +65,9 @@ export const MESSAGES = defineMessages(
     keySet: 'Store `{{name}}` {{key}} is set.',
   },
   { activeMax: MAX_ACTIVE_STORES, engines: STORE_ENGINES.join(', '), nameMax: STORE_NAME_MAX, storesMax: MAX_USER_STORES },
-  // A failure's detail is often a message too (the server's reason a document could not be read).
-  { nested: ['detail'] },
 );
 
-export function checkStoreName(name: string): string | undefined {
+export function checkStoreName(name: string): Message | undefined {
   return /^[A-Za-z0-9_.-]{1,32}$/.test(name) ? undefined : MESSAGES.invalidName;
 }
 
@@ -78,7 +76,11 @@ export function checkEngine(engine: string): engine is StoreEngine {
 }
 
 /** A settings change, checked per engine: the key must be one of the engine's, a port a number. */
-export function checkStoreSetting(engine: StoreEngine, key: string, value: string): { ok: true; key: string; value: string } | { ok: false; error: string } {
+export function checkStoreSetting(
+  engine: StoreEngine,
+  key: string,
+  value: string,
+): { ok: true; key: string; value: string } | { ok: false; error: string | Message } {
   const k = key.toLowerCase();
   if (!STORE_SETTING_KEYS[engine].includes(k)) return { ok: false, error: MESSAGES.unknownKey(STORE_SETTING_KEYS[engine].join(', ')) };
   if (k === 'port' && !/^\d{1,5}$/.test(value)) return { ok: false, error: MESSAGES.notNumber };
@@ -102,6 +104,31 @@ export interface PublicStore {
   settings: Record<string, string>;
   files?: { name: string; chunks: number; bytes: number }[];
   initialized?: boolean;
+}
+
+/** The stores a user may use, by scope (GET /api/store/list). */
+export interface StoreLists {
+  user_stores: StoreListing[];
+  group_stores: StoreListing[];
+  system_stores: StoreListing[];
+}
+export interface StoreListing {
+  name: string;
+  engine: string;
+  owner: string;
+}
+
+/** What an upload stored (POST /api/store/file-upload). */
+export interface UploadResult {
+  files: { name: string; chunks: number }[];
+  /** The files the server did not store, each with why (the others were stored). */
+  refused?: { name: string; reason: string }[];
+}
+
+/** What a search found, and the stores that could not be searched (POST /api/store/search). */
+export interface StoreSearchResult {
+  hits: StoreHit[];
+  errors: string[];
 }
 
 export interface StoreHit {

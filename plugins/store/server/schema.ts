@@ -32,6 +32,16 @@ export interface StoreChunksTable {
   tag: string;
   body: string;
 }
+/** A store's settings as stored (JSON), every value a string; {} when unreadable. */
+export function parseSettings(json: string): Record<string, string> {
+  try {
+    const value = JSON.parse(json) as Record<string, unknown>;
+    return Object.fromEntries(Object.entries(value ?? {}).map(([k, v]) => [k, String(v)]));
+  } catch {
+    return {};
+  }
+}
+
 export type StoreDb = Kysely<Database & { stores: StoresTable; store_files: StoreFilesTable; store_chunks: StoreChunksTable }>;
 
 export const storeMigration: MigrationFactory = (engine, c) => ({

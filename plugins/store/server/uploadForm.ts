@@ -2,9 +2,9 @@
 // files, URLs (the +file[url] attachments) or inline texts (API clients, the CLI). Each is
 // kept or refused on its own, so that a bad one among good ones is named with its reason and
 // the good ones are stored (issue 27).
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { z } from 'zod';
-import { isJson } from '../../../src/core/index.ts';
+import { isJson, saidBy, type AppEnv, type Message } from '../../../src/core/index.ts';
 import { extensionOf, MAX_UPLOAD_BYTES, MESSAGES, UPLOAD_EXTENSIONS } from '../common/rules.ts';
 
 /** Files or URLs one upload request may name. */
@@ -18,13 +18,23 @@ const jsonForm = z.object({
   texts: z.array(z.object({ name: z.string().max(200), content: z.string().max(MAX_UPLOAD_BYTES) })).max(UPLOAD_FORM_MAX).optional(),
 });
 
+/** The JSON form, as API clients send it. */
+export type UploadJsonForm = z.input<typeof jsonForm>;
+
+/**
+ * Gives the upload route its JSON input type for the typed client, and reads nothing: the body
+ * is read by readUploadRequest alone (bounded before it is parsed, JSON or multipart).
+ */
+export const uploadFormInput: MiddlewareHandler<AppEnv, string, { in: { json: UploadJsonForm } }> = (_c, next) => next();
+
 export interface UploadDoc {
   name: string;
   data: Uint8Array;
 }
 export interface Refusal {
   name: string;
-  reason: string;
+  /** Why, as the server says it (a message of the store's or the server's when it is one). */
+  reason: string | Message;
   status: 400 | 413;
 }
 
@@ -59,7 +69,7 @@ export async function readUploadRequest(c: Context): Promise<UploadRequest | und
 export async function collectDocs(request: UploadRequest, fetchFile: (url: string) => Promise<Uint8Array>): Promise<{ docs: UploadDoc[]; refused: Refusal[] }> {
   const docs: UploadDoc[] = [];
   const refused: Refusal[] = [];
-  const refuse = (name: string, reason: string, status: 400 | 413 = 400) => refused.push({ name, reason, status });
+  const refuse = (name: string, reason: string | Message, status: 400 | 413 = 400) => refused.push({ name, reason, status });
   const typeOk = (name: string) => (UPLOAD_EXTENSIONS as readonly string[]).includes(extensionOf(name));
   for (const t of request.texts) {
     const name = t.name.split(/[\\/]/).pop()!;
@@ -89,9 +99,9 @@ export async function collectDocs(request: UploadRequest, fetchFile: (url: strin
       if (data.byteLength > MAX_UPLOAD_BYTES) refuse(name, MESSAGES.tooLarge, 413);
       else docs.push({ name, data });
     } catch (err) {
-      const message = (err as Error).message;
-      if (/exceed|too large|larger than|size/i.test(message)) refuse(name, MESSAGES.tooLarge, 413);
-      else refuse(name, message);
+      const said = saidBy(err);
+      if (/exceed|too large|larger than|size/i.test(String(said))) refuse(name, MESSAGES.tooLarge, 413);
+      else refuse(name, said);
     }
   }
   return { docs, refused };

@@ -2,24 +2,25 @@
 // and the tests; the server decides everything (see ../server/index.ts).
 import {
   ApiError,
+  call as send,
+  callApi,
+  error,
   formatRoleExpiry,
   PlatformRef,
   resetSession,
+  saidIn,
   SYNCED_LOCAL_SETTINGS,
-  USER_SETTING_MESSAGES,
   text,
-  error,
-  type ApiClient,
+  typedClient,
+  USER_SETTING_MESSAGES,
   type CommandContext,
-  type HandlerResult,
   type Output,
   type PluginContext,
   type PublicUser,
-  type SettingsStore,
-  callApi,
 } from '../../../src/core/index.ts';
+import type { UserRoutes } from '../server/index.ts';
 import { localSync } from './sync.ts';
-import { MESSAGES, parseLoginOptions } from './rules.ts';
+import { parseLoginOptions } from './rules.ts';
 
 const call = callApi;
 
@@ -39,10 +40,7 @@ export function userTable(c: CommandContext, user: PublicUser): Output {
 }
 
 export function activateUser(ctx: PluginContext): void {
-  // Its rule messages (and its server's) in the interface's language.
-  ctx.messages(MESSAGES);
-  const platform = ctx.services.get(PlatformRef);
-  const api: ApiClient = platform.api;
+  const { user: api, invite } = typedClient<UserRoutes>(ctx.services.get(PlatformRef).api).api;
   const sync = localSync(ctx.settings, api);
   ctx.onDispose(sync.dispose);
   void sync.checkAtStart();
@@ -54,12 +52,10 @@ export function activateUser(ctx: PluginContext): void {
       const options = parseLoginOptions(c.args.options);
       if ('error' in options) return error(options.error);
       const wasLoggedIn = !!c.settings.get<string>('user');
-      const answer = await api.post<{ user: PublicUser }>('/api/user/login', {
-        username: c.args.username,
-        password: c.args.password,
-        expiresIn: options.expiresIn,
-      });
-      const user = answer.result!.user;
+      const answer = await send(
+        api.login.$post({ json: { username: c.args.username ?? '', password: c.args.password ?? '', expiresIn: options.expiresIn } }),
+      );
+      const user = answer.result.user;
       sync.loggedIn(user);
       // Logging in again as the same user resets the session too (spec part 4).
       if (wasLoggedIn) resetSession(c.settings);
@@ -71,10 +67,10 @@ export function activateUser(ctx: PluginContext): void {
     call(async () => {
       if (!c.settings.get<string>('user')) {
         // Also clears a cookie the browser may still hold.
-        await api.post('/api/user/logout', {}).catch(() => undefined);
+        await send(api.logout.$post({ json: {} })).catch(() => undefined);
         return error(c.t('msg.notLoggedIn'));
       }
-      await api.post('/api/user/logout', { username: c.settings.get<string>('user') }).catch((e: unknown) => {
+      await send(api.logout.$post({ json: { username: c.settings.get<string>('user') } })).catch((e: unknown) => {
         if (!(e instanceof ApiError) || e.status !== 401) throw e;
       });
       sync.loggedOut();
@@ -84,21 +80,25 @@ export function activateUser(ctx: PluginContext): void {
 
   ctx.handle('user', (c) =>
     call(async () => {
-      const answer = await api.get<PublicUser>('/api/user/info');
-      sync.apply(answer.result!.settings);
-      return userTable(c, answer.result!);
+      const user = (await send(api.info.$get())).result;
+      sync.apply(user.settings);
+      return userTable(c, user);
     }),
   );
 
   ctx.handle('user.add', (c) =>
     call(async () => {
-      const answer = await api.post('/api/user/add', {
-        username: c.args.username,
-        email: c.args.email,
-        ...(c.args.password ? { password: c.args.password } : {}),
-        settings: JSON.stringify(sync.localSettings()),
-      });
-      return text(answer.message!);
+      const answer = await send(
+        api.add.$post({
+          json: {
+            username: c.args.username ?? '',
+            email: c.args.email ?? '',
+            ...(c.args.password ? { password: c.args.password } : {}),
+            settings: JSON.stringify(sync.localSettings()),
+          },
+        }),
+      );
+      return text(saidIn(answer));
     }),
   );
 
@@ -107,49 +107,52 @@ export function activateUser(ctx: PluginContext): void {
     call(async () => {
       const on = value.trim() === 'on';
       if (!on && value.trim() !== 'off') return error(USER_SETTING_MESSAGES.settingOneOf('on, off'));
-      const me = (await api.get<PublicUser>('/api/user/info')).result!;
-      const answer = await api.get('/api/user/update/email-subscription', { email: me.email, email_subscription: on ? '1' : '0' });
+      const me = (await send(api.info.$get())).result;
+      const answer = await send(api.update['email-subscription'].$get({ query: { email: me.email, email_subscription: on ? '1' : '0' } }));
       c.settings.set('emailSubscription', on ? 'on' : 'off');
-      return text(answer.message!);
+      return text(saidIn(answer));
     }),
   );
 
-  ctx.handle('user.set.pass', (c) => call(async () => text((await api.post('/api/user/update/password', { password: c.args.password })).message!)));
-  ctx.handle('user.set.email', (c) => call(async () => text((await api.post('/api/user/update/email', { email: c.args.email })).message!)));
+  ctx.handle('user.set.pass', (c) =>
+    call(async () => text(saidIn(await send(api.update.password.$post({ json: { password: c.args.password ?? '' } }))))),
+  );
+  ctx.handle('user.set.email', (c) => call(async () => text(saidIn(await send(api.update.email.$post({ json: { email: c.args.email ?? '' } }))))));
   ctx.handle('user.set', (c) =>
     call(async () => {
-      const answer = await api.post<{ settings: PublicUser['settings'] }>('/api/user/update/setting', { key: c.args.key, value: c.args.value });
-      sync.apply(answer.result!.settings);
-      return text(answer.message!);
+      const answer = await send(api.update.setting.$post({ json: { key: c.args.key ?? '', value: c.args.value ?? '' } }));
+      sync.apply(answer.result.settings);
+      return text(saidIn(answer));
     }),
   );
   ctx.handle('user.reset', (c) =>
     call(async () => {
-      const answer = await api.post<{ settings: PublicUser['settings'] }>('/api/user/reset-setting', { key: c.args.key });
-      sync.apply(answer.result!.settings);
-      return text(answer.message!);
+      const answer = await send(api['reset-setting'].$post({ json: { key: c.args.key ?? '' } }));
+      sync.apply(answer.result.settings);
+      return text(saidIn(answer));
     }),
   );
   ctx.handle('user.reset.settings', () =>
     call(async () => {
-      const answer = await api.post<{ settings: PublicUser['settings'] }>('/api/user/reset-settings', {});
-      sync.apply(answer.result!.settings);
-      return text(answer.message!);
+      const answer = await send(api['reset-settings'].$post());
+      sync.apply(answer.result.settings);
+      return text(saidIn(answer));
     }),
   );
   ctx.handle('user.reset.pass', (c) =>
-    call(async () => text((await api.post('/api/user/reset-password', { username: c.args.username, email: c.args.email })).message!)),
+    call(async () => text(saidIn(await send(api['reset-password'].$post({ json: { username: c.args.username ?? '', email: c.args.email ?? '' } }))))),
   );
   ctx.handle('user.del', (c) =>
     call(async () => {
-      const answer = await api.post('/api/user/delete', { username: c.args.username });
+      const answer = await send(api.delete.$post({ json: { username: c.args.username ?? '' } }));
       if ((c.args.username ?? '').toLowerCase() === c.settings.get<string>('user')) sync.loggedOut();
-      return text(answer.message!);
+      return text(saidIn(answer));
     }),
   );
-  ctx.handle('user.join', (c) => call(async () => text((await api.post('/api/user/group/join', { group: c.args.group, password: c.args.password })).message!)));
-  ctx.handle('invite', (c) => call(async () => text((await api.get(`/api/invite/${encodeURIComponent(c.args.email ?? '')}`)).message!)));
-  ctx.handle('user.leave', (c) => call(async () => text((await api.post('/api/user/group/leave', { group: c.args.group })).message!)));
+  ctx.handle('user.join', (c) =>
+    call(async () => text(saidIn(await send(api.group.join.$post({ json: { group: c.args.group ?? '', password: c.args.password ?? '' } }))))),
+  );
+  // hono's client does not encode path parameters.
+  ctx.handle('invite', (c) => call(async () => text(saidIn(await send(invite[':email'].$get({ param: { email: encodeURIComponent(c.args.email ?? '') } }))))));
+  ctx.handle('user.leave', (c) => call(async () => text(saidIn(await send(api.group.leave.$post({ json: { group: c.args.group ?? '' } }))))));
 }
-
-

@@ -1,5 +1,5 @@
 // Login expiry rules (spec part 5) and messages shared by the client and the server.
-import { defineMessages } from '../../../src/core/messages.ts';
+import { defineMessages, type Message } from '../../../src/core/messages.ts';
 
 // Also what the account API answers in words, so that the browser shows it in the interface's
 // language (src/core/messages.ts).
@@ -59,7 +59,7 @@ export function loginExpiry(value: string | undefined): number | undefined {
 }
 
 /** Why an expiry value is refused: the spec's message for a wrong unit, another for zero. */
-export function expiryProblem(value: string | undefined): string | undefined {
+export function expiryProblem(value: string | undefined): Message | undefined {
   if (loginExpiry(value) !== undefined) return undefined;
   return /^\d{1,5}[hd]$/.test((value ?? '').trim()) ? MESSAGES.expiryTooShort : MESSAGES.invalidExpiry;
 }
@@ -68,7 +68,7 @@ export function expiryProblem(value: string | undefined): string | undefined {
  * `:login` options: none → 24h; `--save` or `-s` → 7d; `--save 12h` → 12h. Anything else after
  * --save that is not Nh/Nd gives the spec's message.
  */
-export function parseLoginOptions(options: string | undefined): { expiresIn: string } | { error: string } {
+export function parseLoginOptions(options: string | undefined): { expiresIn: string } | { error: Message } {
   const words = (options ?? '').split(/\s+/).filter(Boolean);
   if (!words.length) return { expiresIn: '24h' };
   // Words after the password that are not --save: most likely a password with spaces.

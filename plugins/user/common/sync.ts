@@ -3,20 +3,25 @@
 // the local user and the cookie; while logged in, synced local changes go to the server.
 import {
   ApiError,
+  call as send,
   formatSettingValue,
   resetSession,
   SYNCED_LOCAL_SETTINGS,
   USER_SETTING_KEYS,
-  type ApiClient,
   type PublicUser,
   type SettingsStore,
+  type typedClient,
   type UserSettings,
 } from '../../../src/core/index.ts';
+import type { UserRoutes } from '../server/index.ts';
+
+/** The typed client of the user routes (/api/user/*). */
+export type UserApi = ReturnType<typeof typedClient<UserRoutes>>['api']['user'];
 
 /** Local keys cleared on logout, where installed plugins declare them. */
 const CLEARED_ON_LOGOUT = ['role', 'stores', 'node'];
 
-export function localSync(settings: SettingsStore, api: ApiClient) {
+export function localSync(settings: SettingsStore, api: UserApi) {
   const declared = (key: string) => settings.specs().some((s) => s.key === key);
   let applying = false;
 
@@ -55,7 +60,7 @@ export function localSync(settings: SettingsStore, api: ApiClient) {
   const stop = settings.onChange('*', (key, value) => {
     if (applying || !settings.get<string>('user')) return;
     if (!(SYNCED_LOCAL_SETTINGS as readonly string[]).includes(key)) return;
-    void api.post('/api/user/update/setting', { key, value: formatSettingValue(value) }).catch(() => undefined);
+    void send(api.update.setting.$post({ json: { key, value: formatSettingValue(value) } })).catch(() => undefined);
   });
 
   return {
@@ -76,11 +81,11 @@ export function localSync(settings: SettingsStore, api: ApiClient) {
     async checkAtStart(): Promise<void> {
       if (!settings.get<string>('user')) return;
       try {
-        const answer = await api.get<PublicUser>('/api/user/info');
-        const user = answer.result;
+        // Checked as it comes: corrupt data clears the local user.
+        const user = (await send(api.info.$get())).result as PublicUser | undefined;
         if (!user?.username || !user.settings || typeof user.settings !== 'object') {
           clearLocalUser();
-          await api.post('/api/user/logout', {}).catch(() => undefined);
+          await send(api.logout.$post({ json: {} })).catch(() => undefined);
           return;
         }
         settings.set('user', user.username);

@@ -2,7 +2,7 @@
 // A logged-in user invites an address; when that address signs up, the inviter and the new
 // user each get INVITE_REWARD dollars of balance, once.
 import type { Kysely } from 'kysely';
-import type { Database, MigrationFactory, ServerPluginContext, UserRow } from '../../../src/core/index.ts';
+import type { Database, Message, MigrationFactory, ServerPluginContext, UserRow } from '../../../src/core/index.ts';
 import { MESSAGES } from '../common/rules.ts';
 
 interface InvitationsTable {
@@ -31,14 +31,19 @@ export const invitationsMigration: MigrationFactory = (_engine, c) => ({
 
 const DAY = 86_400_000;
 
-export function invitations(ctx: ServerPluginContext) {
+/** A deleted account's invitations go with it. */
+export function forgetInvitations(ctx: ServerPluginContext): void {
   const db = ctx.db as unknown as Db;
   ctx.accounts.onDelete(async (userId) => {
     await db.deleteFrom('invitations').where('inviter_id', '=', userId).execute();
   });
+}
+
+export function invitations(ctx: ServerPluginContext) {
+  const db = ctx.db as unknown as Db;
   return {
     /** Records an invitation; refuses addresses with an account and repeats within a day. */
-    async invite(inviter: UserRow, email: string): Promise<{ ok: true } | { ok: false; error: string; status: 400 | 409 }> {
+    async invite(inviter: UserRow, email: string): Promise<{ ok: true } | { ok: false; error: Message; status: 400 | 409 }> {
       const address = email.trim().toLowerCase();
       const taken = await db.selectFrom('users').select('id').where('email', '=', address).executeTakeFirst();
       if (taken) return { ok: false, error: MESSAGES.hasAccount, status: 409 };

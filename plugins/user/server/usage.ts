@@ -4,14 +4,12 @@
 // Uses are counted over rolling windows (24 hours, 7 days, 30 days), as the original did;
 // months of the record are calendar months in UTC. Root has no limits; visitors who are not
 // logged in have the `anonymous` role's, counted per browser (device cookie).
-import type { Context } from 'hono';
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import {
   limitReached,
   ROLE_RANKS,
   rankOf,
   USAGE_WINDOWS_MS,
-  type AppEnv,
   type Database,
   type MigrationFactory,
   type ModelUsage,
@@ -163,20 +161,21 @@ async function servicesUsage(db: Kysely<Database>, now: number): Promise<Service
   }));
 }
 
-export function registerUsage(ctx: ServerPluginContext): void {
+/** GET /api/user/usage: the caller's record; super users and root see the whole service as well (spec part 2's services-usage block). */
+export async function usageFor(db: Kysely<Database>, user: UserRow, limits: Record<string, UsageLimits>): Promise<UsageRecord> {
+  const record = await usageOf(db, { user }, limits);
+  if (rankOf(user.role) >= ROLE_RANKS.super_user) record.services_usage = await servicesUsage(db, Date.now());
+  return record;
+}
+
+/** The guard that refuses a turn once a limit is reached: only when some limit is set (a server without USAGE_LIMITS counts nothing per turn). */
+export function registerUsageGuard(ctx: ServerPluginContext): void {
   const limits = ctx.config.usageLimits;
-  ctx.app.get('/api/user/usage', ctx.requireUser, async (c: Context<AppEnv>) => {
-    const user = c.get('user')!;
-    const record = await usageOf(ctx.db, { user }, limits);
-    // Super users and root see the whole service as well (spec part 2's services-usage block).
-    if (rankOf(user.role) >= ROLE_RANKS.super_user) record.services_usage = await servicesUsage(ctx.db, Date.now());
-    return c.json({ success: true, result: record });
-  });
-  // Only when some limit is set: a server without USAGE_LIMITS counts nothing per turn.
   if (!Object.keys(limits).length) return;
   ctx.generation.addGuard(async ({ owner }: { owner: SessionOwner }) => {
     const applied = limitsFor(limits, owner);
     if (!applied) return undefined;
-    return limitReached(await useCounts(ctx.db, owner, Date.now()), applied) ? MESSAGES.usageLimit : undefined;
+    // A guard answers text (GenerationGuard): the message's English.
+    return limitReached(await useCounts(ctx.db, owner, Date.now()), applied) ? MESSAGES.usageLimit.text : undefined;
   });
 }

@@ -2,12 +2,32 @@
 // Answers follow spec part 7 ({success, message, error, result}); a status other than 200
 // is an error carrying the server's text, or 'Request failed with status {n}'.
 import type { HandlerResult } from '../contract.ts';
+import { Message, type MessageData } from '../messages.ts';
 
+/**
+ * The one answer shape of the API, on both sides. `code` and `params` come with a `message` or
+ * an `error` that is one of the catalogues' (messages.ts), so clients show it in their language.
+ */
 export interface ApiAnswer<T = unknown> {
   success: boolean;
   message?: string;
   error?: string;
   result?: T;
+  code?: string;
+  params?: MessageData['params'];
+}
+
+/** An answer's `message` (or `error`), as message data when it came with a code, else as text. */
+export function saidIn(answer: Pick<ApiAnswer, 'message' | 'error' | 'code' | 'params'>): string | MessageData {
+  const text = answer.message ?? answer.error ?? '';
+  return answer.code ? { code: answer.code, params: answer.params ?? {}, text } : text;
+}
+
+/** The answer fields that carry `said`: its English as `field`, and its code and values beside. */
+export function answerFields(field: 'message' | 'error', said: string | Message): Pick<ApiAnswer, 'message' | 'error' | 'code' | 'params'> {
+  if (!(said instanceof Message)) return { [field]: said };
+  const { code, params, text } = said.toData();
+  return { [field]: text, code, params };
 }
 
 export class ApiError extends Error {
@@ -15,11 +35,14 @@ export class ApiError extends Error {
   /** When the message is one of the shell's own (`msg.*`): its key, to show it translated. */
   readonly key: string | undefined;
   readonly params: Record<string, unknown> | undefined;
-  constructor(message: string, status: number, translation?: { key: string; params?: Record<string, unknown> }) {
-    super(message);
+  /** When the server's error is one of the catalogues' messages: its code and values. */
+  readonly said: MessageData | undefined;
+  constructor(message: string | Message, status: number, translation?: { key: string; params?: Record<string, unknown> }, said?: MessageData) {
+    super(String(message));
     this.status = status;
     this.key = translation?.key;
     this.params = translation?.params;
+    this.said = said ?? (message instanceof Message ? message.toData() : undefined);
   }
 }
 
@@ -31,11 +54,31 @@ export const statusError = (status: number) => new ApiError(`Request failed with
 export interface ApiClient {
   get<T>(path: string, query?: Record<string, string>): Promise<ApiAnswer<T>>;
   post<T>(path: string, body?: unknown): Promise<ApiAnswer<T>>;
+  /** Where the API is ('' for this origin) and the fetch it goes through: what the typed client (typed.ts) uses. */
+  readonly baseUrl: string;
+  readonly fetch: typeof fetch;
+}
+
+/** The answer of a response, or the ApiError it is (a status other than 200, or success false). */
+export async function readAnswer<T>(response: Response): Promise<ApiAnswer<T>> {
+  let answer: ApiAnswer<T> | undefined;
+  try {
+    answer = (await response.json()) as ApiAnswer<T>;
+  } catch {
+    answer = undefined;
+  }
+  const refusal = (error: string) => {
+    const said = saidIn(answer!);
+    return new ApiError(error, response.status, undefined, typeof said === 'string' ? undefined : said);
+  };
+  if (response.status !== 200 || !answer) throw answer?.error ? refusal(answer.error) : statusError(response.status);
+  if (!answer.success) throw refusal(answer.error || 'An error occurred during your request.');
+  return answer;
 }
 
 export function createApiClient(options: { baseUrl?: string; fetch?: typeof fetch } = {}): ApiClient {
   const base = options.baseUrl ?? '';
-  const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
+  const doFetch: typeof fetch = options.fetch ?? ((input, init) => fetch(input, init));
   async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<ApiAnswer<T>> {
     let response: Response;
     try {
@@ -48,21 +91,13 @@ export function createApiClient(options: { baseUrl?: string; fetch?: typeof fetc
     } catch {
       throw offlineError();
     }
-    let answer: ApiAnswer<T> | undefined;
-    try {
-      answer = (await response.json()) as ApiAnswer<T>;
-    } catch {
-      answer = undefined;
-    }
-    if (response.status !== 200 || !answer) {
-      throw answer?.error ? new ApiError(answer.error, response.status) : statusError(response.status);
-    }
-    if (!answer.success) throw new ApiError(answer.error || 'An error occurred during your request.', response.status);
-    return answer;
+    return readAnswer<T>(response);
   }
   return {
     get: (path, query) => call('GET', query && Object.keys(query).length ? `${path}?${new URLSearchParams(query)}` : path),
     post: (path, body) => call('POST', path, body ?? {}),
+    baseUrl: base,
+    fetch: doFetch,
   };
 }
 
@@ -79,7 +114,9 @@ export async function withApiErrors<T>(fn: () => Promise<T>): Promise<T | { kind
   try {
     return await fn();
   } catch (err) {
-    if (err instanceof ApiError) return { kind: 'error', text: err.message, ...(err.key ? { key: err.key, params: err.params } : {}) };
+    if (err instanceof ApiError) {
+      return { kind: 'error', text: err.message, ...(err.key ? { key: err.key, params: err.params } : {}), ...(err.said ? { message: err.said } : {}) };
+    }
     throw err;
   }
 }

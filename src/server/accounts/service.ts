@@ -16,12 +16,24 @@ import {
 import { groupPassword, hashPassword, randomAlphanumeric, verifyPassword } from '../auth/password.ts';
 import { hashToken, newToken } from '../auth/tokens.ts';
 import { emailError, normalizeUsername, passwordError, usernameError } from './validation.ts';
+import { MessageError, type Message } from '../../core/messages.ts';
 import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
 
-export class AccountError extends Error {
-  readonly status: number;
-  constructor(message: string, status = 400) {
-    super(message);
+/** The groups a user belongs to (their own included), by name: where what their groups may see starts. */
+export function groupsOf(db: Kysely<Database>, userId: number): Promise<{ id: number; name: string; owner_id: number }[]> {
+  return db
+    .selectFrom('group_members')
+    .innerJoin('groups', 'groups.id', 'group_members.group_id')
+    .select(['groups.id', 'groups.name', 'groups.owner_id'])
+    .where('group_members.user_id', '=', userId)
+    .orderBy('groups.name')
+    .execute();
+}
+
+export class AccountError extends MessageError {
+  readonly status: 400 | 401 | 403 | 404 | 409;
+  constructor(said: string | Message, status: AccountError['status'] = 400) {
+    super(said);
     this.status = status;
   }
 }
@@ -50,13 +62,7 @@ export class Accounts implements AccountsApi {
   }
 
   async groupsOf(userId: number): Promise<{ id: number; name: string; owner_id: number }[]> {
-    return this.db
-      .selectFrom('group_members')
-      .innerJoin('groups', 'groups.id', 'group_members.group_id')
-      .select(['groups.id', 'groups.name', 'groups.owner_id'])
-      .where('group_members.user_id', '=', userId)
-      .orderBy('groups.name')
-      .execute();
+    return groupsOf(this.db, userId);
   }
 
   async toPublic(user: UserRow): Promise<PublicUser> {
@@ -178,7 +184,7 @@ export class Accounts implements AccountsApi {
 
   async resetSetting(user: UserRow, key: string): Promise<UserSettings> {
     const settings = normalizeUserSettings(user.settings);
-    if (!(key in USER_SETTING_DEFAULTS)) throw new AccountError(checkUserSetting(key, '').ok ? SERVER_MESSAGES.invalidKey : (checkUserSetting(key, '') as { error: string }).error);
+    if (!(key in USER_SETTING_DEFAULTS)) throw new AccountError(checkUserSetting(key, '').ok ? SERVER_MESSAGES.invalidKey : (checkUserSetting(key, '') as { error: Message }).error);
     (settings as Record<string, unknown>)[key] = key === 'groupPassword' ? groupPassword() : USER_SETTING_DEFAULTS[key as keyof typeof USER_SETTING_DEFAULTS];
     await this.setSettings(user, settings);
     return settings;

@@ -1,11 +1,12 @@
 // How a turn's failure is put to the person: a message of ours (GenerationError), or a
 // provider's status with its own detail, or a stream the provider cut short.
+import { MessageError, saidBy, type Message } from '../../core/messages.ts';
 import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
 
 /** A failure whose message is meant for the person as it stands (no model, no vision, a limit). */
-export class GenerationError extends Error {}
+export class GenerationError extends MessageError {}
 
-export function errorMessage(err: unknown): string {
+export function errorMessage(err: unknown): string | Message {
   const e = err as { statusCode?: number; message?: string; responseBody?: string };
   // The AI SDK reports a stream that broke after a 200 with that status: say what happened.
   if (typeof e?.statusCode === 'number' && e.statusCode < 300) return SERVER_MESSAGES.cutShort;
@@ -18,5 +19,7 @@ export function errorMessage(err: unknown): string {
     }
     return detail ? SERVER_MESSAGES.providerStatusDetail(e.statusCode, detail) : SERVER_MESSAGES.providerStatus(e.statusCode);
   }
-  return e?.message || SERVER_MESSAGES.failed;
+  return e?.message ? saidBy(err) : SERVER_MESSAGES.failed;
 }
+
+export { errorEvent, statusEvent } from '../../core/generation.ts';

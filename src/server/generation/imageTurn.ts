@@ -16,13 +16,14 @@ import { imageModel } from '../models/providers.ts';
 import type { ModelEntry } from '../models/systemModels.ts';
 import { insertUpload, objectUrl } from '../uploads/store.ts';
 import type { Owner } from './owner.ts';
-import { GenerationError } from './errors.ts';
+import type { Message } from '../../core/messages.ts';
+import { GenerationError, statusEvent } from './errors.ts';
 import { saveTurn } from './persist.ts';
 import { memory } from './sessions.ts';
 
 export interface ImageTurn {
   /** What it needs of the generation's dependencies (run.ts's GenerationDeps has it all). */
-  deps: { db: Kysely<Database>; attachments: AttachmentsApi; settings: { generating: string } };
+  deps: { db: Kysely<Database>; attachments: AttachmentsApi; settings: { generating: string | Message } };
   request: GenerateRequest;
   owner: Owner;
   entry: ModelEntry;
@@ -51,7 +52,7 @@ export async function runImageTurn(turn: ImageTurn): Promise<GenerateResult> {
   const { deps, request, entry, emit, signal, stats } = turn;
   const model = imageModel(entry, turn.fetch);
   if (!model) throw new GenerationError(SERVER_MESSAGES.noImageModel(entry.name, entry.provider));
-  emit({ type: 'status', text: deps.settings.generating });
+  emit(statusEvent(deps.settings.generating));
   const edits = await sources(turn);
   const files = await Promise.all(edits.map((url) => deps.attachments.fetch(url, signal)));
   const result = await generateImage({

@@ -6,7 +6,7 @@ import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
 /** The abort reason of a generation stopped because the server is shutting down. */
 export class ServerStopping extends Error {
   constructor() {
-    super(SERVER_MESSAGES.shuttingDown);
+    super(SERVER_MESSAGES.shuttingDown.text);
   }
 }
 

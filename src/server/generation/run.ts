@@ -35,7 +35,8 @@ import { ServerStopping, type InFlight } from './inflight.ts';
 import { estimateUsage, saveTurn, type TurnRecord } from './persist.ts';
 import { memory, memoryUnits, SessionError, sessionForTurn } from './sessions.ts';
 import { RetryGate, retryStatus, withRetries } from './retry.ts';
-import { errorMessage, GenerationError } from './errors.ts';
+import { errorEvent, errorMessage, GenerationError, statusEvent } from './errors.ts';
+import type { Message } from '../../core/messages.ts';
 import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
 
 export { GenerationError, MAX_TOOL_ROUNDS };
@@ -51,7 +52,7 @@ export interface GenerationDeps {
   egressFetch: typeof fetch;
   /** The files behind attachment URLs: this server's uploads, or the egress-safe fetch. */
   attachments: AttachmentsApi;
-  settings: { roleContentSystem: string; temperature: number; topP: number; querying: string; generating: string; streamRelay: 'direct' | 'sdk'; publicUrl?: string };
+  settings: { roleContentSystem: string; temperature: number; topP: number; querying: string | Message; generating: string | Message; streamRelay: 'direct' | 'sdk'; publicUrl?: string };
   log: { error(obj: object, msg?: string): void };
   /** Generations under way (a shutdown stops them: inflight.ts). */
   inflight: InFlight;
@@ -167,7 +168,7 @@ export async function runGeneration(
     const kept = await keep('a stopped answer');
     if (signal.reason instanceof ServerStopping) {
       if (kept) emit({ type: 'done', session: kept.session, time: kept.time });
-      emit({ type: 'error', error: kept ? SERVER_STOPPING_KEPT : SERVER_STOPPING });
+      emit(errorEvent(kept ? SERVER_STOPPING_KEPT : SERVER_STOPPING));
     }
     return undefined;
   };
@@ -179,18 +180,18 @@ export async function runGeneration(
     const images = request.images ?? [];
     // An image model answers with a picture (imageTurn.ts); the images attached are to be edited.
     if (entry.capabilities.image) {
-      emit({ type: 'status', text: deps.settings.querying });
+      emit(statusEvent(deps.settings.querying));
       const stats = turnStats(deps, request, `0/${request.mem_length ?? DEFAULT_MEM_LENGTH}`);
       return await runImageTurn({ deps, request, owner, entry, session, stats, fetch: modelFetch(entry, deps), origin: origin(), emit, signal });
     }
     if (images.length && !entry.capabilities.vision) throw new GenerationError(SERVER_MESSAGES.noVision(entry.name));
 
-    emit({ type: 'status', text: deps.settings.querying });
+    emit(statusEvent(deps.settings.querying));
     const providerSystem: string[] = [];
     // Images a context provider produced (a node's) are shown with the answer, not sent to the model.
     const providerImages: string[] = [];
     for (const provider of deps.providers) {
-      const added = await provider({ request, user, signal, status: (text) => emit({ type: 'status', text }) });
+      const added = await provider({ request, user, signal, status: (text) => emit(statusEvent(text)) });
       providerSystem.push(...(added?.system ?? []));
       providerImages.push(...(added?.images ?? []));
     }
@@ -238,7 +239,7 @@ export async function runGeneration(
     for (const url of [...images, ...providerImages]) emit({ type: 'image', url });
 
     // The context is built; what follows waits on the model (system info's texts, spec part 3).
-    emit({ type: 'status', text: deps.settings.generating });
+    emit(statusEvent(deps.settings.generating));
     const fetchImpl = modelFetch(entry, deps);
     // The direct relay hands over one text part per network read of the provider.
     const direct = entry.provider === 'openai-compatible' && deps.settings.streamRelay === 'direct';
@@ -327,7 +328,7 @@ export async function runGeneration(
       gate,
       signal,
       (delay, failure) => emit({ type: 'status', text: retryStatus(delay, failure) }),
-      () => emit({ type: 'status', text: deps.settings.generating }),
+      () => emit(statusEvent(deps.settings.generating)),
     );
     const text = answer.text;
     if (failure !== undefined) throw failure;
@@ -375,7 +376,7 @@ export async function runGeneration(
     // browser learns where it went (done) before it shows the error.
     const kept = await keep('a cut-off answer');
     if (kept) emit({ type: 'done', session: kept.session, time: kept.time });
-    emit({ type: 'error', error: errorMessage(err) });
+    emit(errorEvent(errorMessage(err)));
     return undefined;
   }
 }

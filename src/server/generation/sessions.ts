@@ -1,6 +1,7 @@
 // Sessions and their branches, and memory (spec part 4): a session is readable by its owner
 // and root, or by anyone once shared; sending from an older log, or into someone else's
 // shared session, starts a sub-session whose memory follows the parent chain.
+import { MessageError, type Message } from '../../core/messages.ts';
 import type { Kysely, Selectable } from 'kysely';
 import { SESSION_ID_MAX, SESSION_ID_MIN, type Database, type LogsTable, type SessionsTable } from '../../core/index.ts';
 import { grouped } from '../db/groupCommit.ts';
@@ -11,9 +12,9 @@ import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
 export type SessionRow = Selectable<SessionsTable>;
 export type LogRow = Selectable<LogsTable>;
 
-export class SessionError extends Error {
+export class SessionError extends MessageError {
   readonly status: 400 | 403 | 404;
-  constructor(message: string, status: 400 | 403 | 404) {
+  constructor(message: string | Message, status: 400 | 403 | 404) {
     super(message);
     this.status = status;
   }

@@ -2,6 +2,7 @@
 // wins over a group model of the same name, which wins over a system model.
 import type { Kysely } from 'kysely';
 import type { Database, PublicModel, UserRow } from '../../core/index.ts';
+import { groupsOf } from '../accounts/service.ts';
 import { mask } from '../crypto/secretBox.ts';
 import { capabilitiesSchema, PROVIDERS, type ModelEntry, type ProviderKind } from './systemModels.ts';
 
@@ -55,14 +56,9 @@ export class ModelRegistry {
   }
 
   private async rows(user: UserRow) {
-    const groups = await this.db
-      .selectFrom('group_members')
-      .innerJoin('groups', 'groups.id', 'group_members.group_id')
-      .select(['group_members.group_id', 'groups.owner_id'])
-      .where('group_members.user_id', '=', user.id)
-      .execute();
-    const groupIds = groups.map((g) => g.group_id);
-    const groupOwner = new Map(groups.map((g) => [g.group_id, g.owner_id]));
+    const groups = await groupsOf(this.db, user.id);
+    const groupIds = groups.map((g) => g.id);
+    const groupOwner = new Map(groups.map((g) => [g.id, g.owner_id]));
     const rows = await this.db
       .selectFrom('models')
       .selectAll()

@@ -6,12 +6,13 @@
 import dns, { type LookupAddress, type LookupOptions } from 'node:dns';
 import net from 'node:net';
 import { Agent, buildConnector } from 'undici';
+import { MessageError, type Message } from '../../core/messages.ts';
 import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
 
 // Refusal reasons are messages too (reasonLoopback...), so that the browser shows them translated.
 const R = SERVER_MESSAGES;
 
-export class EgressError extends Error {
+export class EgressError extends MessageError {
   override name = 'EgressError';
 }
 
@@ -35,7 +36,7 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 10 * 1024 * 1024; // 10,485,760: the o
 // are where peers' bypasses came from (open-webui CVE-2026-45331, LibreChat CVE-2026-31943).
 
 // Order matters: the first matching rule names the reason (metadata before link-local).
-const V4_RULES: [base: string, bits: number, reason: string][] = [
+const V4_RULES: [base: string, bits: number, reason: Message][] = [
   ['169.254.169.254', 32, R.reasonMetadata],
   ['169.254.170.2', 32, R.reasonMetadata], // AWS ECS task metadata
   ['0.0.0.0', 8, R.reasonUnspecified],
@@ -66,7 +67,7 @@ const V4_MASKS = V4_RULES.map(([base, bits, reason]) => {
   return { mask, network: (parseIPv4(base)! & mask) >>> 0, reason };
 });
 
-function ipv4Refusal(n: number): string | null {
+function ipv4Refusal(n: number): Message | null {
   return V4_MASKS.find(({ mask, network }) => ((n & mask) >>> 0) === network)?.reason ?? null;
 }
 
@@ -95,11 +96,11 @@ function inV6(n: bigint, base: string, bits: number): boolean {
   return n >> shift === v6(base) >> shift;
 }
 
-function ipv6Refusal(n: bigint): string | null {
+function ipv6Refusal(n: bigint): Message | null {
   if (n === 0n) return R.reasonUnspecified;
   if (n === 1n) return R.reasonLoopback;
   // Forms that carry an IPv4 address are judged by that address (published bypasses used each).
-  const embedded = (form: (reason: string) => string, offset: number) => {
+  const embedded = (form: (reason: Message) => Message, offset: number) => {
     const reason = ipv4Refusal(Number((n >> BigInt(offset)) & 0xffffffffn));
     return reason && form(reason);
   };
@@ -120,7 +121,7 @@ function ipv6Refusal(n: bigint): string | null {
 }
 
 /** Why connecting to this IP address is refused, or null if it is a public address. */
-export function refusalReason(address: string): string | null {
+export function refusalReason(address: string): Message | null {
   const v4 = parseIPv4(address);
   if (v4 !== null) return ipv4Refusal(v4);
   const n = parseIPv6(address);

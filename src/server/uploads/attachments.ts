@@ -3,6 +3,7 @@
 // loopback) address; every other URL goes through the egress-safe fetch, capped at 10 MB.
 // An own upload is known by its path and its random id whatever host name the URL was made
 // with (localhost, a LAN address, PUBLIC_URL): the id is the capability either way.
+import { MessageError } from '../../core/messages.ts';
 import type { Kysely } from 'kysely';
 import type { AttachedFile, AttachmentsApi, Database } from '../../core/index.ts';
 import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
@@ -16,7 +17,7 @@ export function createAttachments(db: Kysely<Database>, egressFetch: typeof fetc
       const id = uploadIdOf(url);
       if (id) {
         const file = await readUpload(db, id);
-        if (!file) throw new Error(SERVER_MESSAGES.uploadNotFound(url));
+        if (!file) throw new MessageError(SERVER_MESSAGES.uploadNotFound(url));
         return file;
       }
       const response = await egressFetch(url, { signal });

@@ -2,6 +2,7 @@
 // claim. Made in the worker (zip.ts, documents.ts) and by the pool that runs it (extractPool.ts),
 // carried between them as plain data, and put into words (in the server's messages, which the
 // interface translates) only at the end, by extract.ts.
+import { MessageError, type Message } from '../../core/messages.ts';
 import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
 
 export type Refusal =
@@ -14,7 +15,7 @@ export type Refusal =
   | { kind: 'busy' };
 
 /** An error that carries its refusal (thrown in the worker, sent over as the refusal alone). */
-export class RefusedError extends Error {
+export class RefusedError extends MessageError {
   readonly refusal: Refusal;
   constructor(refusal: Refusal) {
     super(describeRefusal(refusal));
@@ -23,7 +24,7 @@ export class RefusedError extends Error {
 }
 
 /** The server's message for a refusal. */
-export function describeRefusal(refusal: Refusal): string {
+export function describeRefusal(refusal: Refusal): Message {
   switch (refusal.kind) {
     case 'unpacked':
       return SERVER_MESSAGES.documentUnpacked(refusal.mb);

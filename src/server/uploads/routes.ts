@@ -14,7 +14,8 @@
 // - each owner (user, or anonymous browser) has a quota; uploads go with the account.
 // The object URL's UUID is its capability: it is shown to its owner, and to those the owner
 // shares a session with, as logs carry it.
-import type { Context, Hono } from 'hono';
+import type { Message } from '../../core/messages.ts';
+import { Hono, type Context } from 'hono';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { AppEnv, Database } from '../../core/index.ts';
@@ -69,16 +70,18 @@ function contentDisposition(kind: 'inline' | 'attachment', name: string): string
 const ownerFilter = (owner: Owner) =>
   owner.user ? { column: 'user_id' as const, value: owner.user.id } : { column: 'device_id' as const, value: owner.deviceId };
 
-export function registerUploadRoutes(app: Hono<AppEnv>, deps: UploadDeps): void {
+/** The upload routes; the browser's upload is typed from them (UploadRoutes). */
+export function uploadRoutes(deps: UploadDeps) {
   const { db } = deps;
   const origin = (url: string) => deps.publicUrl || new URL(url).origin;
 
-  app.get('/api/file/generate-presigned-url', validate('query', presignQuery), async (c) => {
+  return new Hono<AppEnv>()
+  .get('/api/file/generate-presigned-url', validate('query', presignQuery), async (c) => {
     // The spec makes this a GET, so the origin check does not cover it: refuse another site's
     // request, which would spend the visitor's waiting URLs (and quota) from a link or an <img>.
     const site = c.req.header('sec-fetch-site');
     if (site && site !== 'same-origin' && site !== 'none') return fail(c, 403, SERVER_MESSAGES.crossOrigin);
-    const query = c.req.valid('query' as never) as z.infer<typeof presignQuery>;
+    const query = c.req.valid('query');
     const name = cleanName(query.fileName);
     const ext = uploadExtension(name);
     if (!ext) return fail(c, 400, SERVER_MESSAGES.uploadInvalidType);
@@ -109,9 +112,8 @@ export function registerUploadRoutes(app: Hono<AppEnv>, deps: UploadDeps): void 
       content_type: putType,
     };
     return ok(c, result);
-  });
-
-  app.put(UPLOAD_PUT_PATH, async (c) => {
+  })
+  .put(UPLOAD_PUT_PATH, async (c) => {
     const id = c.req.query('id') ?? '';
     const expires = c.req.query('expires') ?? '';
     const signature = c.req.query('signature') ?? '';
@@ -128,7 +130,7 @@ export function registerUploadRoutes(app: Hono<AppEnv>, deps: UploadDeps): void 
       await db.deleteFrom('uploads').where('id', '=', id).execute();
       return fail(c, 413, SERVER_MESSAGES.uploadTooLarge);
     }
-    const refuse = async (error: string) => {
+    const refuse = async (error: Message) => {
       await db.deleteFrom('uploads').where('id', '=', id).execute();
       return fail(c, 400, error);
     };
@@ -157,9 +159,8 @@ export function registerUploadRoutes(app: Hono<AppEnv>, deps: UploadDeps): void 
     });
     if (!done) return invalid();
     return ok(c, undefined, 'Uploaded.');
-  });
-
-  app.get('/api/file/:id/:name?', async (c) => {
+  })
+  .get('/api/file/:id/:name?', async (c) => {
     const id = c.req.param('id');
     const row = /^[0-9a-f-]{36}$/.test(id) ? await readUpload(db, id) : undefined;
     if (!row) return fail(c, 404, SERVER_MESSAGES.notFound);
@@ -174,3 +175,5 @@ export function registerUploadRoutes(app: Hono<AppEnv>, deps: UploadDeps): void 
     return c.body(row.data);
   });
 }
+
+export type UploadRoutes = ReturnType<typeof uploadRoutes>;

@@ -5,12 +5,14 @@ import {
   ApiError,
   MAX_TOOL_ROUNDS,
   McpRef,
+  statusEvent,
   ToolboxRef,
   type ServiceRef,
   type ToolCall,
   type ToolResult,
   type GenerationEvent,
   type Output,
+  type Said,
   type ParsedLine,
   type SettingsStore,
   type ShellEvents,
@@ -80,7 +82,8 @@ export async function runChat(parsed: Extract<ParsedLine, { kind: 'chat' }>, dep
     files: parsed.attachments.filter((a) => a.kind === 'file').map((a) => a.url),
   });
   let text = '';
-  let failed: string | undefined;
+  // What went wrong: already in the interface's language (the shell's own), or the server's words.
+  let failed: Said | undefined;
   let pending: { session: number; calls: ToolCall[] } | undefined;
   let model = '';
   let pictured = false;
@@ -98,7 +101,7 @@ export async function runChat(parsed: Extract<ParsedLine, { kind: 'chat' }>, dep
         break;
       case 'status':
         // The default status texts in the interface's language (an operator's own stay as set).
-        if (!text) controller.notice(host.localize(event.text));
+        if (!text) controller.notice(event.message ? host.translate(event.message) : event.text);
         break;
       case 'model':
         model = event.model;
@@ -122,7 +125,7 @@ export async function runChat(parsed: Extract<ParsedLine, { kind: 'chat' }>, dep
         batch.flush();
         break;
       case 'error':
-        failed = event.error;
+        failed = event.message ?? event.error;
         break;
       case 'done':
         if (event.tool_calls?.length) pending = { session: event.session, calls: event.tool_calls };
@@ -162,7 +165,7 @@ export async function runChat(parsed: Extract<ParsedLine, { kind: 'chat' }>, dep
         await streamGeneration(request, onEvent, { signal });
       } else {
         // Without streaming nothing shows until the whole answer is there: say that it is coming.
-        onEvent({ type: 'status', text: info.generating || SERVER_MESSAGES.generating });
+        onEvent(statusEvent(info.generating || SERVER_MESSAGES.generating));
         const result = await generateOnce(request, { signal });
         text += result.text;
         model = result.info.model;
@@ -194,7 +197,7 @@ export async function runChat(parsed: Extract<ParsedLine, { kind: 'chat' }>, dep
       request = { ...request, session: calls.session, tool_results: [...(request.tool_results ?? []), ...results] };
     }
   } catch (err) {
-    if (!signal.aborted) failed = !(err instanceof ApiError) ? deps.t('msg.errorOccurred') : err.key ? deps.t(err.key, err.params) : err.message;
+    if (!signal.aborted) failed = !(err instanceof ApiError) ? deps.t('msg.errorOccurred') : err.key ? deps.t(err.key, err.params) : (err.said ?? err.message);
   } finally {
     batch.stop();
     state.set({ generating: false });
@@ -203,7 +206,7 @@ export async function runChat(parsed: Extract<ParsedLine, { kind: 'chat' }>, dep
     events.emit('speak:cancel', undefined);
     const partial: Output[] = text ? [{ kind: 'markdown', text }] : [];
     // The server's words (a provider's status, a restart) in the interface's language.
-    return [...partial, { kind: 'error', text: host.localize(failed) }];
+    return [...partial, { kind: 'error', text: await host.say(failed) }];
   }
   events.emit('speak:end', undefined);
   // Stopped before anything showed: with streaming off the server kept the answer so far, and

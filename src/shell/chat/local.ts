@@ -13,6 +13,7 @@ import {
   ollamaModelName,
   ollamaModels,
   ollamaUrl,
+  statusEvent,
   type GenerateRequest,
   type GenerationEvent,
   type SettingsStore,
@@ -96,7 +97,7 @@ export async function localGeneration(
   if (!names) throw new ApiError(OLLAMA_MESSAGES.ollamaCannotConnect, 0);
   if (!names.includes(ollamaModelName(model))) throw new ApiError(OLLAMA_MESSAGES.ollamaModelNotFound, 404);
 
-  onEvent({ type: 'status', text: options.texts?.querying || SERVER_MESSAGES.querying });
+  onEvent(statusEvent(options.texts?.querying || SERVER_MESSAGES.querying));
   const api = createApiClient({ baseUrl: options.baseUrl ?? '', fetch: doFetch });
   const { mcp_tools: _tools, ...body } = request;
   // The server builds the messages; when it cannot be reached, the browser does (offline mode).
@@ -112,7 +113,7 @@ export async function localGeneration(
   let tools = options.toolbox && enabled.length ? await options.toolbox.tools(enabled) : [];
 
   onEvent({ type: 'model', model });
-  onEvent({ type: 'status', text: options.texts?.generating || SERVER_MESSAGES.generating });
+  onEvent(statusEvent(options.texts?.generating || SERVER_MESSAGES.generating));
   const messages = built?.messages ?? offlineMessages(request);
   let output = '';
   const ran: ToolResult[] = [];

@@ -2,6 +2,7 @@
 // its streamed answer read into text (reported as it arrives) and whole tool calls (their
 // arguments arrive in pieces). A model that cannot use tools is asked again without them.
 import { ApiError, OLLAMA_MESSAGES, type ToolCall, type ToolSpec } from '../../core/index.ts';
+import type { Message } from '../../core/messages.ts';
 import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
 import { readSse, type SseMessage } from './sse.ts';
 
@@ -14,7 +15,7 @@ export interface StepOptions {
   fetch: typeof fetch;
 }
 
-async function providerError(response: Response): Promise<string> {
+async function providerError(response: Response): Promise<Message> {
   let detail = '';
   try {
     const body = (await response.json()) as { error?: { message?: string } | string };

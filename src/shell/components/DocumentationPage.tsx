@@ -2,11 +2,22 @@ import { use, useMemo } from 'react';
 import { collectDocs, CommandRegistry, DOC_SECTIONS, helpEntries, type PluginHost } from '../../core/index.ts';
 import { useHost, useNamespaces, useT } from '../context.tsx';
 
-const docsCache = new WeakMap<PluginHost, ReturnType<PluginHost['docsSources']>>();
-/** The plugins' documentation, loaded once per host (suspends until it has arrived). */
-function useDocsSources(host: PluginHost) {
+interface ApiRow {
+  method: string;
+  path: string;
+  owner: string;
+}
+type Docs = [Awaited<ReturnType<PluginHost['docsSources']>>, ApiRow[]];
+const docsCache = new WeakMap<PluginHost, Promise<Docs>>();
+/**
+ * The plugins' documentation and the API table (generated from the server's routes:
+ * npm run docs:api), loaded once per host (suspends until they have arrived).
+ */
+function useDocsSources(host: PluginHost): Docs {
   const promise = useMemo(() => {
-    if (!docsCache.has(host)) docsCache.set(host, host.docsSources());
+    if (!docsCache.has(host)) {
+      docsCache.set(host, Promise.all([host.docsSources(), import('../../core/api/apiRoutes.json').then((m) => m.default as ApiRow[])]));
+    }
     return docsCache.get(host)!;
   }, [host]);
   return use(promise);
@@ -16,9 +27,9 @@ function useDocsSources(host: PluginHost) {
 export function DocumentationPage() {
   const host = useHost();
   const t = useT();
-  const ready = useNamespaces(host.manifests.map((m) => m.id));
+  const ready = useNamespaces([...host.manifests.map((m) => m.id), 'core']);
   const manifests = host.manifests;
-  const sources = useDocsSources(host);
+  const [sources, routes] = useDocsSources(host);
   const tt = (ns: string, key: string) => host.t(ns)(key);
   const intro = collectDocs(sources, 'introduction') as unknown as { key: string; ns: string }[];
   const steps = collectDocs(sources, 'quickStart');
@@ -26,7 +37,8 @@ export function DocumentationPage() {
   const functions = collectDocs(sources, 'functions');
   const shortcuts = collectDocs(sources, 'shortcuts');
   const gestures = collectDocs(sources, 'gestures');
-  const api = collectDocs(sources, 'api');
+  // The routes of this build: the core's, and those of the plugins it ships.
+  const api = routes.filter((r) => r.owner === 'core' || manifests.some((m) => m.id === r.owner));
   const faqs = collectDocs(sources, 'faqs');
   const feedback = collectDocs(sources, 'feedback');
   const groups = ready ? helpEntries(new CommandRegistry(manifests, host.env), (ns) => host.t(ns)) : new Map();
@@ -184,7 +196,7 @@ export function DocumentationPage() {
                 <td>
                   <code>{a.path}</code>
                 </td>
-                <td>{tt(a.ns, a.key)}</td>
+                <td>{tt(a.owner, `docs.api.${a.method} ${a.path}`)}</td>
               </tr>
             ))}
           </tbody>

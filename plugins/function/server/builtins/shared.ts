@@ -1,13 +1,13 @@
 // Helpers of the built-in functions: argument checks with clear messages, and a fetch of the
 // operator's data sources (trusted configuration, so plain fetch with a timeout).
-import type { FunctionsConfig, RedirectEvent, UserRow } from '../../../../src/core/index.ts';
+import { MessageError, type FunctionsConfig, type RedirectEvent, type UserRow } from '../../../../src/core/index.ts';
 import { MESSAGES } from '../../common/messages.ts';
 
 export type BuiltinOutput = { result: string; event?: RedirectEvent };
 export type Builtin = (args: Record<string, unknown>, context: { user: UserRow | null; signal: AbortSignal; config: FunctionsConfig }) => Promise<BuiltinOutput>;
 
-/** An error whose message the user (or the model) may see as is. */
-export class FunctionError extends Error {}
+/** An error the user (or the model) may see: one of the functions' messages, its code kept. */
+export class FunctionError extends MessageError {}
 
 export function stringArg(args: Record<string, unknown>, name: string, required = true): string {
   const value = args[name];

@@ -32,7 +32,7 @@ import { createEgressFetch, resolvePublicAddresses } from './net/egress.ts';
 import { ModelRegistry } from './models/registry.ts';
 import { InFlight } from './generation/inflight.ts';
 import { registerGenerationRoutes } from './generation/routes.ts';
-import { completeOnce } from './generation/complete.ts';
+import { completeOnce } from './generation/oneShot.ts';
 import { ownerOf } from './generation/owner.ts';
 import { canRead, getSession, memory, owns } from './generation/sessions.ts';
 import { checkUrlAllowed } from './net/checkUrl.ts';

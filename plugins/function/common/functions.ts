@@ -1,6 +1,6 @@
 // The built-in functions of spec part 9: names, descriptions and JSON schemas, shared by the
 // commands (`:function ls`, `:function <name>`) and the server, which runs them.
-import { MESSAGES } from './messages.ts';
+import { MESSAGES } from './messageCatalogue.ts';
 
 export interface FunctionSpec {
   name: string;

@@ -19,7 +19,7 @@ import {
   type Translate,
 } from '../../../src/core/index.ts';
 import { BUILTIN_FUNCTIONS, BUILTIN_NAMES, nameList, parseArgs, template } from './functions.ts';
-import { MESSAGES } from './messages.ts';
+import { MESSAGES } from './messageCatalogue.ts';
 
 export * from './functions.ts';
 

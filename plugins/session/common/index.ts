@@ -18,7 +18,7 @@ import {
   type Translate,
 } from '../../../src/core/index.ts';
 import type { PublicLog, SessionDetail, SessionSummary } from './api.ts';
-import { MESSAGES } from './messages.ts';
+import { MESSAGES } from './messageCatalogue.ts';
 
 export type { PublicLog, SessionDetail, SessionSummary } from './api.ts';
 

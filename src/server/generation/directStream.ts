@@ -10,7 +10,7 @@
 // STREAM_RELAY=sdk, goes through the AI SDK.
 import type { ModelMessage } from 'ai';
 import type { ModelEntry } from '../models/systemModels.ts';
-import { plainContent } from './chunkText.ts';
+import { plainContent } from './plainContent.ts';
 import { sseEvents } from './sseEvents.ts';
 import { CutShortError, viaFetch, viaRawHttp, type ChunkResult } from './upstream.ts';
 

@@ -14,7 +14,7 @@ import type { AttachmentsApi, Database, GenerateRequest, GenerateResult, Generat
 import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
 import { imageModel } from '../models/providers.ts';
 import type { ModelEntry } from '../models/systemModels.ts';
-import { insertUpload, objectUrl } from '../uploads/store.ts';
+import { insertUpload, objectUrl } from '../uploads/uploadStorage.ts';
 import type { Owner } from './owner.ts';
 import { GenerationError } from './errors.ts';
 import { saveTurn } from './persist.ts';

@@ -9,7 +9,7 @@ import { DEFAULT_MEM_LENGTH } from '../../core/index.ts';
 import { generateBody, generateQueryToBody, logAddBody } from '../../core/api/generate.ts';
 import { fail, ok } from '../http/respond.ts';
 import { validate } from '../http/validate.ts';
-import { buildMessages } from './messages.ts';
+import { buildMessages } from './modelMessages.ts';
 import { ownerOf, type Owner } from './owner.ts';
 import { saveTurn } from './persist.ts';
 import { checkGuards, GenerationError, runGeneration, type GenerationDeps } from './run.ts';

@@ -28,7 +28,7 @@ import { evaluate } from './evaluate.ts';
 import { runImageTurn } from './imageTurn.ts';
 import { fetchFileTexts, imagesOf, inlineUploadedImages } from './files.ts';
 import { directChatStream, type PartSink, type RelayPart, type RelayTool } from './directStream.ts';
-import { buildMessages } from './messages.ts';
+import { buildMessages } from './modelMessages.ts';
 import type { Owner } from './owner.ts';
 import { AnswerText } from './answerText.ts';
 import { ServerStopping, type InFlight } from './inflight.ts';

@@ -25,7 +25,7 @@ import type { Owner } from '../generation/owner.ts';
 import { fail, ok } from '../http/respond.ts';
 import { validate } from '../http/validate.ts';
 import { IMAGE_MAX_MEGAPIXELS, IMAGE_MAX_SIDE, imageTooLarge, mismatch } from './sniff.ts';
-import { insertUpload, objectUrl, readUpload, writeParts } from './store.ts';
+import { insertUpload, objectUrl, readUpload, writeParts } from './uploadStorage.ts';
 
 /** How long a presigned PUT URL is taken (a 10 MB file on a slow link fits). */
 export const PRESIGN_TTL_MS = 5 * 60_000;

@@ -21,7 +21,7 @@ import type { AppEnv, Database } from '../../core/index.ts';
 import { UPLOAD_MAX_BYTES } from '../../core/constants.ts';
 import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
 import { acceptsContentType, isImageExtension, UPLOAD_CONTENT_TYPES, uploadExtension, type PresignedUpload } from '../../core/uploads.ts';
-import type { Owner } from '../generation/owner.ts';
+import type { Owner } from '../turn/owner.ts';
 import { fail, ok } from '../http/respond.ts';
 import { validate } from '../http/validate.ts';
 import { IMAGE_MAX_MEGAPIXELS, IMAGE_MAX_SIDE, imageTooLarge, mismatch } from './sniff.ts';

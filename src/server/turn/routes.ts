@@ -13,7 +13,7 @@ import { buildMessages } from './modelMessages.ts';
 import { ownerOf, type Owner } from './owner.ts';
 import { saveTurn } from './persist.ts';
 import { checkGuards, GenerationError, runGeneration, type GenerationDeps } from './run.ts';
-import { nodeSseStream, webSseStream } from './sseStream.ts';
+import { nodeSseStream, webSseStream } from '../transport/sseStream.ts';
 import { getSession, memory, owns, SessionError, sessionForTurn, validSessionId } from './sessions.ts';
 import { fetchFileTexts, imagesOf, inlineUploadedImages } from './files.ts';
 import { SERVER_MESSAGES } from '../../core/serverMessages.ts';

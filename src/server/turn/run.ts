@@ -27,14 +27,14 @@ import type { ModelEntry } from '../models/systemModels.ts';
 import { evaluate } from './evaluate.ts';
 import { runImageTurn } from './imageTurn.ts';
 import { fetchFileTexts, imagesOf, inlineUploadedImages } from './files.ts';
-import { directChatStream, type PartSink, type RelayPart, type RelayTool } from './directStream.ts';
+import { directChatStream, type PartSink, type RelayPart, type RelayTool } from '../transport/directStream.ts';
 import { buildMessages } from './modelMessages.ts';
 import type { Owner } from './owner.ts';
 import { AnswerText } from './answerText.ts';
 import { ServerStopping, type InFlight } from './inflight.ts';
 import { estimateUsage, saveTurn, type TurnRecord } from './persist.ts';
 import { memory, memoryUnits, SessionError, sessionForTurn } from './sessions.ts';
-import { RetryGate, retryStatus, withRetries } from './retry.ts';
+import { RetryGate, retryStatus, withRetries } from '../transport/retry.ts';
 import { errorMessage, GenerationError } from './errors.ts';
 import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
 

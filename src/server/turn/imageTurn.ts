@@ -21,7 +21,7 @@ import { saveTurn } from './persist.ts';
 import { memory } from './sessions.ts';
 
 export interface ImageTurn {
-  /** What it needs of the generation's dependencies (run.ts's GenerationDeps has it all). */
+  /** What it needs of the generation's dependencies (deps.ts's GenerationDeps has it all). */
   deps: { db: Kysely<Database>; attachments: AttachmentsApi; settings: { generating: string } };
   request: GenerateRequest;
   owner: Owner;

@@ -4,8 +4,8 @@
 // routing, validation, session, database or log. Beside the pass-through (bareRelay.ts) it
 // shows what converting the stream costs; beside the app, what the product around it costs.
 import http from 'node:http';
-import { directChatStream } from '../src/server/generation/directStream.ts';
-import { nodeSseStream } from '../src/server/generation/sseStream.ts';
+import { directChatStream } from '../src/server/transport/directStream.ts';
+import { nodeSseStream } from '../src/server/transport/sseStream.ts';
 import type { ModelEntry } from '../src/server/models/systemModels.ts';
 
 const entry: ModelEntry = {

@@ -8,7 +8,7 @@ import { startFakeOpenAI } from '../tests/fixtures/fakeOpenAI.ts';
 import type { RecordedRequest } from '../tests/fixtures/fakeOpenAI.ts';
 import { lastUserText } from '../tests/fixtures/fakeOpenAI.ts';
 import { png } from '../tests/fixtures/png.ts';
-import { EVAL_PROMPT } from '../src/server/generation/evaluate.ts';
+import { EVAL_PROMPT } from '../src/server/turn/evaluate.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 

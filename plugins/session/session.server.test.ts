@@ -5,7 +5,7 @@
 // fake OpenAI-compatible provider answers "You said: <input>".
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PlatformRef, type GenerateResult, type Output } from '../../src/core/index.ts';
-import { completeLine } from '../../src/core/complete.ts';
+import { completeLine } from '../../src/core/tabCompletion.ts';
 import { buildRequest } from '../../src/shell/chat/request.ts';
 import { createShellTester } from '../../tests/harness/shellTester.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../../tests/fixtures/fakeOpenAI.ts';

@@ -1,7 +1,7 @@
 // The plugin API: everything a plugin, the shell, the server, the CLI and the tests import.
 export * from './constants.ts';
 export * from './contract.ts';
-export * from './complete.ts';
+export * from './tabCompletion.ts';
 export * from './events.ts';
 export * from './help.ts';
 export * from './history.ts';

@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createShellTester } from '../../tests/harness/shellTester.ts';
-import { completeLine } from './complete.ts';
+import { completeLine } from './tabCompletion.ts';
 import { parseLine } from './line.ts';
 import { maskSecrets } from './secrets.ts';
 import { tokenize } from './tokenize.ts';

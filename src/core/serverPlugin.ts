@@ -247,7 +247,7 @@ export interface SessionOwner {
 export type SessionRow = Selectable<Database['sessions']>;
 export type LogRow = Selectable<Database['logs']>;
 
-/** Sessions and logs (src/server/generation/sessions.ts): ownership and privacy rules in one place. */
+/** Sessions and logs (src/server/turn/sessions.ts): ownership and privacy rules in one place. */
 export interface SessionsApi {
   /** The request's owner (sets the device cookie on a first visit). */
   owner(c: Context<AppEnv>): SessionOwner;

@@ -2,7 +2,7 @@
 import { createContext, use, useContext, useEffect, useState, useSyncExternalStore } from 'react';
 import type { I18n, PluginHost, SettingsStore, SettingValue, Translate } from '../core/index.ts';
 import type { ShellController, ShellState } from './controller.ts';
-import { useStore } from './store.ts';
+import { useStore } from './stateStore.ts';
 
 export interface ShellServices {
   controller: ShellController;

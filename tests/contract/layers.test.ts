@@ -65,4 +65,8 @@ describe('layers', () => {
   it('the server never imports the shell', () => {
     expect(violations('src/server', (t) => !t.startsWith('src/shell'))).toEqual([]);
   });
+
+  it("the server's transport (provider HTTP, the relays, SSE) never imports the turn", () => {
+    expect(violations('src/server/transport', (t) => !t.startsWith('src/server/turn/'))).toEqual([]);
+  });
 });

@@ -41,10 +41,10 @@ function flatten(value: unknown, prefix = ''): Map<string, string> {
   return out;
 }
 
-// Every catalogue of messages: the core's, and each plugin's (its rules.ts or messages.ts).
+// Every catalogue of messages: the core's, and each plugin's (its rules.ts or messageCatalogue.ts).
 const catalogues: MessageCatalogue[] = [SERVER_MESSAGES, USER_SETTING_MESSAGES, OLLAMA_MESSAGES];
 for (const id of pluginIds) {
-  for (const file of ['rules.ts', 'messages.ts']) {
+  for (const file of ['rules.ts', 'messageCatalogue.ts']) {
     const where = path.join(ROOT, 'plugins', id, 'common', file);
     if (existsSync(where)) catalogues.push(((await import(where)) as { MESSAGES: MessageCatalogue }).MESSAGES);
   }

@@ -4,7 +4,7 @@
 // meets the round limit with a clear error.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GenerationEvent, ServerPluginModule } from '../../src/core/index.ts';
-import { MAX_TOOL_ROUNDS } from '../../src/server/generation/run.ts';
+import { MAX_TOOL_ROUNDS } from '../../src/server/turn/run.ts';
 import { streamGeneration } from '../../src/shell/chat/client.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fakeOpenAI.ts';
 import { startTestServer, type TestServer } from './support.ts';

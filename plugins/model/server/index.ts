@@ -3,7 +3,7 @@
 // shown masked to their owner. An owner can share a model with their own group (`shared`):
 // the members who joined it with its password then use it, without ever seeing its key. A
 // user's base URL is checked against the egress policy when it is saved, and every call to it
-// goes through the egress-safe fetch (src/server/generation/run.ts).
+// goes through the egress-safe fetch (src/server/turn/deps.ts).
 import { Hono, type Context } from 'hono';
 import type { Selectable } from 'kysely';
 import { z } from 'zod';

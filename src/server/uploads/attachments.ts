@@ -9,7 +9,7 @@ import type { AttachedFile, AttachmentsApi, Database } from '../../core/index.ts
 import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
 import { uploadIdOf } from '../../core/uploads.ts';
 import { extractText } from './extract.ts';
-import { readUpload } from './store.ts';
+import { readUpload } from './uploadStorage.ts';
 
 export function createAttachments(db: Kysely<Database>, egressFetch: typeof fetch): AttachmentsApi {
   return {

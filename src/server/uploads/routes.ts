@@ -22,11 +22,11 @@ import type { AppEnv, Database } from '../../core/index.ts';
 import { UPLOAD_MAX_BYTES } from '../../core/constants.ts';
 import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
 import { acceptsContentType, isImageExtension, UPLOAD_CONTENT_TYPES, uploadExtension, type PresignedUpload } from '../../core/uploads.ts';
-import type { Owner } from '../generation/owner.ts';
+import type { Owner } from '../turn/owner.ts';
 import { fail, ok } from '../http/respond.ts';
 import { validate } from '../http/validate.ts';
 import { IMAGE_MAX_MEGAPIXELS, IMAGE_MAX_SIDE, imageTooLarge, mismatch } from './sniff.ts';
-import { insertUpload, objectUrl, readUpload, writeParts } from './store.ts';
+import { insertUpload, objectUrl, readUpload, writeParts } from './uploadStorage.ts';
 
 /** How long a presigned PUT URL is taken (a 10 MB file on a slow link fits). */
 export const PRESIGN_TTL_MS = 5 * 60_000;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createShellTester } from '../../tests/harness/shellTester.ts';
-import { completeLine } from './complete.ts';
+import { completeLine } from './tabCompletion.ts';
 
 const tester = await createShellTester();
 const complete = (line: string) =>

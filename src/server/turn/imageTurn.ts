@@ -14,7 +14,7 @@ import type { AttachmentsApi, Database, GenerateRequest, GenerateResult, Generat
 import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
 import { imageModel } from '../models/providers.ts';
 import type { ModelEntry } from '../models/systemModels.ts';
-import { insertUpload, objectUrl } from '../uploads/store.ts';
+import { insertUpload, objectUrl } from '../uploads/uploadStorage.ts';
 import type { Owner } from './owner.ts';
 import type { Message } from '../../core/messages.ts';
 import { GenerationError, statusEvent } from './errors.ts';
@@ -22,7 +22,7 @@ import { saveTurn } from './persist.ts';
 import { memory } from './sessions.ts';
 
 export interface ImageTurn {
-  /** What it needs of the generation's dependencies (run.ts's GenerationDeps has it all). */
+  /** What it needs of the generation's dependencies (deps.ts's GenerationDeps has it all). */
   deps: { db: Kysely<Database>; attachments: AttachmentsApi; settings: { generating: string | Message } };
   request: GenerateRequest;
   owner: Owner;

@@ -1,7 +1,7 @@
 // The regular-expression read of plain content chunks must agree with JSON.parse on every
 // chunk it takes, and leave every other chunk to the full parse.
 import { describe, expect, it } from 'vitest';
-import { plainContent } from './chunkText.ts';
+import { plainContent } from './plainContent.ts';
 
 const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
   JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'm', system_fingerprint: 'fp', choices, ...extra });

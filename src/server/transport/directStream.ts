@@ -5,16 +5,16 @@
 // This path reads the provider's SSE with a small line parser, one JSON.parse per chunk, and
 // hands one text part per network read to a sink, synchronously inside the read's callback
 // (no async iterator between the socket and the browser's response). The parts have the
-// shapes of streamText's fullStream parts, so run.ts treats both alike, and the server-tool
-// loop follows the same rule. Every other provider kind, and this one with
-// STREAM_RELAY=sdk, goes through the AI SDK.
+// shapes of streamText's fullStream parts, so the turn (../turn/streamAnswer.ts) treats both
+// alike, and the server-tool loop follows the same rule. Every other provider kind, and this
+// one with STREAM_RELAY=sdk, goes through the AI SDK (sdkStream.ts).
 import type { ModelMessage } from 'ai';
 import type { ModelEntry } from '../models/systemModels.ts';
-import { plainContent } from './chunkText.ts';
+import { plainContent } from './plainContent.ts';
 import { sseEvents } from './sseEvents.ts';
 import { CutShortError, viaFetch, viaRawHttp, type ChunkResult } from './upstream.ts';
 
-/** The stream parts run.ts reads: the subset of the AI SDK's fullStream parts it uses. */
+/** The stream parts the turn reads: the subset of the AI SDK's fullStream parts it uses. */
 export type RelayPart =
   | { type: 'start-step' }
   | { type: 'text-delta'; text: string }
@@ -24,7 +24,7 @@ export type RelayPart =
   | { type: 'finish'; totalUsage: { inputTokens: number; outputTokens: number } }
   | { type: 'error'; error: unknown };
 
-/** A provider's HTTP error, with the fields the AI SDK's APICallError has (run.ts reads them). */
+/** A provider's HTTP error, with the fields the AI SDK's APICallError has (retry.ts and the turn read them). */
 export class ProviderError extends Error {
   readonly statusCode: number | undefined;
   readonly responseHeaders: Record<string, string>;

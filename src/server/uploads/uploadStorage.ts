@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../core/index.ts';
-import type { Owner } from '../generation/owner.ts';
+import type { Owner } from '../turn/owner.ts';
 
 /** `<origin>/api/file/<id>/<name>`: the object URL of an upload. */
 export const objectUrl = (origin: string, id: string, name: string) => `${origin}/api/file/${id}/${encodeURIComponent(name)}`;

@@ -2,7 +2,7 @@
 // PDF, DOCX), whether it is one of this server's uploads or another URL (through the
 // egress-safe fetch). A +image[url] that is one of this server's uploads goes to the model
 // inline, as a data URL: a provider cannot fetch the server's own, often loopback, address.
-// Other image URLs pass through as they are (run.ts decides who fetches them).
+// Other image URLs pass through as they are (streamAnswer.ts decides who fetches them).
 import type { AttachmentsApi } from '../../core/index.ts';
 import { fileExtension, isImageExtension, UPLOAD_CONTENT_TYPES, uploadIdOf } from '../../core/uploads.ts';
 

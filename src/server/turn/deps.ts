@@ -1,0 +1,50 @@
+// What a turn runs on: the server's dependencies (app.ts gives them), the turn's own (its
+// request, owner, events and stop, then its session and model), and which fetch a model's
+// requests go through.
+import type { Kysely } from 'kysely';
+import type { AttachmentsApi, ContextProvider, Database, GenerateRequest, GenerationEvent, GenerationGuard, Message, ServerTool } from '../../core/index.ts';
+import type { ModelRegistry } from '../models/registry.ts';
+import type { ModelEntry } from '../models/systemModels.ts';
+import type { InFlight } from './inflight.ts';
+import type { Owner } from './owner.ts';
+
+export interface GenerationDeps {
+  db: Kysely<Database>;
+  models: ModelRegistry;
+  providers: ContextProvider[];
+  /** Checks before a turn (usage limits): a message refuses it. */
+  guards?: GenerationGuard[];
+  tools: Map<string, ServerTool>;
+  /** fetch for user-supplied URLs (files, user models). */
+  egressFetch: typeof fetch;
+  /** The files behind attachment URLs: this server's uploads, or the egress-safe fetch. */
+  attachments: AttachmentsApi;
+  settings: { roleContentSystem: string; temperature: number; topP: number; querying: string | Message; generating: string | Message; streamRelay: 'direct' | 'sdk'; publicUrl?: string };
+  log: { error(obj: object, msg?: string): void };
+  /** Generations under way (a shutdown stops them: inflight.ts). */
+  inflight: InFlight;
+}
+
+/** May return a promise when the reader is behind: the stream waits for it (back-pressure). */
+export type Emit = (event: GenerationEvent, endOfRead?: boolean) => void | Promise<void>;
+
+/** What every step of a turn reads: the server's dependencies, the request and its owner, where events go, the stop. */
+export interface Turn {
+  deps: GenerationDeps;
+  request: GenerateRequest;
+  owner: Owner;
+  emit: Emit;
+  signal: AbortSignal;
+}
+
+/** A turn once its session and its model are known. */
+export interface ModelTurn extends Turn {
+  session: number;
+  entry: ModelEntry;
+}
+
+/** The fetch a model's requests go through: undefined for the operator's system models. */
+export function modelFetch(entry: ModelEntry, deps: GenerationDeps): typeof fetch | undefined {
+  // Operator-configured system models are trusted; user and group base URLs are not.
+  return entry.scope === 'system' ? undefined : deps.egressFetch;
+}

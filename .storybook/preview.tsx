@@ -12,7 +12,7 @@ import {
   THEMES,
   type SettingValue,
   type ShellEvents,
-} from '../src/core/index.ts';
+} from '../src/core/host/index.ts';
 import { ShellContext, useSetting, useShell, type ShellServices } from '../src/shell/context.tsx';
 import { ShellController, type ShellState } from '../src/shell/controller.ts';
 import { createHost } from '../src/shell/runtime.ts';

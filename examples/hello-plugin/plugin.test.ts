@@ -2,7 +2,7 @@
 // through the real plugin host with the strings it carries, and the host refuses the same
 // plugin built against another plugin API version.
 import { describe, expect, it } from 'vitest';
-import { PLUGIN_API, type PluginEntry, type PluginManifest } from '../../src/core/index.ts';
+import { PLUGIN_API, type PluginEntry, type PluginManifest } from '../../src/core/host/index.ts';
 import { createShellTester } from '../../tests/harness/shellTester.ts';
 import entry from './src/plugin.ts';
 

@@ -4,8 +4,8 @@
 // the commands share one cookie jar (login and device cookies) exactly as in a browser; the
 // fake OpenAI-compatible provider answers "You said: <input>".
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PlatformRef, type GenerateResult, type Output } from '../../src/core/index.ts';
-import { completeLine } from '../../src/core/tabCompletion.ts';
+import { PlatformRef, type GenerateResult, type Output } from '../../src/core/host/index.ts';
+import { completeLine } from '../../src/core/host/tabCompletion.ts';
 import { buildRequest } from '../../src/shell/chat/request.ts';
 import { createShellTester } from '../../tests/harness/shellTester.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../../tests/fixtures/fakeOpenAI.ts';

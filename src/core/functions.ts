@@ -1,6 +1,6 @@
 // Direct function calls (`!name({...})`, spec part 5): the function plugin provides the runner
 // while active; the shell and the tests reach it through the host, never by importing the plugin.
-import type { PluginHost } from './host.ts';
+import type { PluginHost } from './host/host.ts';
 import type { FunctionCall, ParsedLine } from './line.ts';
 import { error, type Output } from './output.ts';
 import type { RedirectEvent } from './generation.ts';

@@ -1,27 +1,21 @@
-// The plugin API: everything a plugin, the shell, the server, the CLI and the tests import.
+// The plugin API: what a plugin's browser, common and server code may import (with the shell,
+// the server, the CLI and the tests). The host's own machinery is in ./host/index.ts.
 export * from './constants.ts';
 export * from './contract.ts';
-export * from './tabCompletion.ts';
 export * from './events.ts';
 export * from './help.ts';
-export * from './history.ts';
-export * from './host.ts';
 export * from './i18n.ts';
 export * from './languages.ts';
 export * from './line.ts';
 export * from './output.ts';
 export * from './registry.ts';
-export * from './secrets.ts';
 export * from './services.ts';
 export * from './settings.ts';
-export * from './shellSettings.ts';
 export * from './text.ts';
 export * from './tokenize.ts';
 export * from './platform.ts';
 export * from './messages.ts';
 export * from './ollama.ts';
-export * from './evaluation.ts';
-export * from './docs.ts';
 export * from './session.ts';
 export * from './roles.ts';
 export * from './userSettings.ts';

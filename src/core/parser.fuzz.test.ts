@@ -3,9 +3,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createShellTester } from '../../tests/harness/shellTester.ts';
-import { completeLine } from './tabCompletion.ts';
+import { completeLine } from './host/tabCompletion.ts';
 import { parseLine } from './line.ts';
-import { maskSecrets } from './secrets.ts';
+import { maskSecrets } from './host/secrets.ts';
 import { tokenize } from './tokenize.ts';
 
 const tester = await createShellTester();

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { bindArgs, CommandRegistry, usageOf } from './registry.ts';
 import { tokenize } from './tokenize.ts';
 import { definePlugin, PLUGIN_API, type CommandSpec } from './contract.ts';
-import { pushHistory, walkHistory } from './history.ts';
-import { maskSecrets } from './secrets.ts';
+import { pushHistory, walkHistory } from './host/history.ts';
+import { maskSecrets } from './host/secrets.ts';
 import { parseSettingInput, coerceStored, createMemorySettings } from './settings.ts';
 import { HISTORY_MAX } from './constants.ts';
 

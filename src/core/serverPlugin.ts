@@ -298,7 +298,7 @@ export interface ModelsApi {
  * A check before a turn (usage limits): a message refuses the turn, before anything is written
  * or asked of a model; undefined lets it go on.
  */
-export type GenerationGuard = (input: { request: GenerateRequest; owner: SessionOwner }) => Promise<string | undefined>;
+export type GenerationGuard = (input: { request: GenerateRequest; owner: SessionOwner }) => Promise<string | Message | undefined>;
 
 export interface GenerationRegistry {
   addContextProvider(provider: ContextProvider): void;

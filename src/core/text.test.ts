@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { displayWidth, foldFullWidth, previewLine, shortenPlaceholder, truncatePreview } from './text.ts';
-import { evalColour } from './evaluation.ts';
+import { evalColour } from './host/evaluation.ts';
 
 describe('full-width folding', () => {
   it('folds letters and digits only', () => {

@@ -15,7 +15,7 @@ import {
   type SettingsStore,
   type ShellEvents,
   type SystemInfo,
-} from '../core/index.ts';
+} from '../core/host/index.ts';
 import mitt from 'mitt';
 import enShell from '../../locales/en-US/shell.json';
 import { ShellController } from './controller.ts';
@@ -123,7 +123,7 @@ export async function afterPaint({ controller, i18n }: Booted): Promise<void> {
   // failed without a word.
   await whenIdle();
   await Promise.all(
-    [host.prefetch(), import('./chat/index.ts'), import('../core/tabCompletion.ts'), import('./components/BackView.tsx')].map((p) => p.catch(() => undefined)),
+    [host.prefetch(), import('./chat/index.ts'), import('../core/host/tabCompletion.ts'), import('./components/BackView.tsx')].map((p) => p.catch(() => undefined)),
   );
   // The service worker that lets the app open offline (vite.config.ts), once all is loaded.
   if (import.meta.env.PROD) await navigator.serviceWorker?.register('/sw.js').catch(() => undefined);

@@ -1,6 +1,6 @@
 // React access to the shell: the controller, the host, settings and translation.
 import { createContext, use, useContext, useEffect, useState, useSyncExternalStore } from 'react';
-import type { I18n, PluginHost, SettingsStore, SettingValue, Translate } from '../core/index.ts';
+import type { I18n, PluginHost, SettingsStore, SettingValue, Translate } from '../core/host/index.ts';
 import type { ShellController, ShellState } from './controller.ts';
 import { useStore } from './stateStore.ts';
 

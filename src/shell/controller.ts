@@ -17,7 +17,7 @@ import {
   type ShellEvents,
   type SystemInfo,
   type Translate,
-} from '../core/index.ts';
+} from '../core/host/index.ts';
 import { StateStore } from './stateStore.ts';
 
 export interface ModelInfo {
@@ -333,7 +333,7 @@ export class ShellController {
       return true;
     }
     const host = await this.host();
-    const { completeLine } = await import('../core/tabCompletion.ts');
+    const { completeLine } = await import('../core/host/tabCompletion.ts');
     const { base, candidates } = await completeLine(line, host.registry, {
       settingKeys: () => this.settings.specs().filter((s) => s.settable !== false).map((s) => s.key),
       provider: (source, pluginId) => host.completionProvider(source, pluginId),

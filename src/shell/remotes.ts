@@ -1,7 +1,7 @@
 // Third-party plugins as Module Federation remotes (DESIGN.md §2). Loaded only when the
 // operator configures remotes; the URLs come from server configuration, never from users.
 import { createInstance } from '@module-federation/runtime';
-import type { I18n, PluginEntry, PluginHost, RemotePluginConfig } from '../core/index.ts';
+import type { I18n, PluginEntry, PluginHost, RemotePluginConfig } from '../core/host/index.ts';
 import type { ShellController } from './controller.ts';
 
 export async function loadRemotePlugins(

@@ -10,7 +10,7 @@ import {
   type PluginEntry,
   type SettingsStore,
   type ShellEvents,
-} from '../core/index.ts';
+} from '../core/host/index.ts';
 import type { Emitter } from 'mitt';
 import type { ShellController } from './controller.ts';
 

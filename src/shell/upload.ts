@@ -8,7 +8,7 @@ import { call, typedClient } from '../core/api/typed.ts';
 import type { UploadRoutes } from '../server/uploads/routes.ts';
 import { SERVER_MESSAGES } from '../core/serverMessages.ts';
 import { isImageExtension, fileExtension, uploadMarker, uploadRefusal } from '../core/uploads.ts';
-import type { Output, PluginHost, Translate } from '../core/index.ts';
+import type { Output, PluginHost, Translate } from '../core/host/index.ts';
 
 /** What attaching needs of the shell's controller: its input and previews, and its output. */
 interface Shell {

@@ -20,7 +20,7 @@ import {
   TRANSLATED_LOCALES,
   usageOf,
   type PluginManifest,
-} from '../../src/core/index.ts';
+} from '../../src/core/host/index.ts';
 import API_ROUTES from '../../src/core/api/apiRoutes.json' with { type: 'json' };
 import { SERVER_MESSAGES } from '../../src/core/serverMessages.ts';
 import { builtinPlugin, createShellTester, loadLocale, loadManifest, ROOT } from '../harness/shellTester.ts';

@@ -20,7 +20,7 @@ import {
   type PluginManifest,
   type PluginModule,
   type SystemInfo,
-} from '../../src/core/index.ts';
+} from '../../src/core/host/index.ts';
 import appConfig from '../../app.config.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');

@@ -131,13 +131,13 @@ describe.each(['direct', 'sdk'])('generation (STREAM_RELAY=%s)', (relay) => {
   it('reports provider errors clearly and saves nothing', async () => {
     fake.reply({ status: 401, text: 'Invalid API key' });
     const events = await ask({ user_input: 'x', session: SESSION + 4 });
-    expect(events.at(-1)).toEqual({ type: 'error', error: 'The model provider answered 401: Invalid API key.' });
+    expect(events.at(-1)).toEqual({ type: 'error', error: 'The model provider answered 401: Invalid API key.', message: { code: 'core.providerStatusDetail', params: { status: 401, detail: 'Invalid API key' }, text: 'The model provider answered 401: Invalid API key.' } });
     expect(await t.server.db.db.selectFrom('logs').select('id').where('session', '=', SESSION + 4).execute()).toEqual([]);
   });
 
   it("answers 'Model not found.' for an unknown model and 'Time traveler detected.' for a bad session", async () => {
-    expect((await ask({ model: 'nope', session: SESSION + 5 })).at(-1)).toEqual({ type: 'error', error: 'Model not found.' });
-    expect((await ask({ session: 42 })).at(-1)).toEqual({ type: 'error', error: 'Time traveler detected.' });
+    expect((await ask({ model: 'nope', session: SESSION + 5 })).at(-1)).toEqual({ type: 'error', error: 'Model not found.', message: { code: 'core.modelNotFound', params: {}, text: 'Model not found.' } });
+    expect((await ask({ session: 42 })).at(-1)).toEqual({ type: 'error', error: 'Time traveler detected.', message: { code: 'core.timeTraveler', params: {}, text: 'Time traveler detected.' } });
   });
 
   it('retries a 429 before the first token, honouring Retry-After', async () => {
@@ -217,7 +217,7 @@ describe.each(['direct', 'sdk'])('generation (STREAM_RELAY=%s)', (relay) => {
     const said = events.filter((e) => e.type === 'text').map((e) => (e as { delta: string }).delta).join('');
     expect(said).toBe('c0 c1 c2 ');
     const done = events.find((e) => e.type === 'done') as { session: number; time: number };
-    expect(events.at(-1)).toEqual({ type: 'error', error: 'The model provider ended the stream early.' });
+    expect(events.at(-1)).toEqual({ type: 'error', error: 'The model provider ended the stream early.', message: { code: 'core.cutShort', params: {}, text: 'The model provider ended the stream early.' } });
     expect(events.indexOf(done as never)).toBe(events.length - 2);
     const [log] = await t.server.db.db.selectFrom('logs').selectAll().where('session', '=', SESSION + 11).execute();
     expect(log).toMatchObject({ input: 'cut', output: said, time: done.time });

@@ -108,7 +108,7 @@ describe.each(['direct', 'sdk'])('tool-call loop (STREAM_RELAY=%s)', (relay) => 
     fake.always({ toolCalls: [{ name: 'reverse', arguments: '{"text":"again"}' }] });
     try {
       const events = await ask({ session: SESSION + 4, functions: 'reverse' });
-      expect(events.at(-1)).toEqual({ type: 'error', error: `The model kept calling tools; stopped after ${MAX_TOOL_ROUNDS} rounds.` });
+      expect(events.at(-1)).toEqual({ type: 'error', error: `The model kept calling tools; stopped after ${MAX_TOOL_ROUNDS} rounds.`, message: { code: 'core.toolRounds', params: { rounds: MAX_TOOL_ROUNDS }, text: `The model kept calling tools; stopped after ${MAX_TOOL_ROUNDS} rounds.` } });
     } finally {
       fake.reset();
     }

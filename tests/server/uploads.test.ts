@@ -63,7 +63,7 @@ describe.each(await engines())('uploads on %s', (engine) => {
     expect((await client.raw(object_url)).status).toBe(404);
     expect(await put(client, url, 'image/png', PNG, t.url)).toEqual({ status: 200, body: { success: true, message: 'Uploaded.' } });
     // Taken once.
-    expect(await put(client, url, 'image/png', PNG, t.url)).toEqual({ status: 403, body: { success: false, error: 'Pre-signed URL invalid.' } });
+    expect(await put(client, url, 'image/png', PNG, t.url)).toEqual({ status: 403, body: { success: false, error: 'Pre-signed URL invalid.', code: 'core.presignedInvalid', params: {} } });
     // Anyone holding the object URL reads it (a browser without the cookie: a shared session's reader).
     const served = await fetch(object_url);
     expect(served.status).toBe(200);
@@ -140,12 +140,12 @@ describe('upload checks', () => {
 
   it('refuses types outside the spec’s list, and a content type that does not fit the name', async () => {
     const client = t.client();
-    expect(await presign(t, client, 'run.exe', 'application/octet-stream')).toEqual({ status: 400, body: { success: false, error: INVALID_TYPE } });
-    expect(await presign(t, client, 'page.html', 'text/html')).toEqual({ status: 400, body: { success: false, error: INVALID_TYPE } });
-    expect(await presign(t, client, 'no-extension', '')).toEqual({ status: 400, body: { success: false, error: INVALID_TYPE } });
+    expect(await presign(t, client, 'run.exe', 'application/octet-stream')).toEqual({ status: 400, body: { success: false, error: INVALID_TYPE, code: 'core.uploadInvalidType', params: {} } });
+    expect(await presign(t, client, 'page.html', 'text/html')).toEqual({ status: 400, body: { success: false, error: INVALID_TYPE, code: 'core.uploadInvalidType', params: {} } });
+    expect(await presign(t, client, 'no-extension', '')).toEqual({ status: 400, body: { success: false, error: INVALID_TYPE, code: 'core.uploadInvalidType', params: {} } });
     expect(await presign(t, client, 'cat.png', 'text/html')).toEqual({
       status: 400,
-      body: { success: false, error: 'The content type text/html does not match the file name.' },
+      body: { success: false, error: 'The content type text/html does not match the file name.', code: 'core.uploadContentType', params: { type: 'text/html' } },
     });
     // What pickers give for Markdown and CSV is taken; the server serves its own type.
     const md = await upload(t, client, 'README.md', '', Buffer.from('# Title'));
@@ -175,7 +175,7 @@ describe('upload checks', () => {
 
   it('refuses a PUT whose URL, type, deadline or size is wrong, and content that is not what its name says', async () => {
     const client = t.client();
-    const invalid = { status: 403, body: { success: false, error: 'Pre-signed URL invalid.' } };
+    const invalid = { status: 403, body: { success: false, error: 'Pre-signed URL invalid.', code: 'core.presignedInvalid', params: {} } };
     let signed = (await presign(t, client, 'a.png', 'image/png')).body.result!;
     expect(await put(client, signed.url, 'text/html', PNG)).toEqual(invalid);
     // Another signature of the same length (never the right one: a tampered URL, not a lucky one).
@@ -195,7 +195,7 @@ describe('upload checks', () => {
     signed = (await presign(t, client, 'b.png', 'image/png')).body.result!;
     expect(await put(client, signed.url, 'image/png', Buffer.from('<script>alert(1)</script>'))).toEqual({
       status: 400,
-      body: { success: false, error: 'The file is not what its name says: its content is not PNG.' },
+      body: { success: false, error: 'The file is not what its name says: its content is not PNG.', code: 'core.uploadMismatch', params: { type: 'PNG' } },
     });
     expect((await fetch(signed.object_url)).status).toBe(404);
     signed = (await presign(t, client, 'c.pdf', 'application/pdf')).body.result!;
@@ -205,12 +205,12 @@ describe('upload checks', () => {
     signed = (await presign(t, client, 'e.json', 'application/json')).body.result!;
     expect((await put(client, signed.url, 'application/json', Buffer.from('{"a":'))).body.error).toBe('The file is not what its name says: its content is not JSON.');
     signed = (await presign(t, client, 'f.txt', 'text/plain')).body.result!;
-    expect(await put(client, signed.url, 'text/plain', Buffer.alloc(0))).toEqual({ status: 400, body: { success: false, error: 'The file is empty.' } });
+    expect(await put(client, signed.url, 'text/plain', Buffer.alloc(0))).toEqual({ status: 400, body: { success: false, error: 'The file is empty.', code: 'core.uploadEmpty', params: {} } });
     // Over 10 MB, in the spec's words.
     signed = (await presign(t, client, 'g.txt', 'text/plain')).body.result!;
     expect(await put(client, signed.url, 'text/plain', Buffer.alloc(10 * 1024 * 1024 + 1, 97))).toEqual({
       status: 413,
-      body: { success: false, error: 'failed: file size exceeds 10MB' },
+      body: { success: false, error: 'failed: file size exceeds 10MB', code: 'core.uploadTooLarge', params: {} },
     });
   }, 30_000);
 
@@ -237,7 +237,7 @@ describe('upload checks', () => {
     const signed = (await presign(t, ada, 'two.txt', 'text/plain')).body.result!;
     expect(await put(ada, signed.url, 'text/plain', Buffer.alloc(600 * 1024, 97))).toEqual({
       status: 400,
-      body: { success: false, error: 'Your uploads have reached their limit of 1 MB.' },
+      body: { success: false, error: 'Your uploads have reached their limit of 1 MB.', code: 'core.uploadQuota', params: { mb: 1 } },
     });
     // Another browser has its own.
     await upload(t, t.client(), 'three.txt', 'text/plain', Buffer.alloc(600 * 1024, 97));

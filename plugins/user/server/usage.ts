@@ -175,7 +175,6 @@ export function registerUsageGuard(ctx: ServerPluginContext): void {
   ctx.generation.addGuard(async ({ owner }: { owner: SessionOwner }) => {
     const applied = limitsFor(limits, owner);
     if (!applied) return undefined;
-    // A guard answers text (GenerationGuard): the message's English.
-    return limitReached(await useCounts(ctx.db, owner, Date.now()), applied) ? MESSAGES.usageLimit.text : undefined;
+    return limitReached(await useCounts(ctx.db, owner, Date.now()), applied) ? MESSAGES.usageLimit : undefined;
   });
 }

@@ -8,6 +8,8 @@
 // shapes of streamText's fullStream parts, so the turn (../turn/streamAnswer.ts) treats both
 // alike, and the server-tool loop follows the same rule. Every other provider kind, and this
 // one with STREAM_RELAY=sdk, goes through the AI SDK (sdkStream.ts).
+import { MessageError, type Message } from '../../core/messages.ts';
+import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
 import type { ModelMessage } from 'ai';
 import type { ModelEntry } from '../models/systemModels.ts';
 import { plainContent } from './plainContent.ts';
@@ -25,11 +27,11 @@ export type RelayPart =
   | { type: 'error'; error: unknown };
 
 /** A provider's HTTP error, with the fields the AI SDK's APICallError has (retry.ts and the turn read them). */
-export class ProviderError extends Error {
+export class ProviderError extends MessageError {
   readonly statusCode: number | undefined;
   readonly responseHeaders: Record<string, string>;
   readonly responseBody: string;
-  constructor(message: string, statusCode: number | undefined, responseHeaders: Record<string, string>, responseBody: string) {
+  constructor(message: string | Message, statusCode: number | undefined, responseHeaders: Record<string, string>, responseBody: string) {
     super(message);
     this.statusCode = statusCode;
     this.responseHeaders = responseHeaders;
@@ -127,7 +129,7 @@ interface ChatChunk {
 function readFailure(err: unknown): unknown {
   const e = err as { code?: string; message?: string };
   if (err instanceof CutShortError || e?.code === 'ECONNRESET' || e?.message === 'aborted') {
-    return new ProviderError('The model provider ended the stream early.', undefined, {}, '');
+    return new ProviderError(SERVER_MESSAGES.cutShort, undefined, {}, '');
   }
   return err;
 }
@@ -240,7 +242,7 @@ async function streamStep(o: DirectStreamOptions, messages: WireMessage[], end: 
   }
   flushText();
   if (stopped) return fail(failure);
-  if (!end.finished) return fail(new ProviderError('The model provider ended the stream early.', undefined, {}, ''));
+  if (!end.finished) return fail(new ProviderError(SERVER_MESSAGES.cutShort, undefined, {}, ''));
   end.calls = calls.filter(Boolean).map((c, i) => ({ ...c, id: c.id || `call_${i}` }));
   return true;
 }

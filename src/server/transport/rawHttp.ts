@@ -9,6 +9,7 @@
 // each scavenge spend 2-5 ms sweeping them, a pause every waiting token paid. Here a read
 // allocates nothing: its body bytes are handed over as a view of the shared buffer,
 // synchronously, and consumed (decoded into a string) before the next read can overwrite it.
+import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
 import net from 'node:net';
 import tls from 'node:tls';
 import { StringDecoder } from 'node:string_decoder';
@@ -269,7 +270,7 @@ export function rawHttpSend(idle: IdleWatch, options: RawHttpOptions = {}): Send
               return fail(err ?? hangUp());
             }
             if (parsed.length === 'close' && !err) return done();
-            fail(err && (err as NodeJS.ErrnoException).code !== 'ECONNRESET' ? err : new CutShortError('The model provider ended the stream early.'));
+            fail(err && (err as NodeJS.ErrnoException).code !== 'ECONNRESET' ? err : new CutShortError(SERVER_MESSAGES.cutShort.text));
           },
         };
 

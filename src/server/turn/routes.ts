@@ -3,8 +3,9 @@
 // messages only, for local and direct model calls) and POST /api/log/add.
 import type { ServerResponse } from 'node:http';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
-import type { Context, Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import type { AppEnv, GenerateRequest, ToolResult } from '../../core/index.ts';
+import { Message, saidBy } from '../../core/messages.ts';
 import { DEFAULT_MEM_LENGTH } from '../../core/index.ts';
 import { generateBody, generateQueryToBody, logAddBody } from '../../core/api/generate.ts';
 import { fail, ok } from '../http/respond.ts';
@@ -19,11 +20,8 @@ import { getSession, memory, owns, SessionError, sessionForTurn, validSessionId 
 import { fetchFileTexts, imagesOf, inlineUploadedImages } from './files.ts';
 import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
 
-export function registerGenerationRoutes(
-  app: Hono<AppEnv>,
-  deps: GenerationDeps,
-  secureCookies: (c: Context<AppEnv>) => boolean,
-): void {
+/** The generation routes; the browser's local-model turn is typed from them (GenerationRoutes). */
+export function generationRoutes(deps: GenerationDeps, secureCookies: (c: Context<AppEnv>) => boolean) {
   const owner = (c: Context<AppEnv>): Owner => ownerOf(c, secureCookies(c));
   // Asked for only by an image model's turn: parsing the request's URL costs every other turn.
   const originOf = (c: Context<AppEnv>) => deps.settings.publicUrl || new URL(c.req.url).origin;
@@ -57,29 +55,28 @@ export function registerGenerationRoutes(
     return c.body(stream.body);
   };
 
-  app.post('/api/generate_sse', validate('json', generateBody), (c) => sse(c, c.req.valid('json' as never) as GenerateRequest));
-  app.get('/api/generate_sse', (c) => {
+  return new Hono<AppEnv>()
+  .post('/api/generate_sse', validate('json', generateBody), (c) => sse(c, c.req.valid('json') as GenerateRequest))
+  .get('/api/generate_sse', (c) => {
     const parsed = generateBody.safeParse(generateQueryToBody(c.req.query()));
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       return fail(c, 400, `Invalid ${issue.path.join('.') || 'request'}: ${issue.message}`);
     }
     return sse(c, parsed.data as GenerateRequest);
-  });
-
-  app.post('/api/generate', validate('json', generateBody), async (c) => {
-    const request = c.req.valid('json' as never) as GenerateRequest;
-    let error = '';
+  })
+  .post('/api/generate', validate('json', generateBody), async (c) => {
+    const request = c.req.valid('json') as GenerateRequest;
+    let error: string | Message = '';
     const abort = new AbortController();
     c.req.raw.signal.addEventListener('abort', () => abort.abort());
     const result = await deps.inflight.track(abort, runGeneration(deps, request, owner(c), (e) => {
-      if (e.type === 'error') error = e.error;
+      if (e.type === 'error') error = e.message ? new Message(e.message.code, e.message.params as Message['params'], e.message.text) : e.error;
     }, abort.signal, () => originOf(c)));
     return result ? ok(c, result) : fail(c, 400, error || SERVER_MESSAGES.errorOccurred);
-  });
-
-  app.post('/api/generate_msg', validate('json', generateBody), async (c) => {
-    const request = c.req.valid('json' as never) as GenerateRequest;
+  })
+  .post('/api/generate_msg', validate('json', generateBody), async (c) => {
+    const request = c.req.valid('json') as GenerateRequest;
     const who = owner(c);
     try {
       // A local model's turn is a use too: the same limits.
@@ -99,15 +96,14 @@ export function registerGenerationRoutes(
       const messages = buildMessages(request, { systemPrompt: deps.settings.roleContentSystem, providerSystem, memory: past, fileTexts, vision: true, inlineImages });
       return ok(c, { msg: { messages, mem: past.length, session } });
     } catch (err) {
-      if (err instanceof SessionError) return fail(c, err.status, err.message);
-      if (err instanceof GenerationError) return fail(c, 429, err.message);
+      if (err instanceof SessionError) return fail(c, err.status, saidBy(err));
+      if (err instanceof GenerationError) return fail(c, 429, saidBy(err));
       throw err;
     }
-  });
-
+  })
   // A turn answered by a local or direct model call, saved into the caller's own session only.
-  app.post('/api/log/add', validate('json', logAddBody), async (c) => {
-    const body = c.req.valid('json' as never) as { input: string; output: string; model: string; session: number; images?: string[]; tools?: ToolResult[] };
+  .post('/api/log/add', validate('json', logAddBody), async (c) => {
+    const body = c.req.valid('json');
     const who = owner(c);
     if (!validSessionId(body.session)) return fail(c, 400, SERVER_MESSAGES.timeTraveler);
     const session = await getSession(deps.db, body.session);
@@ -126,3 +122,5 @@ export function registerGenerationRoutes(
     return ok(c, { session: id, time });
   });
 }
+
+export type GenerationRoutes = ReturnType<typeof generationRoutes>;

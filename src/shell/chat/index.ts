@@ -17,7 +17,7 @@ import {
   type SettingsStore,
   type ShellEvents,
   type Translate,
-} from '../../core/index.ts';
+} from '../../core/host/index.ts';
 import type { Emitter } from 'mitt';
 import type { ShellController } from '../controller.ts';
 import { generateOnce, streamGeneration } from './client.ts';

@@ -1,5 +1,5 @@
 import { use, useMemo } from 'react';
-import { collectDocs, CommandRegistry, DOC_SECTIONS, helpEntries, type PluginHost } from '../../core/index.ts';
+import { collectDocs, CommandRegistry, DOC_SECTIONS, helpEntries, type PluginHost } from '../../core/host/index.ts';
 import { useHost, useNamespaces, useT } from '../context.tsx';
 
 interface ApiRow {

@@ -1,4 +1,4 @@
-import { evalColour } from '../../core/index.ts';
+import { evalColour } from '../../core/host/index.ts';
 import { useShellState, useT } from '../context.tsx';
 
 /** The self-evaluation score, coloured per spec part 9; '?' (grey) when the evaluator gave none, as in the stats. */

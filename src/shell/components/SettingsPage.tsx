@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { findLanguage, languageName, outputToText, SETTINGS_LOCALES, type ChoiceGroup, type SettingSpec } from '../../core/index.ts';
+import { findLanguage, languageName, outputToText, SETTINGS_LOCALES, type ChoiceGroup, type SettingSpec } from '../../core/host/index.ts';
 import { useHost, useNamespaces, useSetting, useShell, useT } from '../context.tsx';
 
 /** The interface's language, for names of languages and the time of 'Settings updated.'. */

@@ -8,7 +8,7 @@ import type { ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import { createRoot, type Root } from 'react-dom/client';
 import enShell from '../../../locales/en-US/shell.json';
-import { createI18n, createMemorySettings, SHELL_SETTINGS, type I18n, type Output, type ShellEvents } from '../../../src/core/index.ts';
+import { createI18n, createMemorySettings, SHELL_SETTINGS, type I18n, type Output, type ShellEvents } from '../../../src/core/host/index.ts';
 import { OutputView } from '../../../src/shell/components/OutputView.tsx';
 import { Previews } from '../../../src/shell/components/Previews.tsx';
 import { Welcome } from '../../../src/shell/components/Welcome.tsx';

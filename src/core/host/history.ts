@@ -1,5 +1,5 @@
 // Command history (spec part 3): at most 100 commands, newest first.
-import { HISTORY_MAX } from './constants.ts';
+import { HISTORY_MAX } from '../constants.ts';
 
 export function pushHistory(history: readonly string[], line: string): string[] {
   const trimmed = line.trim();

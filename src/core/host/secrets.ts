@@ -1,8 +1,8 @@
 // Lines that carry a password are masked while typed and never remembered (spec part 5).
-import { SECRET_COMMAND_PREFIXES } from './constants.ts';
-import type { ParsedLine } from './line.ts';
-import type { CommandRegistry } from './registry.ts';
-import { tokenize, type Token } from './tokenize.ts';
+import { SECRET_COMMAND_PREFIXES } from '../constants.ts';
+import type { ParsedLine } from '../line.ts';
+import type { CommandRegistry } from '../registry.ts';
+import { tokenize, type Token } from '../tokenize.ts';
 
 function startsWithSecretPrefix(tokens: readonly Token[]): boolean {
   return SECRET_COMMAND_PREFIXES.some((prefix) =>

@@ -1,6 +1,6 @@
 // The documentation page's content, assembled from every manifest's contributions (and the
 // command reference from the commands themselves), in the spec's section order.
-import type { DocsContribution } from './contract.ts';
+import type { DocsContribution } from '../contract.ts';
 
 export const DOC_SECTIONS = [
   'introduction',

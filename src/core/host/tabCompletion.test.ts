@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createShellTester } from '../../tests/harness/shellTester.ts';
+import { createShellTester } from '../../../tests/harness/shellTester.ts';
 import { completeLine } from './tabCompletion.ts';
 
 const tester = await createShellTester();

@@ -1,7 +1,7 @@
 // Settings the shell itself reads and writes (spec part 3, "Local (browser) settings").
 // Plugins declare the rest in their manifests; `:set` and the Settings page see both.
-import { FULLSCREEN_MODES, THEMES } from './constants.ts';
-import type { SettingSpec } from './settings.ts';
+import { FULLSCREEN_MODES, THEMES } from '../constants.ts';
+import type { SettingSpec } from '../settings.ts';
 
 export const SHELL_SETTINGS: readonly SettingSpec[] = [
   { key: '_up', type: 'number', default: 0, scope: 'device', settable: false },

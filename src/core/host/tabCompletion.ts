@@ -1,10 +1,10 @@
 // Tab completion (spec part 2): command words first, then the argument under the cursor from
 // the completion source its ArgSpec declares. Static sources live here; plugins serve others.
-import { FULLSCREEN_MODES, THEMES } from './constants.ts';
-import type { ArgSpec, CompletionProvider } from './contract.ts';
-import { LANGUAGE_CODES } from './languages.ts';
-import { spellings, type CommandRegistry } from './registry.ts';
-import { isSeparator, tokenize } from './tokenize.ts';
+import { FULLSCREEN_MODES, THEMES } from '../constants.ts';
+import type { ArgSpec, CompletionProvider } from '../contract.ts';
+import { LANGUAGE_CODES } from '../languages.ts';
+import { spellings, type CommandRegistry } from '../registry.ts';
+import { isSeparator, tokenize } from '../tokenize.ts';
 
 export interface Completion {
   /** The line up to where the completed token starts. */

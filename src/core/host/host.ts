@@ -16,15 +16,15 @@ import type {
   PluginModule,
   SettingSetter,
   Translate,
-} from './contract.ts';
-import { PLUGIN_API } from './contract.ts';
-import type { ShellEvents } from './events.ts';
-import { parseLine, type ParsedLine } from './line.ts';
-import { splitCode, translateMessage, type Message, type MessageData } from './messages.ts';
-import { error, type Output, type Said } from './output.ts';
-import { bindArgs, CommandRegistry, formatUsage, usageOf, type RegisteredCommand } from './registry.ts';
-import { ServiceRegistry } from './services.ts';
-import type { SettingsStore } from './settings.ts';
+} from '../contract.ts';
+import { PLUGIN_API } from '../contract.ts';
+import type { ShellEvents } from '../events.ts';
+import { parseLine, type ParsedLine } from '../line.ts';
+import { splitCode, translateMessage, type Message, type MessageData } from '../messages.ts';
+import { error, type Output, type Said } from '../output.ts';
+import { bindArgs, CommandRegistry, formatUsage, usageOf, type RegisteredCommand } from '../registry.ts';
+import { ServiceRegistry } from '../services.ts';
+import type { SettingsStore } from '../settings.ts';
 import { isSecretLine } from './secrets.ts';
 
 

@@ -1,0 +1,131 @@
+// What the server hands every plugin (src/core/serverPlugin.ts): its database, accounts, policy,
+// mail, configuration, response helpers, the egress-safe fetch, sessions, models, and the
+// generation registry its tools, context providers and guards go into.
+import type { Context, Hono } from 'hono';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import type { AppEnv, ContextProvider, GenerationGuard, ServerPluginContext, ServerTool } from '../core/index.ts';
+import { adoptDevice } from './accounts/adopt.ts';
+import type { Accounts } from './accounts/service.ts';
+import { cookieHelpers, isHttps, requireUser } from './auth/session.ts';
+import type { Throttle } from './auth/throttle.ts';
+import { sign, verifySignature } from './auth/tokens.ts';
+import type { ServerConfig } from './config.ts';
+import type { SecretBox } from './crypto/secretBox.ts';
+import type { Db } from './db/connect.ts';
+import { fail, ok } from './http/respond.ts';
+import { validate } from './http/validate.ts';
+import type { Logger } from './log.ts';
+import { createMail } from './mail.ts';
+import type { ModelRegistry } from './models/registry.ts';
+import { checkUrlAllowed } from './net/checkUrl.ts';
+import { resolvePublicAddresses } from './net/egress.ts';
+import { policy } from './policy.ts';
+import { recipientOf } from './recipients.ts';
+import { textsIn } from './texts.ts';
+import { completeOnce } from './turn/oneShot.ts';
+import { ownerOf } from './turn/owner.ts';
+import { canRead, getSession, memory, owns } from './turn/sessions.ts';
+import type { createAttachments } from './uploads/attachments.ts';
+
+export interface PluginContextDeps {
+  app: Hono<AppEnv>;
+  config: ServerConfig;
+  db: Db;
+  log: Logger;
+  accounts: Accounts;
+  secret: string;
+  box: SecretBox;
+  models: ModelRegistry;
+  egressFetch: typeof fetch;
+  attachments: ReturnType<typeof createAttachments>;
+  throttles: { username: Throttle; address: Throttle };
+  setBodyLimit(path: string, maxBytes: number): void;
+  /** Filled by the plugins' register(): the generation pipeline reads them. */
+  contextProviders: ContextProvider[];
+  guards: GenerationGuard[];
+  tools: Map<string, ServerTool>;
+}
+
+export function pluginContext(deps: PluginContextDeps): ServerPluginContext {
+  const { app, config, db, log, accounts, secret, box, models, egressFetch, attachments, throttles, setBodyLimit, contextProviders, guards, tools } = deps;
+  const clientAddress = (c: Context<AppEnv>): string => {
+    if (config.trustProxy) {
+      const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
+      if (forwarded) return forwarded;
+    }
+    try {
+      return getConnInfo(c).remote.address ?? 'unknown';
+    } catch {
+      return 'unknown';
+    }
+  };
+
+  return {
+    app,
+    db: db.db,
+    engine: db.engine,
+    log,
+    accounts,
+    policy,
+    mail: createMail(config.smtpUrl, config.mailFrom),
+    config: {
+      inviteReward: config.inviteReward,
+      usageLimits: config.usageLimits,
+      functions: config.functions,
+      useNodeAi: config.useNodeAi,
+      operatorRoles: config.operatorRoles,
+      texts: config.texts,
+    },
+    texts: textsIn,
+    // PUBLIC_URL, or '' when unset: links then use the request's origin.
+    publicUrl: config.publicUrl,
+    sign: (...parts) => sign(secret, ...parts),
+    verify: (signature, ...parts) => verifySignature(secret, signature, ...parts),
+    validate,
+    answer: ok,
+    refuse: fail,
+    requireUser,
+    ...cookieHelpers(config.trustProxy),
+    clientAddress,
+    throttles,
+    egressFetch,
+    secrets: { seal: (plain) => box.seal(plain), open: (sealed) => box.open(sealed) },
+    setBodyLimit,
+    attachments,
+    egressHost: async (host, port) => {
+      if (config.egressAllowHosts.includes(`${host}:${port}`) || config.egressAllowHosts.includes(host)) return host;
+      return (await resolvePublicAddresses(host))[0]!.address;
+    },
+    recipient: (giver, owner) => recipientOf(db.db, (name) => accounts.byUsername(name), giver, owner),
+    sessions: {
+      owner: (c) => ownerOf(c, isHttps(c, config.trustProxy)),
+      get: (id) => getSession(db.db, id),
+      owns,
+      canRead,
+      memory: (id, limit) => memory(db.db, id, limit),
+      adopt: (c, user) => adoptDevice(db.db, ownerOf(c, isHttps(c, config.trustProxy)).deviceId, user.id),
+    },
+    models: {
+      list: async (user) => {
+        const all = await models.list(user);
+        const view = (list: typeof all.system_models) => list.map((m) => models.toPublic(m, user));
+        return { user_models: view(all.user_models), group_models: view(all.group_models), system_models: view(all.system_models) };
+      },
+      get: async (name, user) => {
+        const entry = await models.resolve(name, user);
+        return entry ? models.toPublic(entry, user) : undefined;
+      },
+      sealKey: (key) => models.sealKey(key),
+      checkBaseUrl: (url) => checkUrlAllowed(url, config.egressAllowHosts),
+    },
+    generation: {
+      addContextProvider: (provider) => contextProviders.push(provider),
+      addGuard: (guard) => guards.push(guard),
+      addTool: (name, serverTool) => {
+        if (tools.has(name)) throw new Error(`Tool ${name} is registered twice`);
+        tools.set(name, serverTool);
+      },
+      complete: (input) => completeOnce(db.db, models, egressFetch, input),
+    },
+  };
+}

@@ -71,7 +71,7 @@ describe.each(await engines())('usage on %s', (engine) => {
     const asked = fake.requests.length;
     expect(await failure(uma.post('/api/generate', { session: s, user_input: 'one more' }))).toEqual({ status: 400, error: LIMIT });
     const streamed = await uma.raw(`${t.url}/api/generate_sse`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ session: s, user_input: 'one more' }) });
-    expect(await streamed.text()).toContain(`event: error\ndata: ${JSON.stringify({ error: LIMIT })}`);
+    expect(await streamed.text()).toContain(`event: error\ndata: ${JSON.stringify({ error: LIMIT, message: { code: 'user.usageLimit', params: {}, text: LIMIT } })}`);
     // A local model's turn is a use too.
     expect(await failure(uma.post('/api/generate_msg', { session: s, user_input: 'one more' }))).toEqual({ status: 429, error: LIMIT });
     expect(fake.requests.length).toBe(asked);

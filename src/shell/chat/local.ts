@@ -24,6 +24,8 @@ import {
 import { streamStep, type ChatMessage } from './localStep.ts';
 import { offlineMessages, rememberOffline } from './offline.ts';
 import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
+import { call, typedClient } from '../../core/api/typed.ts';
+import type { GenerationRoutes } from '../../server/turn/routes.ts';
 
 /** The shellchat server could not be reached (the API client's 'You are offline.'). */
 const unreachable = (err: unknown) => err instanceof ApiError && err.status === 0;
@@ -34,11 +36,6 @@ export function localModelUrl(settings: SettingsStore, info: SystemInfo | undefi
   if (!declared('model') || !declared('baseUrl') || !settings.get<string>('model')) return undefined;
   const url = ollamaUrl(info);
   return isOllamaUrl(settings.get<string>('baseUrl'), url) ? url : undefined;
-}
-
-/** What /api/generate_msg answers. */
-interface BuiltMessages {
-  msg: { messages: unknown[]; mem: number; session: number };
 }
 
 type Part = { type?: string; text?: string; image?: unknown; toolCallId?: string; toolName?: string; input?: unknown; output?: { value?: unknown } };
@@ -98,12 +95,12 @@ export async function localGeneration(
   if (!names.includes(ollamaModelName(model))) throw new ApiError(OLLAMA_MESSAGES.ollamaModelNotFound, 404);
 
   onEvent(statusEvent(options.texts?.querying || SERVER_MESSAGES.querying));
-  const api = createApiClient({ baseUrl: options.baseUrl ?? '', fetch: doFetch });
+  const api = typedClient<GenerationRoutes>(createApiClient({ baseUrl: options.baseUrl ?? '', fetch: doFetch })).api;
   const { mcp_tools: _tools, ...body } = request;
   // The server builds the messages; when it cannot be reached, the browser does (offline mode).
   let built: { messages: ChatMessage[]; session: number } | undefined;
   try {
-    const answer = (await api.post<BuiltMessages>('/api/generate_msg', body)).result!.msg;
+    const answer = (await call(api.generate_msg.$post({ json: body }))).result.msg;
     built = { messages: toChatMessages(answer.messages), session: answer.session };
   } catch (err) {
     if (!unreachable(err)) throw err;
@@ -165,21 +162,23 @@ export async function localGeneration(
 
   // Offline, or the server went away meanwhile: the turn is kept here, as offline memory.
   const saved = built
-    ? await api
-        .post<{ session: number; time: number }>('/api/log/add', {
-          input: request.user_input,
-          output,
-          model,
-          session: built.session,
-          images: request.images ?? [],
-          ...(ran.length ? { tools: ran } : {}),
-        })
-        .catch((err: unknown) => {
+    ? await call(
+        api.log.add.$post({
+          json: {
+            input: request.user_input,
+            output,
+            model,
+            session: built.session,
+            images: request.images ?? [],
+            ...(ran.length ? { tools: ran } : {}),
+          },
+        }),
+      ).catch((err: unknown) => {
           if (!unreachable(err)) throw err;
           return undefined;
         })
     : undefined;
-  if (saved) onEvent({ type: 'done', session: saved.result!.session, time: saved.result!.time });
+  if (saved) onEvent({ type: 'done', session: saved.result.session, time: saved.result.time });
   else rememberOffline({ input: request.user_input, output }, request);
   if (failure) throw failure;
 }

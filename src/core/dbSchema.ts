@@ -11,13 +11,27 @@ export interface UsersTable {
   password_hash: string;
   role: string;
   role_expires_at: number | null;
+  /** Unused since the ledger (0600_ledger): the balance is balance_cents. */
   balance: number;
+  /** The sum of the user's balance_ledger rows, in whole cents. */
+  balance_cents: number;
   /** JSON object of the synced settings (spec part 3, User). */
   settings: string;
   email_verified: number;
   email_subscription: number;
   created_at: number;
   updated_at: number;
+}
+
+/** Every change of a balance, in whole cents (src/server/accounts/ledger.ts). */
+export interface BalanceLedgerTable {
+  id: Generated<number>;
+  user_id: number;
+  cents: number;
+  kind: string;
+  /** Unique when set: a payment's capture, an invitation: credited once. */
+  reference: string | null;
+  created_at: number;
 }
 
 export interface GroupsTable {
@@ -163,4 +177,5 @@ export interface Database {
   models: ModelsTable;
   uploads: UploadsTable;
   upload_parts: UploadPartsTable;
+  balance_ledger: BalanceLedgerTable;
 }

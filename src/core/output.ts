@@ -5,7 +5,8 @@ import { Message, type MessageData } from './messages.ts';
 export type Effect =
   | { type: 'clear' }
   | { type: 'stop' }
-  | { type: 'view'; view: 'front' | 'back'; page?: BackPage }
+  /** `focus`: what the page puts in view and focuses (the Subscriptions page's `plan:<role>`, `topup:<amount>`). */
+  | { type: 'view'; view: 'front' | 'back'; page?: BackPage; focus?: string }
   | { type: 'open'; url: string; blank: boolean }
   /** A line under the output, which stays as it is (Left at the first log keeps that log in view). */
   | { type: 'notice'; text: string }

@@ -83,8 +83,23 @@ export interface AccountsApi {
   joinGroup(user: UserRow, group: string, password: string): Promise<void>;
   leaveGroup(user: UserRow, group: string): Promise<void>;
   setRole(user: UserRow, role: RoleName, expiresAt: number | null): Promise<void>;
-  addBalance(user: UserRow, amount: number): Promise<number>;
+  /** Dollars, rounded to the cent, through the ledger; with `reference`, credited once. Returns the balance in dollars. */
+  addBalance(user: UserRow, amount: number, reference?: string): Promise<number>;
+  /**
+   * Whole cents through the ledger inside the caller's transaction (a role change or an order
+   * goes with it); a `reference` written before makes the transaction fail on its unique key.
+   */
+  creditIn(trx: Kysely<Database>, entry: { userId: number; cents: number; kind: 'topup' | 'prorate' | 'reward'; reference?: string }): Promise<void>;
+  /** Whole cents through the ledger; false when `reference` was credited before. */
+  credit(userId: number, cents: number, kind: 'trial' | 'topup' | 'reward' | 'admin' | 'prorate', reference?: string): Promise<boolean>;
+  /** What an expired role becomes: the first hook that answers wins, else `user`. */
+  onRoleExpired(hook: RoleExpiryHook): void;
+  /** The user as of now (an expired role replaced). */
+  current(user: UserRow): Promise<UserRow>;
 }
+
+/** A plan bought for later takes over an expired role: its role and expiry, or undefined. */
+export type RoleExpiryHook = (user: UserRow, now: number) => Promise<{ role: RoleName; expiresAt: number | null } | undefined>;
 
 /** Whom a store or a node may go to (src/server/recipients.ts), or why not. */
 export type Recipient =
@@ -130,6 +145,9 @@ export type Validated<Target extends 'json' | 'query', S extends ZodType> = Midd
   { in: { [K in Target]: K extends 'query' ? Record<string, string | string[]> : z.input<S> }; out: { [K in Target]: z.output<S> } }
 >;
 
+/** A check before every API route: a response refuses the request, undefined lets it through. */
+export type Gate = (c: Context<AppEnv>) => Promise<Response | undefined> | Response | undefined;
+
 export interface ServerPluginContext {
   /** The whole application (body limits, a plugin's pages); a plugin's API routes are its `routes`. */
   app: Hono<AppEnv>;
@@ -149,6 +167,14 @@ export interface ServerPluginContext {
     operatorRoles: { name: string; prompt: string }[];
     /** Uses per role and window (USAGE_LIMITS); a role not listed, and root, have none. */
     usageLimits: Record<string, UsageLimits>;
+    /** The subscription plugin's settings: plans, trial balance, PayPal (USE_SUBSCRIPTIONS turns them on). */
+    subscriptions: {
+      on: boolean;
+      plansFile: string;
+      plans: string;
+      trialCents: number;
+      paypal: { clientId: string; clientSecret: string; apiUrl: string; sdkUrl: string; webhookId: string };
+    };
     /** The status texts of system info ('Querying...', 'Searching...'...), as the operator set them. */
     texts: { querying: string | Message; generating: string | Message; searching: string | Message; waiting: string | Message };
   };
@@ -193,6 +219,10 @@ export interface ServerPluginContext {
    * Hosts in EGRESS_ALLOW_HOSTS (`host` or `host:port`) skip the address check.
    */
   egressHost(host: string, port: number): Promise<string>;
+  /** A check before every API route (after the user is known): a response refuses the request. */
+  addGate(gate: Gate): void;
+  /** The server's clock (tests move it). */
+  now(): number;
   /** Raises the request body limit (1 MB by default) of one exact API path, e.g. an upload route. */
   setBodyLimit(path: string, maxBytes: number): void;
   /** The files of `+file[url]` and `+image[url]` attachments (src/server/uploads/attachments.ts). */

@@ -77,6 +77,8 @@ export interface ServerOptions {
   logDestination?: DestinationStream;
   /** Extra server plugins (tests register tools and context providers this way). */
   plugins?: ServerPluginModule[];
+  /** The server's clock: role expiry and plan periods are decided by it (tests move it). */
+  clock?: () => number;
 }
 
 export async function createServer(config: ServerConfig, options: ServerOptions = {}): Promise<Server> {
@@ -84,14 +86,15 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
   const enabled = await enabledPlugins(config);
   const plugins = [...(await serverPlugins(enabled)), ...(options.plugins ?? []).map((module, i) => ({ id: `extra-${i}`, module }))];
   const db = await openDatabase(config, log, plugins);
-  const core = await coreServices(config, db);
+  const now = options.clock ?? Date.now;
+  const core = await coreServices(config, db, now);
   const { accounts, secret, models, egressFetch, attachments } = core;
   const generation = { contextProviders: [] as ContextProvider[], guards: [] as GenerationGuard[], tools: new Map<string, ServerTool>() };
 
   const app = new Hono<AppEnv>();
-  const { setBodyLimit } = apiMiddleware(app, config, log, accounts);
+  const { setBodyLimit, addGate } = apiMiddleware(app, config, log, accounts);
   app.route('/', coreRoutes(config, enabled));
-  const owners = await mountPlugins(app, plugins, pluginContext({ app, config, db, log, setBodyLimit, ...core, ...generation }));
+  const owners = await mountPlugins(app, plugins, pluginContext({ app, config, db, log, setBodyLimit, addGate, now, ...core, ...generation }));
 
   const inflight = new InFlight();
   const secure = (c: Context<AppEnv>) => isHttps(c, config.trustProxy);
@@ -134,8 +137,8 @@ async function openDatabase(config: ServerConfig, log: Logger, plugins: { module
 }
 
 /** Accounts (and root), the server's secret and what it seals, models, the egress-safe fetch, attachments, login throttles. */
-async function coreServices(config: ServerConfig, db: Db) {
-  const accounts = new Accounts(db.db);
+async function coreServices(config: ServerConfig, db: Db, now: () => number) {
+  const accounts = new Accounts(db.db, { now, trialCents: config.subscriptions.trialCents });
   const generatedRootPassword = await accounts.ensureRoot(config.rootPassword || undefined);
   const secret = loadSecret(config.secretKey, config.dataDir);
   const box = createSecretBox(secret);

@@ -9,6 +9,16 @@ import type { Message } from '../core/messages.ts';
 import { SERVER_MESSAGES } from '../core/serverMessages.ts';
 import { parseEnv } from './env.ts';
 
+export interface SubscriptionSettings {
+  /** USE_SUBSCRIPTIONS: the money side is on (with the plugin installed). */
+  on: boolean;
+  plansFile: string;
+  /** PLANS, used when the plans file does not exist. */
+  plans: string;
+  trialCents: number;
+  paypal: { clientId: string; clientSecret: string; apiUrl: string; sdkUrl: string; webhookId: string };
+}
+
 export interface ServerConfig {
   port: number;
   host: string;
@@ -59,6 +69,8 @@ export interface ServerConfig {
   texts: { querying: string | Message; generating: string | Message; searching: string | Message; waiting: string | Message };
   usePayment: boolean;
   useSubscriptions: boolean;
+  /** The subscription plugin's settings (plans, trial balance, PayPal). */
+  subscriptions: SubscriptionSettings;
   contactEmail: string;
   disabledPlugins: string[];
   remotes: RemotePluginConfig[];
@@ -166,6 +178,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     },
     usePayment: e.USE_PAYMENT,
     useSubscriptions: e.USE_SUBSCRIPTIONS,
+    subscriptions: {
+      on: e.USE_SUBSCRIPTIONS,
+      plansFile: e.PLANS_FILE ? path.resolve(root, e.PLANS_FILE) : path.join(dataDir, 'plans.json'),
+      plans: e.PLANS,
+      trialCents: Math.round(e.TRIAL_BALANCE * 100),
+      paypal: { clientId: e.PAYPAL_CLIENT_ID, clientSecret: e.PAYPAL_CLIENT_SECRET, apiUrl: e.PAYPAL_API_URL.replace(/\/+$/, ''), sdkUrl: e.PAYPAL_SDK_URL, webhookId: e.PAYPAL_WEBHOOK_ID },
+    },
     contactEmail: e.CONTACT_EMAIL,
     disabledPlugins: e.DISABLED_PLUGINS,
     remotes: parseRemotes(e.PLUGIN_REMOTES),

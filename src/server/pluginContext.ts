@@ -40,6 +40,8 @@ export interface PluginContextDeps {
   attachments: ReturnType<typeof createAttachments>;
   throttles: { username: Throttle; address: Throttle };
   setBodyLimit(path: string, maxBytes: number): void;
+  addGate: ServerPluginContext['addGate'];
+  now(): number;
   /** Filled by the plugins' register(): the generation pipeline reads them. */
   contextProviders: ContextProvider[];
   guards: GenerationGuard[];
@@ -47,7 +49,7 @@ export interface PluginContextDeps {
 }
 
 export function pluginContext(deps: PluginContextDeps): ServerPluginContext {
-  const { app, config, db, log, accounts, secret, box, models, egressFetch, attachments, throttles, setBodyLimit, contextProviders, guards, tools } = deps;
+  const { app, config, db, log, accounts, secret, box, models, egressFetch, attachments, throttles, setBodyLimit, addGate, now, contextProviders, guards, tools } = deps;
   const clientAddress = (c: Context<AppEnv>): string => {
     if (config.trustProxy) {
       const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
@@ -75,6 +77,7 @@ export function pluginContext(deps: PluginContextDeps): ServerPluginContext {
       useNodeAi: config.useNodeAi,
       operatorRoles: config.operatorRoles,
       texts: config.texts,
+      subscriptions: config.subscriptions,
     },
     texts: textsIn,
     // PUBLIC_URL, or '' when unset: links then use the request's origin.
@@ -91,6 +94,8 @@ export function pluginContext(deps: PluginContextDeps): ServerPluginContext {
     egressFetch,
     secrets: { seal: (plain) => box.seal(plain), open: (sealed) => box.open(sealed) },
     setBodyLimit,
+    addGate,
+    now,
     attachments,
     egressHost: async (host, port) => {
       if (config.egressAllowHosts.includes(`${host}:${port}`) || config.egressAllowHosts.includes(host)) return host;

@@ -5,7 +5,11 @@ import type { ServerConfig } from './config.ts';
 
 export function contentSecurityPolicy(config: ServerConfig): string {
   const remoteOrigins = [...new Set(config.remotes.map((r) => new URL(r.entry).origin))];
-  const scripts = ["'self'", ...remoteOrigins].join(' ');
+  // PayPal's JS SDK (the subscription plugin's page) when payments are on: its script, the
+  // frames its buttons open, and the calls they make.
+  const { on, paypal } = config.subscriptions;
+  const payment = on && paypal.clientId ? paymentOrigins(paypal.sdkUrl) : [];
+  const scripts = ["'self'", ...remoteOrigins, ...payment].join(' ');
   const ollama = config.ollamaBaseUrl ? new URL(config.ollamaBaseUrl).origin : '';
   return [
     "default-src 'self'",
@@ -15,12 +19,19 @@ export function contentSecurityPolicy(config: ServerConfig): string {
     "img-src 'self' https: data: blob:",
     "font-src 'self' data:",
     // The browser talks to the local model server and the local MCP helper directly (spec part 7).
-    `connect-src 'self' ${remoteOrigins.join(' ')} http://localhost:11434 http://127.0.0.1:11434 ${ollama} http://localhost:11318 http://127.0.0.1:11318 ${new URL(config.mcpHelperUrl).origin}`.replace(/ +/g, ' ').trim(),
+    ...(payment.length ? [`frame-src ${payment.join(' ')}`] : []),
+    `connect-src 'self' ${remoteOrigins.join(' ')} ${payment.join(' ')} http://localhost:11434 http://127.0.0.1:11434 ${ollama} http://localhost:11318 http://127.0.0.1:11318 ${new URL(config.mcpHelperUrl).origin}`.replace(/ +/g, ' ').trim(),
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'self'",
     "frame-ancestors 'none'",
   ].join('; ');
+}
+
+/** The SDK's origin, and PayPal's own hosts when it is PayPal's. */
+function paymentOrigins(sdkUrl: string): string[] {
+  const origin = new URL(sdkUrl).origin;
+  return /(^|\.)paypal\.com$/.test(new URL(sdkUrl).hostname) ? [origin, 'https://*.paypal.com', 'https://*.paypalobjects.com'] : [origin];
 }
 
 /** The headers every response carries. */

@@ -95,6 +95,7 @@ export async function startTestServer(
   engine: Engine,
   env: Record<string, string> = {},
   plugins: ServerPluginModule[] = [],
+  options: { clock?: () => number } = {},
 ): Promise<TestServer> {
   const database = await freshDatabase(engine);
   let logText = '';
@@ -112,7 +113,7 @@ export async function startTestServer(
     LOG_LEVEL: 'info',
     ...env,
   });
-  const server = await createServer(config, { logDestination: destination, plugins });
+  const server = await createServer(config, { logDestination: destination, plugins, ...(options.clock ? { clock: options.clock } : {}) });
   let http: ServerType;
   const url = await new Promise<string>((resolve) => {
     http = serve({ fetch: server.app.fetch, port: 0, hostname: '127.0.0.1' }, (info) => resolve(`http://127.0.0.1:${info.port}`));

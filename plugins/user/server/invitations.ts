@@ -67,8 +67,10 @@ export function invitations(ctx: ServerPluginContext) {
       if (!invitation) return;
       const inviter = await db.selectFrom('users').selectAll().where('id', '=', invitation.inviter_id).executeTakeFirst();
       await db.updateTable('invitations').set({ rewarded_at: Date.now() }).where('email', '=', invitation.email).execute();
-      if (inviter) await ctx.accounts.addBalance(inviter, reward);
-      await ctx.accounts.addBalance(user, reward);
+      // Through the ledger, once each: the references make a second sign-up hook a no-op.
+      const reference = `invite:${invitation.email}:${invitation.inviter_id}`;
+      if (inviter) await ctx.accounts.addBalance(inviter, reward, `${reference}:inviter`);
+      await ctx.accounts.addBalance(user, reward, `${reference}:invitee`);
     },
   };
 }

@@ -9,6 +9,7 @@ import {
   type AccountsApi,
   type Database,
   type PublicUser,
+  type RoleExpiryHook,
   type RoleName,
   type UserRow,
   type UserSettings,
@@ -17,6 +18,7 @@ import { groupPassword, hashPassword, randomAlphanumeric, verifyPassword } from 
 import { hashToken, newToken } from '../auth/tokens.ts';
 import { emailError, normalizeUsername, passwordError, usernameError } from './validation.ts';
 import { MessageError, type Message } from '../../core/messages.ts';
+import { balanceCents, credit, creditIn, type LedgerKind } from './ledger.ts';
 import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
 
 /** The groups a user belongs to (their own included), by name: where what their groups may see starts. */
@@ -40,12 +42,63 @@ export class AccountError extends MessageError {
 
 const EMAIL_TOKEN_MS = 24 * 3_600_000;
 
+export interface AccountsOptions {
+  /** The server's clock (tests move it): role expiry is decided by it. */
+  now?: () => number;
+  /** What a new account's balance starts at, in cents (TRIAL_BALANCE). */
+  trialCents?: number;
+}
+
 export class Accounts implements AccountsApi {
   private readonly db: Kysely<Database>;
   private readonly deleteHooks: ((userId: number) => Promise<void>)[] = [];
+  private readonly expiryHooks: RoleExpiryHook[] = [];
+  private readonly now: () => number;
+  private readonly trialCents: number;
 
-  constructor(db: Kysely<Database>) {
+  constructor(db: Kysely<Database>, options: AccountsOptions = {}) {
     this.db = db;
+    this.now = options.now ?? Date.now;
+    this.trialCents = options.trialCents ?? 0;
+  }
+
+  /** Decides what an expired role becomes (a subscription's scheduled plan); the first answer wins, else `user`. */
+  onRoleExpired(hook: RoleExpiryHook): void {
+    this.expiryHooks.push(hook);
+  }
+
+  /**
+   * The user as of now: a role whose expiry has passed gives way to what a hook says (a plan
+   * bought for later), else to `user` with no expiry, written once and seen from this request on.
+   */
+  async current(user: UserRow): Promise<UserRow> {
+    const now = this.now();
+    if (user.role_expires_at === null || user.role_expires_at > now || user.role === 'root_user') return user;
+    let next: { role: RoleName; expiresAt: number | null } = { role: 'user', expiresAt: null };
+    for (const hook of this.expiryHooks) {
+      const said = await hook(user, now);
+      if (said) {
+        next = said;
+        break;
+      }
+    }
+    // Only the row still expired is changed: two requests at once change it once.
+    await this.db
+      .updateTable('users')
+      .set({ role: next.role, role_expires_at: next.expiresAt, updated_at: now })
+      .where('id', '=', user.id)
+      .where('role_expires_at', '=', user.role_expires_at)
+      .execute();
+    return (await this.byId(user.id)) ?? user;
+  }
+
+  creditIn(trx: Kysely<Database>, entry: { userId: number; cents: number; kind: LedgerKind; reference?: string }): Promise<void> {
+    return creditIn(trx, { ...entry, at: this.now() });
+  }
+
+  /** Adds whole cents to a balance through the ledger; false when `reference` was credited before. */
+  credit(userId: number, cents: number, kind: LedgerKind, reference?: string): Promise<boolean> {
+    return credit(this.db, { userId, cents, kind, reference, at: this.now() });
   }
 
   /** Plugins register here to remove their data when an account is deleted. */
@@ -75,7 +128,7 @@ export class Accounts implements AccountsApi {
       role: user.role,
       role_expires_at: user.role_expires_at,
       role_expires: formatRoleExpiry(user.role_expires_at),
-      balance: user.balance,
+      balance: Number(user.balance_cents) / 100,
       settings: normalizeUserSettings(user.settings),
       groups: (await this.groupsOf(user.id)).map((g) => g.name),
       created_at: user.created_at,
@@ -115,6 +168,7 @@ export class Accounts implements AccountsApi {
           role: input.role ?? 'user',
           role_expires_at: null,
           balance: 0,
+          balance_cents: 0,
           settings: JSON.stringify(settings),
           email_verified: 0,
           email_subscription: 1,
@@ -126,7 +180,9 @@ export class Accounts implements AccountsApi {
       await trx.insertInto('groups').values({ name: username, owner_id: row.id, created_at: now }).execute();
       const group = await trx.selectFrom('groups').select('id').where('name', '=', username).executeTakeFirstOrThrow();
       await trx.insertInto('group_members').values({ group_id: group.id, user_id: row.id, created_at: now }).execute();
-      return row;
+      // The operator's trial balance, as the ledger's first row (root starts at nothing).
+      if (this.trialCents > 0 && row.role !== 'root_user') await creditIn(trx, { userId: row.id, cents: this.trialCents, kind: 'trial', at: now });
+      return trx.selectFrom('users').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
     });
     return { user, generatedPassword };
   }
@@ -156,7 +212,7 @@ export class Accounts implements AccountsApi {
       .executeTakeFirst();
     if (!row || row.expires_at <= Date.now()) return undefined;
     const { expires_at: _expires, ...user } = row;
-    return user as UserRow;
+    return this.current(user as UserRow);
   }
 
   async revokeToken(token: string): Promise<void> {
@@ -314,10 +370,10 @@ export class Accounts implements AccountsApi {
     await this.db.updateTable('users').set({ role, role_expires_at: expiresAt, updated_at: Date.now() }).where('id', '=', user.id).execute();
   }
 
-  async addBalance(user: UserRow, amount: number): Promise<number> {
-    const balance = Math.round((user.balance + amount) * 1e5) / 1e5;
-    await this.db.updateTable('users').set({ balance, updated_at: Date.now() }).where('id', '=', user.id).execute();
-    return balance;
+  /** Root's adjustment (or a reward) in dollars, rounded to the cent; the new balance in dollars. */
+  async addBalance(user: UserRow, amount: number, reference?: string): Promise<number> {
+    await this.credit(user.id, Math.round(amount * 100), reference ? 'reward' : 'admin', reference);
+    return (await balanceCents(this.db, user.id)) / 100;
   }
 
   /** Creates `root` (root_user) on first start. Returns the password when it was generated. */

@@ -171,8 +171,39 @@ export const uploadsMigration: MigrationFactory = (_engine, c) => ({
   },
 });
 
+/**
+ * The balance ledger (ledger.ts): balances in whole cents. What balances the double column held
+ * becomes each user's opening row, rounded to the cent; the column stays, unread.
+ */
+export const ledgerMigration: MigrationFactory = (engine, c) => ({
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('users').addColumn('balance_cents', c.bigint, (col) => col.notNull().defaultTo(0)).execute();
+    await db.schema
+      .createTable('balance_ledger')
+      .addColumn('id', c.id, (col) => (engine === 'postgres' ? col.primaryKey() : col.primaryKey().autoIncrement()))
+      .addColumn('user_id', 'integer', (col) => col.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('cents', c.bigint, (col) => col.notNull())
+      .addColumn('kind', c.name, (col) => col.notNull())
+      .addColumn('reference', c.name, (col) => col.unique())
+      .addColumn('created_at', c.bigint, (col) => col.notNull())
+      .execute();
+    await db.schema.createIndex('balance_ledger_user').on('balance_ledger').columns(['user_id', 'created_at']).execute();
+    const users = db as unknown as Kysely<{ users: { id: number; balance: number; balance_cents: number }; balance_ledger: { user_id: number; cents: number; kind: string; reference: string | null; created_at: number } }>;
+    const held = await users.selectFrom('users').select(['id', 'balance']).where('balance', '!=', 0).execute();
+    for (const row of held) {
+      const cents = Math.round(Number(row.balance) * 100);
+      await users.insertInto('balance_ledger').values({ user_id: row.id, cents, kind: 'opening', reference: null, created_at: Date.now() }).execute();
+      await users.updateTable('users').set({ balance_cents: cents }).where('id', '=', row.id).execute();
+    }
+  },
+  async down(db: Kysely<unknown>) {
+    await db.schema.dropTable('balance_ledger').ifExists().execute();
+    await db.schema.alterTable('users').dropColumn('balance_cents').execute();
+  },
+});
+
 export async function migrate(db: Kysely<unknown>, engine: Engine, extra: Record<string, MigrationFactory> = {}): Promise<void> {
-  const all: Record<string, MigrationFactory> = { '0001_accounts': accountsMigration, '0002_chat': chatMigration, '0400_uploads': uploadsMigration, ...extra };
+  const all: Record<string, MigrationFactory> = { '0001_accounts': accountsMigration, '0002_chat': chatMigration, '0400_uploads': uploadsMigration, '0600_ledger': ledgerMigration, ...extra };
   const migrations: Record<string, Migration> = Object.fromEntries(
     Object.entries(all).map(([name, factory]) => [name, factory(engine, columns(engine))]),
   );

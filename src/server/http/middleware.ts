@@ -3,7 +3,7 @@
 // token's user, and a JSON 500 for what escapes a handler.
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import type { AppEnv } from '../../core/index.ts';
+import type { AppEnv, Gate } from '../../core/index.ts';
 import { UPLOAD_MAX_BYTES } from '../../core/constants.ts';
 import type { Message } from '../../core/messages.ts';
 import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
@@ -17,7 +17,7 @@ import { originCheck } from './origin.ts';
 import { fail } from './respond.ts';
 
 /** Installs the middleware; what it returns raises one exact API path's body limit (an upload route). */
-export function apiMiddleware(app: Hono<AppEnv>, config: ServerConfig, log: Logger, accounts: Accounts): { setBodyLimit(path: string, maxBytes: number): void } {
+export function apiMiddleware(app: Hono<AppEnv>, config: ServerConfig, log: Logger, accounts: Accounts): { setBodyLimit(path: string, maxBytes: number): void; addGate(gate: Gate): void } {
   app.use('*', securityHeaders(config));
   app.use('/api/*', async (c, next) => {
     const started = performance.now();
@@ -50,12 +50,22 @@ export function apiMiddleware(app: Hono<AppEnv>, config: ServerConfig, log: Logg
   app.use('/api/*', (c, next) => (raisedLimits.get(c.req.path) ?? defaultLimit)(c, next));
   app.use('/api/*', originCheck(config.allowedOrigins));
   app.use('/api/*', loadUser(accounts));
+  // Checks a plugin puts before every route (the plus plan's), in the order they were added.
+  const gates: Gate[] = [];
+  app.use('/api/*', async (c, next) => {
+    for (const gate of gates) {
+      const refused = await gate(c);
+      if (refused) return refused;
+    }
+    await next();
+  });
   app.onError((err, c) => {
     log.error({ err: { message: err.message, name: err.name }, path: c.req.path }, 'unhandled error');
     return fail(c, 500, SERVER_MESSAGES.failed);
   });
 
   return {
+    addGate: (gate) => void gates.push(gate),
     setBodyLimit: (routePath, maxBytes) => {
       raisedLimits.set(routePath, limitFor(maxBytes));
     },

@@ -1,0 +1,68 @@
+// Handlers of the subscription commands: the standing (plan, expiry, balance, a plan bought for
+// later), the plans, and buying or topping up, which opens the Subscriptions page at its
+// purchase controls (paying happens in PayPal's buttons there).
+import {
+  call,
+  callApi,
+  effect,
+  error,
+  PlatformRef,
+  text,
+  typedClient,
+  type Output,
+  type PluginContext,
+} from '../../../src/core/index.ts';
+import { formatRoleExpiry } from '../../../src/core/roles.ts';
+import type { SubscriptionRoutes } from '../server/index.ts';
+import { MESSAGES, TOPUPS, type Plan } from './rules.ts';
+
+export * from './rules.ts';
+
+/** A plan's price as the page and `:subscription ls` show it: 'Free', or '$6.00 per month'. */
+export const priceText = (plan: Plan) => (plan.price_cents === 0 ? MESSAGES.free : MESSAGES.perMonth(plan.price));
+
+export function activateSubscription(ctx: PluginContext): void {
+  const api = typedClient<SubscriptionRoutes>(ctx.services.get(PlatformRef).api).api;
+
+  ctx.handle('subscription', () =>
+    callApi(async () => {
+      const status = (await call(api.subscription.status.$get())).result;
+      if (status.role === 'root_user') return text(MESSAGES.root);
+      const out: Output[] = [text(MESSAGES.status(status.role, status.expires, status.balance))];
+      if (status.scheduled) out.push(text(MESSAGES.statusScheduled(status.scheduled.role, formatRoleExpiry(status.scheduled.from))));
+      return out;
+    }),
+  );
+
+  ctx.handle('subscription.ls', (c) =>
+    callApi(async () => {
+      const { plans } = (await call(api.subscription.list.$get())).result;
+      const limit = (n: number | null) => (n === null ? '-' : String(n));
+      return {
+        kind: 'table',
+        columns: [c.t('table.plan'), c.t('table.price'), c.t('table.limits'), c.t('table.adds')],
+        rows: plans.map((p) => [
+          p.role,
+          ctx.t('err.' + (p.price_cents === 0 ? 'free' : 'perMonth'), { price: p.price }),
+          p.limits ? `${limit(p.limits.daily)}/${limit(p.limits.weekly)}/${limit(p.limits.monthly)}` : '-',
+          p.adds.map((f) => c.t(`feature.${f}`)).join(', '),
+        ]),
+      };
+    }),
+  );
+
+  ctx.handle('subscription.buy', (c) =>
+    callApi(async () => {
+      const { plans } = (await call(api.subscription.list.$get())).result;
+      const plan = plans.find((p) => p.role === c.args.plan);
+      if (!plan) return error(MESSAGES.planNotFound(c.args.plan ?? ''));
+      return [text(c.t('msg.payOnPage', { plan: plan.role })), effect({ type: 'view', view: 'back', page: 'subscriptions', focus: `plan:${plan.role}` })];
+    }),
+  );
+
+  ctx.handle('subscription.topup', (c) => {
+    const amount = Number(c.args.amount);
+    if (!(TOPUPS as readonly number[]).includes(amount)) return error(MESSAGES.amountInvalid);
+    return [text(c.t('msg.payOnPage', { plan: `$${amount}` })), effect({ type: 'view', view: 'back', page: 'subscriptions', focus: `topup:${amount}` })];
+  });
+}

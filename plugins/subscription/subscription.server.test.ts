@@ -1,0 +1,251 @@
+// The subscription plugin against the real server over HTTP and a fake PayPal speaking the real
+// REST wire format, on every engine, with a clock the test moves: plans, top-ups with the fee,
+// buying, extending, upgrading and a deferred downgrade (same day, last day, already expired),
+// a role that expires on the next request, PayPal's failures, the webhook, the plus plan's
+// gates, and fees over the balance.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startFakePaypal, FAKE_CLIENT_ID, FAKE_CLIENT_SECRET, FAKE_WEBHOOK_ID, type FakePaypal } from '../../tests/fixtures/fakePaypal.ts';
+import { engines, failure, startTestServer, type TestServer } from '../../tests/server/support.ts';
+import { addMonths, feeCents } from './common/rules.ts';
+import type { SubscriptionStatus } from './common/rules.ts';
+
+const PW = 'hunter2hunter2';
+const DAY = 86_400_000;
+const PLANS = JSON.stringify([
+  { role: 'user', price: '0' },
+  { role: 'plus_user', price: '6.00' },
+  { role: 'super_user', price: '30.00' },
+]);
+
+describe('the banking fee of spec part 9', () => {
+  it('is 4.4% plus $0.30, rounded to the cent, for each top-up choice', () => {
+    expect([100, 500, 1000, 2000, 5000].map(feeCents)).toEqual([34, 52, 74, 118, 250]);
+  });
+  it('adds calendar months, the day clamped to the month', () => {
+    expect(new Date(addMonths(Date.UTC(2027, 0, 31))).toISOString()).toBe('2027-02-28T00:00:00.000Z');
+    expect(new Date(addMonths(Date.UTC(2028, 0, 31))).toISOString()).toBe('2028-02-29T00:00:00.000Z');
+    expect(new Date(addMonths(Date.UTC(2027, 11, 15), 2)).toISOString()).toBe('2028-02-15T00:00:00.000Z');
+  });
+});
+
+for (const engine of await engines()) {
+  describe(`subscriptions on ${engine}`, () => {
+    let fake: FakePaypal;
+    let t: TestServer;
+    const START = Date.UTC(2027, 0, 10, 12);
+    let now = START;
+    let seq = 0;
+    beforeEach(() => {
+      now = START;
+    });
+
+    beforeAll(async () => {
+      fake = await startFakePaypal();
+      t = await startTestServer(
+        engine,
+        {
+          USE_SUBSCRIPTIONS: 'true',
+          PAYPAL_CLIENT_ID: FAKE_CLIENT_ID,
+          PAYPAL_CLIENT_SECRET: FAKE_CLIENT_SECRET,
+          PAYPAL_API_URL: fake.url,
+          PAYPAL_SDK_URL: fake.sdkUrl,
+          PAYPAL_WEBHOOK_ID: FAKE_WEBHOOK_ID,
+          PLANS,
+          TRIAL_BALANCE: '1',
+        },
+        [],
+        { clock: () => now },
+      );
+    }, 60_000);
+    afterAll(async () => {
+      await t?.close();
+      await fake?.close();
+    });
+
+    async function buyer() {
+      const api = t.client();
+      const username = `buyer${++seq}`;
+      await api.post('/api/user/add', { username, email: `${username}@example.org`, password: PW });
+      await api.post('/api/user/login', { username, password: PW });
+      return Object.assign(api, { username });
+    }
+    type Buyer = Awaited<ReturnType<typeof buyer>>;
+    const status = async (api: Buyer) => (await api.get<SubscriptionStatus>('/api/subscription/status')).result!;
+    /** Orders, approves in PayPal, and captures: the capture's answer. */
+    async function pay(api: Buyer, body: { kind: 'plan'; role: string } | { kind: 'topup'; amount: number }) {
+      const order = (await api.post<{ id: string; amount: string; fee: string }>('/api/payment/order', body)).result!;
+      fake.approve(order.id);
+      return { order, answer: await api.post<SubscriptionStatus>('/api/payment/capture', { orderId: order.id }) };
+    }
+
+    it('lists the plans with their price, and gives the browser what loading PayPal needs', async () => {
+      const { plans } = (await t.client().get<{ plans: { role: string; price: string; price_cents: number; adds: string[] }[] }>('/api/subscription/list')).result!;
+      expect(plans.map((p) => [p.role, p.price, p.price_cents])).toEqual([
+        ['user', '0.00', 0],
+        ['plus_user', '6.00', 600],
+        ['super_user', '30.00', 3000],
+      ]);
+      expect(plans[1]!.adds).toEqual(['mcp', 'roles', 'stores', 'nodes', 'cli']);
+      expect((await t.client().get('/api/payment/info')).result).toEqual({ client_id: FAKE_CLIENT_ID, sdk_url: fake.sdkUrl, currency: 'USD', intent: 'capture', topups: [1, 5, 10, 20, 50] });
+    });
+
+    it('tops up $5: PayPal charges $5.52, the balance grows by $5.00, once', async () => {
+      const api = await buyer();
+      expect((await status(api)).balance).toBe('1.00'); // the trial balance
+      const { order, answer } = await pay(api, { kind: 'topup', amount: 5 });
+      expect(order).toMatchObject({ amount: '5.52', fee: '0.52' });
+      expect(fake.orders.get(order.id)!.purchase_units[0]!.amount).toEqual({ currency_code: 'USD', value: '5.52' });
+      expect(answer).toMatchObject({ message: '$5.00 added: your balance is $6.00.', code: 'subscription.toppedUp', result: { balance: '6.00' } });
+      // A replay, the webhook after it, and two at once credit nothing more.
+      expect((await api.post('/api/payment/capture', { orderId: order.id })).message).toBe('This payment was already credited.');
+      const [captured] = fake.capturesOf(order.id);
+      expect((await fake.sendWebhook(`${t.url}/api/payment/webhook`, 'PAYMENT.CAPTURE.COMPLETED', { ...captured, supplementary_data: { related_ids: { order_id: order.id } } })).status).toBe(200);
+      await Promise.all([api.post('/api/payment/capture', { orderId: order.id }), api.post('/api/payment/capture', { orderId: order.id })]);
+      expect((await status(api)).balance).toBe('6.00');
+      expect(fake.capturesOf(order.id)).toHaveLength(1);
+      // The amount is the server's: a browser cannot choose another.
+      expect(await failure(api.post('/api/payment/order', { kind: 'topup', amount: 7 }))).toEqual({ status: 400, error: 'Top up $1, $5, $10, $20 or $50.' });
+    });
+
+    it('refuses another user’s order, and credits nothing for an order whose amount was changed', async () => {
+      const alice = await buyer();
+      const bob = await buyer();
+      const order = (await alice.post<{ id: string }>('/api/payment/order', { kind: 'topup', amount: 10 })).result!;
+      fake.approve(order.id);
+      expect(await failure(bob.post('/api/payment/capture', { orderId: order.id }))).toEqual({ status: 404, error: 'Order not found.' });
+      fake.orders.get(order.id)!.purchase_units[0]!.amount.value = '0.01';
+      expect(await failure(alice.post('/api/payment/capture', { orderId: order.id }))).toEqual({ status: 409, error: 'The payment does not match the order, so nothing was credited.' });
+      expect((await status(alice)).balance).toBe('1.00');
+      expect((await status(bob)).balance).toBe('1.00');
+    });
+
+    it('buys a plan, extends it (same day and last day), and the role ends on the next request after expiry', async () => {
+      const start = now;
+      const api = await buyer();
+      expect((await pay(api, { kind: 'plan', role: 'plus_user' })).answer.message).toBe(`You are on the plus_user plan until 02/10/2027.`);
+      expect(await status(api)).toMatchObject({ role: 'plus_user', expires_at: addMonths(start), balance: '1.00' });
+      // Same day: one month more from the current expiry.
+      await pay(api, { kind: 'plan', role: 'plus_user' });
+      expect((await status(api)).expires_at).toBe(addMonths(addMonths(start)));
+      // The last millisecond: still from the expiry, not from now.
+      now = addMonths(addMonths(start)) - 1;
+      await pay(api, { kind: 'plan', role: 'plus_user' });
+      expect((await status(api)).expires_at).toBe(addMonths(addMonths(addMonths(start))));
+      // Past the expiry: a user again, from the next request.
+      now = addMonths(addMonths(addMonths(start)));
+      expect(await status(api)).toMatchObject({ role: 'user', expires_at: null, expires: 'Unlimited' });
+      // Already expired: a new plan starts now.
+      await pay(api, { kind: 'plan', role: 'plus_user' });
+      expect((await status(api)).expires_at).toBe(addMonths(now));
+    });
+
+    it('upgrades now, crediting the unused days of the plan it replaces, and defers a downgrade to the end', async () => {
+      const start = now;
+      const api = await buyer();
+      await pay(api, { kind: 'plan', role: 'plus_user' });
+      now = start + 10 * DAY + 3_600_000; // 20 whole days of plus left (and 23 hours): $6.00 × 20 / 30
+      const up = (await pay(api, { kind: 'plan', role: 'super_user' })).answer;
+      expect(up.message).toBe('You are on the super_user plan until 02/20/2027; $4.00 for the unused part of your previous plan went to your balance.');
+      expect(await status(api)).toMatchObject({ role: 'super_user', expires_at: addMonths(now), balance: '5.00' });
+      const superEnds = addMonths(now);
+      const down = (await pay(api, { kind: 'plan', role: 'plus_user' })).answer;
+      expect(down.message).toBe('Your plus_user plan starts on 02/20/2027, when your current plan ends, and runs until 03/20/2027.');
+      expect((await status(api)).scheduled).toEqual({ role: 'plus_user', from: superEnds, until: addMonths(superEnds) });
+      // The higher plan goes on until its end; then the one bought for later takes over.
+      now = superEnds - 1;
+      expect((await status(api)).role).toBe('super_user');
+      now = superEnds;
+      expect(await status(api)).toMatchObject({ role: 'plus_user', expires_at: addMonths(superEnds), scheduled: null });
+      now = addMonths(superEnds);
+      expect((await status(api)).role).toBe('user');
+    });
+
+    it('a plan without expiry blocks extending it or a lower one, and root buys nothing', async () => {
+      const api = await buyer();
+      const root = t.client();
+      await root.post('/api/user/login', { username: 'root', password: 'root-password-1' });
+      await root.post('/api/user/update/role', { username: api.username, role: 'plus_user' });
+      expect(await failure(api.post('/api/payment/order', { kind: 'plan', role: 'plus_user' }))).toEqual({ status: 409, error: 'Your plus_user plan does not expire: it cannot be extended or replaced by a lower plan.' });
+      expect(await failure(root.post('/api/payment/order', { kind: 'topup', amount: 5 }))).toEqual({ status: 403, error: 'You are the `root_user`.' });
+      // A higher plan is an upgrade (nothing unused to credit: the plan had no end).
+      expect((await pay(api, { kind: 'plan', role: 'super_user' })).answer.message).toBe('You are on the super_user plan until 02/10/2027.');
+    });
+
+    it('says what PayPal answered: declined, pending (credited by the webhook), already captured, a 5xx (credited by the reconcile)', async () => {
+      const api = await buyer();
+      fake.nextCaptures('declined');
+      const declined = (await api.post<{ id: string }>('/api/payment/order', { kind: 'topup', amount: 1 })).result!;
+      fake.approve(declined.id);
+      expect(await failure(api.post('/api/payment/capture', { orderId: declined.id }))).toEqual({ status: 409, error: 'The payment was declined. Try another card or account.' });
+
+      fake.nextCaptures('pending');
+      const { order: pending, answer } = await pay(api, { kind: 'topup', amount: 20 });
+      expect(answer.message).toBe('PayPal is still completing the payment; it is credited as soon as it completes.');
+      expect((await status(api)).balance).toBe('1.00');
+      const [capture] = fake.capturesOf(pending.id);
+      // A forged webhook is refused; PayPal's, once the capture completes, credits.
+      expect((await fake.sendWebhook(`${t.url}/api/payment/webhook`, 'PAYMENT.CAPTURE.COMPLETED', { ...capture, status: 'COMPLETED', supplementary_data: { related_ids: { order_id: pending.id } } }, { badSignature: true })).status).toBe(400);
+      expect((await status(api)).balance).toBe('1.00');
+      capture!.status = 'COMPLETED';
+      await fake.sendWebhook(`${t.url}/api/payment/webhook`, 'PAYMENT.CAPTURE.COMPLETED', { ...capture, supplementary_data: { related_ids: { order_id: pending.id } } });
+      expect((await status(api)).balance).toBe('21.00');
+
+      fake.nextCaptures('error500');
+      const broken = (await api.post<{ id: string }>('/api/payment/order', { kind: 'topup', amount: 10 })).result!;
+      fake.approve(broken.id);
+      expect(await failure(api.post('/api/payment/capture', { orderId: broken.id }))).toEqual({ status: 502, error: 'The payment could not be completed: An internal server error occurred.' });
+      expect(t.logs()).toContain('payment capture failed');
+      // The buyer closed the tab; coming back, the open order is captured and credited.
+      expect((await status(api)).balance).toBe('31.00');
+    });
+
+    it('credits a buyer who approved and closed the tab: PayPal’s CHECKOUT.ORDER.APPROVED webhook captures it', async () => {
+      const api = await buyer();
+      const order = (await api.post<{ id: string }>('/api/payment/order', { kind: 'topup', amount: 50 })).result!;
+      fake.approve(order.id);
+      await fake.sendWebhook(`${t.url}/api/payment/webhook`, 'CHECKOUT.ORDER.APPROVED', { id: order.id, status: 'APPROVED' });
+      expect(fake.capturesOf(order.id)).toHaveLength(1);
+      expect((await t.server.db.db.selectFrom('users').select('balance_cents').where('username', '=', api.username).executeTakeFirstOrThrow()).balance_cents).toBe(5100);
+    });
+
+    it('takes the spec’s “update the role or balance after approval” call through the same check', async () => {
+      const api = await buyer();
+      const order = (await api.post<{ id: string }>('/api/payment/order', { kind: 'topup', amount: 5 })).result!;
+      fake.approve(order.id);
+      // The amount the browser claims is ignored: the order's is credited.
+      expect((await api.post('/api/user/update/balance', { amount: 500, details: { id: order.id } })).message).toBe('$5.00 added: your balance is $6.00.');
+      expect((await api.post('/api/user/update/balance', { amount: 500, details: { id: order.id } })).message).toBe('This payment was already credited.');
+      expect(await failure(api.post('/api/user/update/role', { role: 'super_user', details: { id: 'NOSUCHORDER' } }))).toEqual({ status: 404, error: 'Order not found.' });
+      expect(await failure(api.post('/api/user/update/role', { role: 'super_user' }))).toMatchObject({ status: 403 });
+    });
+
+    it('gates the plus plan’s features for a user, and opens them once it is bought', async () => {
+      const api = await buyer();
+      const plus = 'needs the plus_user plan or above. See :subscription ls.';
+      expect(await failure(api.post('/api/role/add', { roleName: 'r', prompt: 'p' }))).toEqual({ status: 403, error: `Adding and changing roles ${plus}` });
+      expect(await failure(api.get('/api/store/list'))).toEqual({ status: 403, error: `Using data stores ${plus}` });
+      expect(await failure(api.get('/api/node/list'))).toEqual({ status: 403, error: `Using nodes ${plus}` });
+      const cli = await api.raw(`${t.url}/api/model/list`, { headers: { 'x-shellchat-client': 'cli' } });
+      expect(cli.status).toBe(403);
+      expect((await api.raw(`${t.url}/api/user/info`, { headers: { 'x-shellchat-client': 'cli' } })).status).toBe(200);
+      expect(await failure(api.post('/api/generate', { session: 1_800_000_000_001, user_input: 'hi', mcp_tools: [{ name: 'echo' }] }))).toEqual({ status: 400, error: `Using MCP functions ${plus}` });
+      // Reading roles and chatting stay free; anonymous visitors get the routes' own 'Please login.'.
+      expect((await api.get('/api/role/list')).success).toBe(true);
+      expect(await failure(t.client().post('/api/role/add', { roleName: 'r', prompt: 'p' }))).toEqual({ status: 401, error: 'Please login.' });
+      await pay(api, { kind: 'plan', role: 'plus_user' });
+      expect((await api.post('/api/role/add', { roleName: 'r', prompt: 'p' })).success).toBe(true);
+      expect((await api.get('/api/store/list')).success).toBe(true);
+    });
+
+    it('refuses a question when the fees are more than the balance, saying how to top up', async () => {
+      const api = await buyer();
+      const user = await t.server.db.db.selectFrom('users').select('id').where('username', '=', api.username).executeTakeFirstOrThrow();
+      await t.server.db.db.insertInto('usage').values({ user_id: user.id, device_id: null, log_id: null, kind: 'chat', model: 'm', input_tokens: 1, output_tokens: 1, cost: 1.004, created_at: now }).execute();
+      expect(await failure(api.post('/api/generate', { session: 1_800_000_000_002, user_input: 'hi' }))).toEqual({
+        status: 400,
+        error: 'Your fees ($1.01) are more than your balance ($1.00). Top up with :subscription topup 5, or on the Subscriptions page.',
+      });
+      expect((await status(api)).usage).toBe('1.01');
+    });
+  });
+}

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACCOUNT_CASES, ACCOUNT_MATRIX } from './authzRoutes.accounts.ts';
 import { MODEL_CASES, MODEL_MATRIX } from './authzRoutes.models.ts';
 import { NODE_CASES, NODE_MATRIX } from './authzRoutes.nodes.ts';
+import { PAYMENT_CASES, PAYMENT_MATRIX } from './authzRoutes.payments.ts';
 import { SESSION_CASES, SESSION_MATRIX } from './authzRoutes.sessions.ts';
 import { STORE_CASES, STORE_MATRIX } from './authzRoutes.stores.ts';
 import { UPLOAD_CASES, UPLOAD_MATRIX } from './authzRoutes.uploads.ts';
@@ -21,8 +22,8 @@ function joined<T>(tables: Record<string, T>[]): Record<string, T> {
   }
   return all;
 }
-const MATRIX = joined([ACCOUNT_MATRIX, SESSION_MATRIX, MODEL_MATRIX, STORE_MATRIX, NODE_MATRIX, UPLOAD_MATRIX]);
-const CASES = joined([ACCOUNT_CASES, SESSION_CASES, MODEL_CASES, STORE_CASES, NODE_CASES, UPLOAD_CASES]);
+const MATRIX = joined([ACCOUNT_MATRIX, SESSION_MATRIX, MODEL_MATRIX, STORE_MATRIX, NODE_MATRIX, UPLOAD_MATRIX, PAYMENT_MATRIX]);
+const CASES = joined([ACCOUNT_CASES, SESSION_CASES, MODEL_CASES, STORE_CASES, NODE_CASES, UPLOAD_CASES, PAYMENT_CASES]);
 
 beforeAll(startAuthzServer, 60_000);
 afterAll(stopAuthzServer);

@@ -95,7 +95,12 @@ export function linkToken(address: string, path: string): string {
 }
 
 /** Starts the mail catcher and the server (SQLite); for beforeAll, with stopAuthzServer in afterAll. */
-export async function startAuthzServer(): Promise<void> {
+export function startAuthzServer(): Promise<void> {
+  return startAuthzServerWith({});
+}
+
+/** The same, with more of the server's environment (the payments area turns subscriptions on). */
+export async function startAuthzServerWith(env: Record<string, string>): Promise<void> {
   smtp = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
@@ -112,7 +117,7 @@ export async function startAuthzServer(): Promise<void> {
   });
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve()));
   const port = (smtp.server.address() as AddressInfo).port;
-  t = await startTestServer('sqlite', { ROOT_PASSWORD, SECRET_KEY, SMTP_URL: `smtp://127.0.0.1:${port}` });
+  t = await startTestServer('sqlite', { ROOT_PASSWORD, SECRET_KEY, SMTP_URL: `smtp://127.0.0.1:${port}`, ...env });
 }
 export async function stopAuthzServer(): Promise<void> {
   await t?.close();

@@ -7,6 +7,7 @@ export default definePlugin({
   api: PLUGIN_API,
   id: 'subscription',
   version: '1.0.0',
+  pages: ['subscriptions'],
   commands: [
     { id: 'subscription', words: ['subscription'], aliases: [['sub']], group: 'user', needs: ['server', 'login'] },
     { id: 'subscription.ls', words: ['subscription', 'ls'], aliases: [['subscription', 'list'], ['sub', 'ls']], group: 'user', needs: ['server'] },

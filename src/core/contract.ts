@@ -5,6 +5,7 @@
 import type { HelpGroup } from './constants.ts';
 import type { Output } from './output.ts';
 import type { ServiceRef } from './services.ts';
+import type { BackPage } from './output.ts';
 import type { SettingSpec, SettingsStore } from './settings.ts';
 import type { ShellEvents } from './events.ts';
 import type { Emitter } from 'mitt';
@@ -79,6 +80,9 @@ export interface DocsContribution {
   feedback?: { label: string; href: string }[];
 }
 
+/** Mounts a plugin's page into `element`; returns what unmounts it. */
+export type PageMount = (element: HTMLElement, options: { focus?: string }) => () => void;
+
 export interface PluginManifest {
   api: typeof PLUGIN_API;
   /** Singular, kebab-case; the i18n namespace. */
@@ -88,6 +92,8 @@ export interface PluginManifest {
   settings?: readonly SettingSpec[];
   /** Documentation inline (third-party plugins); built-ins keep theirs in a lazy docs.ts. */
   docs?: DocsContribution;
+  /** Back-view pages the plugin renders (ctx.page); the page is shown while the plugin is installed. */
+  pages?: readonly BackPage[];
   provides?: readonly ServiceRef<unknown>[];
   requires?: readonly ServiceRef<unknown>[];
   optional?: readonly ServiceRef<unknown>[];
@@ -162,6 +168,12 @@ export interface PluginContext {
   setter(key: string, setter: SettingSetter): void;
   /** Serves the Settings page's choices for a setting this plugin's manifest puts on it. */
   choices(key: string, provider: ChoicesProvider): void;
+  /**
+   * Renders a back-view page its manifest declares into the element the shell gives, with plain
+   * DOM (plugins do not depend on the shell's React); returns what undoes it. `focus` is the
+   * view effect's (e.g. the Subscriptions page's `plan:plus_user`).
+   */
+  page(page: BackPage, mount: PageMount): void;
   /** Runs when the plugin deactivates; everything registered through ctx is undone too. */
   onDispose(fn: () => void): void;
 }

@@ -30,6 +30,8 @@ export interface ModelInfo {
 export interface ShellState {
   view: 'front' | 'back';
   page: BackPage;
+  /** What the page puts in view (a view effect's `focus`), until the next change of view. */
+  pageFocus?: string;
   input: string;
   /** The result shown in the output area: the last command's outputs, or a log. */
   outputs: Output[];
@@ -183,7 +185,7 @@ export class ShellController {
         this.stop();
         break;
       case 'view':
-        this.setView(effect.view, effect.page);
+        this.setView(effect.view, effect.page, effect.focus);
         break;
       case 'open':
         if (effect.blank) globalThis.open?.(effect.url, '_blank', 'noopener,noreferrer');
@@ -288,8 +290,8 @@ export class ShellController {
     else this.events.emit('speak:cancel', undefined);
   }
 
-  setView(view: 'front' | 'back', page?: BackPage): void {
-    this.state.set((s) => ({ view, page: page ?? s.page }));
+  setView(view: 'front' | 'back', page?: BackPage, focus?: string): void {
+    this.state.set((s) => ({ view, page: page ?? s.page, pageFocus: focus }));
   }
 
   toggleView(): void {

@@ -5,6 +5,7 @@ import mitt, { type Emitter } from 'mitt';
 import type {
   ChoiceGroup,
   ChoicesProvider,
+  PageMount,
   CommandContext,
   CommandHandler,
   CompletionProvider,
@@ -21,7 +22,7 @@ import { PLUGIN_API } from '../contract.ts';
 import type { ShellEvents } from '../events.ts';
 import { parseLine, type ParsedLine } from '../line.ts';
 import { splitCode, translateMessage, type Message, type MessageData } from '../messages.ts';
-import { error, type Output, type Said } from '../output.ts';
+import { error, type BackPage, type Output, type Said } from '../output.ts';
 import { bindArgs, CommandRegistry, formatUsage, usageOf, type RegisteredCommand } from '../registry.ts';
 import { ServiceRegistry } from '../services.ts';
 import type { SettingsStore } from '../settings.ts';
@@ -76,6 +77,7 @@ export class PluginHost {
   private readonly completions = new Map<string, CompletionProvider>();
   private readonly setters = new Map<string, SettingSetter>();
   private readonly choiceProviders = new Map<string, ChoicesProvider>();
+  private readonly pages = new Map<BackPage, PageMount>();
   private coreLoaded?: Promise<void>;
   private readonly active = new Map<string, Promise<Active>>();
 
@@ -258,6 +260,11 @@ export class PluginHost {
         this.choiceProviders.set(key, provider);
         disposers.push(() => this.choiceProviders.delete(key));
       },
+      page: (page, mount) => {
+        if (!(manifest.pages ?? []).includes(page)) throw new Error(`Plugin ${manifest.id} does not declare page ${page}.`);
+        this.pages.set(page, mount);
+        disposers.push(() => this.pages.delete(page));
+      },
       onDispose: (fn) => disposers.push(fn),
     });
     return { module, disposers };
@@ -321,6 +328,19 @@ export class PluginHost {
       loadNamespaces: (ns) => this.loadNamespaces(ns),
       setThroughOwner: (key, value) => this.setThroughOwner(key, value, signal),
     };
+  }
+
+  /** The installed plugin that renders a back-view page, if any. */
+  pageOwner(page: BackPage): string | undefined {
+    return this.entries.find((e) => (e.manifest.pages ?? []).includes(page))?.manifest.id;
+  }
+
+  /** How a plugin's page mounts (its plugin activated for it); undefined when no plugin renders it. */
+  async pageMount(page: BackPage): Promise<PageMount | undefined> {
+    const owner = this.pageOwner(page);
+    if (!owner) return undefined;
+    if (!this.pages.has(page)) await this.ensureActive(owner);
+    return this.pages.get(page);
   }
 
   /** The plugin that declares a setting, if any plugin does (else the shell). */

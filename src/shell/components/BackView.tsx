@@ -1,21 +1,24 @@
 import { COPYRIGHT_YEAR, type BackPage } from '../../core/index.ts';
-import { useShell, useShellState, useT } from '../context.tsx';
+import { useHost, useShell, useShellState, useT } from '../context.tsx';
 import { DocumentationPage } from './DocumentationPage.tsx';
 import { PrivacyPage } from './PrivacyPage.tsx';
 import { SettingsPage } from './SettingsPage.tsx';
-import { AccountPage } from './AccountPage.tsx';
+import { PluginPage } from './PluginPage.tsx';
 import { UsagePage } from './UsagePage.tsx';
 
-/** Back view navigation. Usage and Subscriptions appear only when system info enables them. */
+/** Back view navigation. Usage and Subscriptions appear only when system info enables them (Subscriptions is the subscription plugin's page). */
 export function BackView() {
   const page = useShellState((s) => s.page);
   const info = useShellState((s) => s.systemInfo);
+  const focus = useShellState((s) => s.pageFocus);
   const { controller } = useShell();
+  const host = useHost();
   const t = useT();
   const items: { page: BackPage; testid: string; label: string }[] = [
     { page: 'documentation', testid: 'nav-documentation', label: t('nav.documentation') },
     ...(info.use_payment ? [{ page: 'usage' as const, testid: 'nav-usage', label: t('nav.usage') }] : []),
-    ...(info.use_subscriptions
+    // Shown when the operator turned subscriptions on and the subscription plugin is installed.
+    ...(info.use_subscriptions && host.pageOwner('subscriptions')
       ? [{ page: 'subscriptions' as const, testid: 'nav-subscriptions', label: t('nav.subscriptions') }]
       : []),
     { page: 'settings', testid: 'nav-settings', label: t('nav.settings') },
@@ -42,7 +45,7 @@ export function BackView() {
         {shown === 'settings' && <SettingsPage />}
         {shown === 'privacy' && <PrivacyPage />}
         {shown === 'usage' && <UsagePage />}
-        {shown === 'subscriptions' && <AccountPage testid="page-subscriptions" title={t('subscriptions.title')} />}
+        {shown === 'subscriptions' && <PluginPage page="subscriptions" focus={focus} testid="page-subscriptions" />}
       </div>
       <footer className="back-footer" data-testid="copyright">
         © {COPYRIGHT_YEAR} shellchat

@@ -12,8 +12,9 @@ import { parseEnv } from './env.ts';
 export interface SubscriptionSettings {
   /** USE_SUBSCRIPTIONS: the money side is on (with the plugin installed). */
   on: boolean;
+  /** Where the plans come from (the file, or PLANS), for error messages. */
   plansFile: string;
-  /** PLANS, used when the plans file does not exist. */
+  /** The plans' JSON: the plans file's when it exists, else PLANS ('' for the plugin's default). */
   plans: string;
   trialCents: number;
   paypal: { clientId: string; clientSecret: string; apiUrl: string; sdkUrl: string; webhookId: string };
@@ -180,8 +181,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     useSubscriptions: e.USE_SUBSCRIPTIONS,
     subscriptions: {
       on: e.USE_SUBSCRIPTIONS,
-      plansFile: e.PLANS_FILE ? path.resolve(root, e.PLANS_FILE) : path.join(dataDir, 'plans.json'),
-      plans: e.PLANS,
+      ...plansSource(e.PLANS_FILE ? path.resolve(root, e.PLANS_FILE) : path.join(dataDir, 'plans.json'), e.PLANS),
       trialCents: Math.round(e.TRIAL_BALANCE * 100),
       paypal: { clientId: e.PAYPAL_CLIENT_ID, clientSecret: e.PAYPAL_CLIENT_SECRET, apiUrl: e.PAYPAL_API_URL.replace(/\/+$/, ''), sdkUrl: e.PAYPAL_SDK_URL, webhookId: e.PAYPAL_WEBHOOK_ID },
     },
@@ -194,4 +194,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     uploadQuotaBytes: e.UPLOAD_QUOTA_MB * 1024 * 1024,
     usageLimits: parseUsageLimits(e.USAGE_LIMITS),
   };
+}
+
+/** The plans file's text when it exists, else PLANS (the subscription plugin parses either). */
+function plansSource(file: string, fromEnv: string): { plansFile: string; plans: string } {
+  return existsSync(file) ? { plansFile: file, plans: readFileSync(file, 'utf8') } : { plansFile: fromEnv ? 'PLANS' : file, plans: fromEnv };
 }

@@ -1,5 +1,6 @@
 // Operator composition: a build whose app config leaves out `speak` has no speak code at all,
-// and `:speak on` answers 'Unknown command.'.
+// and `:speak on` answers 'Unknown command.'; one that leaves out `subscription` has no payment
+// code and no Subscriptions page, even with USE_SUBSCRIPTIONS on.
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -18,7 +19,7 @@ describe.skipIf(!HAS_CHROME)('a build without the speak plugin', () => {
     const config = path.join(dir, 'app.config.ts');
     writeFileSync(config, "export default { plugins: ['general', 'stats', 'info'] };\n");
     await buildApp(dist, { SHELLCHAT_APP_CONFIG: config });
-    [server, browser] = await Promise.all([startServer({ SHELLCHAT_DIST: dist }), launchBrowser()]);
+    [server, browser] = await Promise.all([startServer({ SHELLCHAT_DIST: dist, USE_SUBSCRIPTIONS: 'true' }), launchBrowser()]);
   }, 120_000);
   afterAll(async () => {
     await browser?.close();
@@ -29,10 +30,12 @@ describe.skipIf(!HAS_CHROME)('a build without the speak plugin', () => {
     const manifest = readFileSync(path.join(dist, '.vite', 'manifest.json'), 'utf8');
     expect(manifest).not.toContain('plugins/speak');
     expect(manifest).not.toContain('speak.json');
+    expect(manifest).not.toContain('plugins/subscription');
     for (const file of readdirSync(path.join(dist, 'assets'))) {
       const code = readFileSync(path.join(dist, 'assets', file), 'utf8');
       expect(code, file).not.toContain('speechSynthesis');
       expect(code, file).not.toContain('voice.use');
+      expect(code, file).not.toContain('paypal');
     }
   });
 
@@ -43,6 +46,15 @@ describe.skipIf(!HAS_CHROME)('a build without the speak plugin', () => {
     const help = await run(page, ':help');
     expect(help).not.toContain('Speak');
     expect(help).toContain(':stats {on|off}');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('has no Subscriptions page although system info turns subscriptions on', async () => {
+    const { page, context, errors } = await openApp(browser, server.url);
+    await page.getByTestId('view-toggle').click();
+    await page.getByTestId('nav-documentation').waitFor();
+    expect(await page.getByTestId('nav-subscriptions').count()).toBe(0);
     expect(errors).toEqual([]);
     await context.close();
   });

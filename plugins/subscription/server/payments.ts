@@ -2,7 +2,6 @@
 // banking fee), creates the PayPal order bound to the user and the item, captures it when the
 // buyer approved, and credits it through settle.ts. A buyer who approves and closes the tab is
 // still credited: PayPal's signed webhook, and a reconcile of the orders still open.
-import { randomUUID } from 'node:crypto';
 import type { Message, ServerPluginContext, UserRow } from '../../../src/core/index.ts';
 import { dollars, feeCents, MESSAGES, planChange, TOPUPS, type Plan } from '../common/rules.ts';
 import { captureOf, PaypalError, type PaypalClient, type PaypalOrder } from './paypal.ts';
@@ -77,7 +76,7 @@ export function payments(ctx: ServerPluginContext, db: SubscriptionDb, paypal: P
         item = plan.role;
         amount = plan.price_cents;
       }
-      const reference = randomUUID();
+      const reference = crypto.randomUUID();
       let created: PaypalOrder;
       try {
         created = await paypal.createOrder(reference, amount, request.kind === 'topup' ? `shellchat balance +$${dollars(Number(item))}` : `shellchat ${item}, one month`);

@@ -1,7 +1,6 @@
 // The operator's plans: PLANS_FILE (plans.json in DATA_DIR) when it exists, else PLANS, else a
 // free plan and a plus plan at $6 a month (the original's default). Each plan is a role with a
 // price per month; its limits are the role's USAGE_LIMITS, so they are written once.
-import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ROLE_RANKS } from '../../../src/core/constants.ts';
 import type { ServerPluginContext } from '../../../src/core/index.ts';
@@ -22,7 +21,7 @@ const planSchema = z.array(
 /** The plans, by rank; throws with a clear message when the operator's JSON is wrong. */
 export function loadPlans(ctx: Pick<ServerPluginContext, 'config'>): Plan[] {
   const { plansFile, plans } = ctx.config.subscriptions;
-  const source = existsSync(plansFile) ? { text: readFileSync(plansFile, 'utf8'), where: plansFile } : plans ? { text: plans, where: 'PLANS' } : undefined;
+  const source = plans ? { text: plans, where: plansFile } : undefined;
   let raw: unknown = DEFAULT_PLANS;
   if (source) {
     try {

@@ -1,10 +1,12 @@
-// `npm run demo`: the app wired to the fake OpenAI-compatible server from tests/fixtures, so a
-// newcomer can try the interface without a key. The UI labels it as a demo double.
+// `npm run demo`: the app wired to the fake OpenAI-compatible server and the fake PayPal (REST
+// API and JS SDK) from tests/fixtures, so a newcomer can try the interface, buy a plan and top
+// up without a key or an account anywhere. The UI labels it as a demo double.
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startFakeOpenAI } from '../tests/fixtures/fakeOpenAI.ts';
+import { FAKE_CLIENT_ID, FAKE_CLIENT_SECRET, FAKE_WEBHOOK_ID, startFakePaypal } from '../tests/fixtures/fakePaypal.ts';
 import type { RecordedRequest } from '../tests/fixtures/fakeOpenAI.ts';
 import { lastUserText } from '../tests/fixtures/fakeOpenAI.ts';
 import { png } from '../tests/fixtures/png.ts';
@@ -55,6 +57,7 @@ function demoReply(req: RecordedRequest) {
 }
 
 const fake = await startFakeOpenAI({ models: ['demo-model'] });
+const paypal = await startFakePaypal();
 fake.always(demoReply);
 const env = {
   ...process.env,
@@ -66,14 +69,24 @@ const env = {
   MODEL_VISION: 'true',
   MODELS: process.env.MODELS || JSON.stringify([{ name: 'demo-painter', provider: 'openai-compatible', model: 'gpt-image-1', base_url: fake.url, api_key: 'demo', capabilities: { image: true } }]),
   SHELLCHAT_DEMO: 'true',
+  // Plans and top-ups, paid with the fake PayPal (its button says "PayPal (demo)").
+  USE_SUBSCRIPTIONS: process.env.USE_SUBSCRIPTIONS || 'true',
+  USE_PAYMENT: process.env.USE_PAYMENT || 'true',
+  PAYPAL_CLIENT_ID: FAKE_CLIENT_ID,
+  PAYPAL_CLIENT_SECRET: FAKE_CLIENT_SECRET,
+  PAYPAL_API_URL: paypal.url,
+  PAYPAL_SDK_URL: paypal.sdkUrl,
+  PAYPAL_WEBHOOK_ID: FAKE_WEBHOOK_ID,
+  TRIAL_BALANCE: process.env.TRIAL_BALANCE || '1',
   DATA_DIR: process.env.DATA_DIR || mkdtempSync(path.join(tmpdir(), 'shellchat-demo-')),
   ROOT_PASSWORD: process.env.ROOT_PASSWORD || 'demo-root-password',
 };
-console.log(`Demo model server (fake, OpenAI wire format) at ${fake.url}`);
+console.log(`Demo model server (fake, OpenAI wire format) at ${fake.url}; demo PayPal at ${paypal.url}`);
 const child = spawn(process.execPath, [path.join(root, 'scripts', 'start.ts')], { cwd: root, env, stdio: 'inherit' });
 const stop = () => {
   child.kill('SIGTERM');
   void fake.close();
+  void paypal.close();
 };
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

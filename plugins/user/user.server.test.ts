@@ -326,6 +326,11 @@ describe('history and help', () => {
       ':user join <group> <password>',
       ':user leave <group>',
       ':invite <email>',
+      // The subscription plugin's, in the same group.
+      ':subscription',
+      ':subscription ls',
+      ':subscription buy <plan>',
+      ':subscription topup {1|5|10|20|50}',
     ]);
     expect(user?.kind === 'table' && user.rows.every((r) => r[1] && !r[1].startsWith('cmd.'))).toBe(true);
 

@@ -40,6 +40,9 @@ export interface UsageRecord {
   use_count_frequencies: UseCountFrequencies;
   /** The services-usage block of spec part 2: for rank 3 (super_user) and above only. */
   services_usage?: ServiceUsage[];
+  /** Every fee so far against the balance, in dollars (a logged-in user's). */
+  fees_total?: number;
+  balance?: number;
 }
 
 /** A role's limits on uses per rolling day, week and month; null is no limit. */

@@ -26,6 +26,8 @@ describe.skipIf(!HAS_CHROME)('the Usage page', () => {
     const usage = page.getByTestId('page-usage');
     await expect.poll(() => usage.getByTestId('usage-this-month').textContent()).toBe('2');
     expect(await usage.getByTestId('usage-exceeded').textContent()).toBe('The usage limitation has been reached.');
+    // Fees against the balance (this server gives no trial balance).
+    expect(await usage.getByTestId('usage-balance').textContent()).toMatch(/^Fees so far: \$\d+\.\d+, against a balance of \$0\.00\.$/);
     expect(await usage.getByTestId('usage-daily').textContent()).toContain('2 of 2');
     expect(await usage.locator('[data-testid=usage-daily] progress').evaluate((p: HTMLProgressElement) => [p.value, p.max])).toEqual([2, 2]);
     expect(await usage.locator('[data-testid=usage-weekly] progress').evaluate((p: HTMLProgressElement) => [p.value, p.max])).toEqual([2, 10]);

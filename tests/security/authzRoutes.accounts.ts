@@ -180,8 +180,9 @@ export const ACCOUNT_CASES: Cases = {
   'POST /api/user/update/balance': {
     body: (w) => ({ amount: 5, username: w.owner.username }),
     effect: async ({ w, me, allowed }) => {
-      expect((await row(w.owner.username))!.balance).toBe(allowed ? 5 : 0);
-      if (me && me !== w.owner && me !== w.root) expect((await row(me.username))!.balance).toBe(0);
+      // Balances are whole cents (the ledger).
+      expect(Number((await row(w.owner.username))!.balance_cents)).toBe(allowed ? 500 : 0);
+      if (me && me !== w.owner && me !== w.root) expect(Number((await row(me.username))!.balance_cents)).toBe(0);
     },
   },
   'POST /api/user/update/role': {

@@ -179,7 +179,8 @@ describe.each(await engines())('accounts on %s', (engine) => {
     expect((await failure(user.post('/api/user/update/balance', { amount: 100 }))).status).toBe(403);
     const expiry = Date.UTC(2027, 0, 31);
     await root.post('/api/user/update/role', { role: 'plus_user', username: 'mia', expires_at: expiry });
+    // Balances are whole cents (the ledger): root's adjustment is rounded to the cent.
     await root.post('/api/user/update/balance', { amount: 5.123456789, username: 'mia' });
-    expect((await user.get<PublicUser>('/api/user/info')).result).toMatchObject({ role: 'plus_user', role_expires: '01/31/2027', balance: 5.12346 });
+    expect((await user.get<PublicUser>('/api/user/info')).result).toMatchObject({ role: 'plus_user', role_expires: '01/31/2027', balance: 5.12 });
   });
 });

@@ -165,7 +165,9 @@ async function servicesUsage(db: Kysely<Database>, now: number): Promise<Service
 export async function usageFor(db: Kysely<Database>, user: UserRow, limits: Record<string, UsageLimits>): Promise<UsageRecord> {
   const record = await usageOf(db, { user }, limits);
   if (rankOf(user.role) >= ROLE_RANKS.super_user) record.services_usage = await servicesUsage(db, Date.now());
-  return record;
+  const fees = await db.selectFrom('usage').select((eb) => eb.fn.sum<number | string | null>('cost').as('fees')).where('user_id', '=', user.id).executeTakeFirst();
+  const balance = await db.selectFrom('users').select('balance_cents').where('id', '=', user.id).executeTakeFirst();
+  return { ...record, fees_total: Number(fees?.fees ?? 0), balance: Number(balance?.balance_cents ?? 0) / 100 };
 }
 
 /** The guard that refuses a turn once a limit is reached: only when some limit is set (a server without USAGE_LIMITS counts nothing per turn). */

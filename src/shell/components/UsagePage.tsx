@@ -69,6 +69,9 @@ export function UsagePage({ load = fetchUsage }: { load?: () => Promise<UsageRec
       {record && frequencies && (
         <>
           {frequencies.exceeded && <p className="out-error" data-testid="usage-exceeded">{t('usage.limitReached')}</p>}
+          {record.balance !== undefined && (
+            <p data-testid="usage-balance">{t('usage.feesAgainstBalance', { fees: money(record.fees_total ?? 0), balance: money(record.balance) })}</p>
+          )}
           <h2>{t('usage.questions')}</h2>
           <table className="usage-summary">
             <tbody>

@@ -4,7 +4,8 @@ import { defineConfig } from 'vitest/config';
 // whole suite (`npm test` runs them all):
 // - unit: the core, the shell, the plugins' handlers and rules, the contracts (no server, no build);
 // - server: the real server over HTTP on SQLite, PostgreSQL and MySQL, the security matrix,
-//   the MCP helper, and the plugin tests that start a server (`*.server.test.ts`);
+//   the MCP helper, the terminal client (spawned, and in tmux), and the plugin tests that
+//   start a server (`*.server.test.ts`);
 // - build: what needs a Vite build (the first paint's weight, the Storybook build);
 // - e2e: the real built app and server driven in Debian's Chromium through Playwright.
 const unit = ['src/core/**/*.test.ts', 'src/shell/**/*.test.ts', 'plugins/**/*.test.ts', 'examples/**/*.test.ts', 'tests/contract/**/*.test.ts'];
@@ -16,6 +17,7 @@ const server = [
   'tests/server/**/*.test.ts',
   'tests/security/**/*.test.ts',
   'tests/fixtures/**/*.test.ts',
+  'src/cli/**/*.test.ts',
 ];
 
 export default defineConfig({

@@ -4,7 +4,7 @@
 // URL with the owner's key, and they can neither see the key nor change or delete the model.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GenerationEvent, PublicModel } from '../../src/core/index.ts';
-import { streamGeneration } from '../../src/shell/chat/client.ts';
+import { streamGeneration } from '../../src/core/api/generationClient.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../../tests/fixtures/fakeOpenAI.ts';
 import { createShellTester } from '../../tests/harness/shellTester.ts';
 import { startTestServer, type TestServer } from '../../tests/server/support.ts';

@@ -5,7 +5,7 @@
 // policy allows it. Setup in modelTestSupport.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GenerationEvent, PublicModel } from '../../src/core/index.ts';
-import { streamGeneration } from '../../src/shell/chat/client.ts';
+import { streamGeneration } from '../../src/core/api/generationClient.ts';
 import type { TestServer } from '../../tests/server/support.ts';
 import {
   answerText,

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PlatformRef, type GenerateResult, type Output } from '../../src/core/host/index.ts';
 import { completeLine } from '../../src/core/host/tabCompletion.ts';
-import { buildRequest } from '../../src/shell/chat/request.ts';
+import { buildRequest } from '../../src/core/api/generateRequest.ts';
 import { createShellTester } from '../../tests/harness/shellTester.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../../tests/fixtures/fakeOpenAI.ts';
 import { startTestServer, type TestServer } from '../../tests/server/support.ts';

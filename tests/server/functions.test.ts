@@ -4,7 +4,7 @@
 // and a model-driven weather call through the tool-call loop: logged, counted in stats.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FunctionResult, GenerationEvent } from '../../src/core/index.ts';
-import { streamGeneration } from '../../src/shell/chat/client.ts';
+import { streamGeneration } from '../../src/core/api/generationClient.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fakeOpenAI.ts';
 import { startFakeWeather, type FakeWeather } from '../fixtures/fakeWeather.ts';
 import { startFakeWolfram, type FakeWolfram } from '../fixtures/fakeWolfram.ts';

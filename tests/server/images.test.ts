@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GenerationEvent } from '../../src/core/index.ts';
 import type { PresignedUpload } from '../../src/core/uploads.ts';
-import { streamGeneration } from '../../src/shell/chat/client.ts';
+import { streamGeneration } from '../../src/core/api/generationClient.ts';
 import { ONE_PIXEL_PNG, startFakeOpenAI, type FakeOpenAI } from '../fixtures/fakeOpenAI.ts';
 import { startTestServer, type TestServer } from './support.ts';
 

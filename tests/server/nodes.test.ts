@@ -4,7 +4,7 @@
 // its images show in the stream's image events. Every node call goes through the egress-safe fetch.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiClient, GenerationEvent } from '../../src/core/index.ts';
-import { streamGeneration } from '../../src/shell/chat/client.ts';
+import { streamGeneration } from '../../src/core/api/generationClient.ts';
 import type { NodeLists, NodeOutput, PublicNode } from '../../plugins/node/common/index.ts';
 import { startFakeNode, type FakeNode } from '../fixtures/fakeNode.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fakeOpenAI.ts';

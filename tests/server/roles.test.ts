@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GenerationEvent } from '../../src/core/index.ts';
-import { streamGeneration } from '../../src/shell/chat/client.ts';
+import { streamGeneration } from '../../src/core/api/generationClient.ts';
 import { loadConfig } from '../../src/server/config.ts';
 import { MAX_USER_ROLES, type PublicRole, type RoleLists } from '../../plugins/role/common/rules.ts';
 import systemRoles from '../../plugins/role/data/system-roles.json' with { type: 'json' };

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { docxWith, pdfWith } from '../fixtures/documents.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GenerationEvent } from '../../src/core/index.ts';
-import { streamGeneration } from '../../src/shell/chat/client.ts';
+import { streamGeneration } from '../../src/core/api/generationClient.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fakeOpenAI.ts';
 import { createShellTester } from '../harness/shellTester.ts';
 import { engines, startTestServer, type TestServer } from './support.ts';

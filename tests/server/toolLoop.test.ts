@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GenerationEvent, ServerPluginModule } from '../../src/core/index.ts';
 import { MAX_TOOL_ROUNDS } from '../../src/server/turn/run.ts';
-import { streamGeneration } from '../../src/shell/chat/client.ts';
+import { streamGeneration } from '../../src/core/api/generationClient.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fakeOpenAI.ts';
 import { startTestServer, type TestServer } from './support.ts';
 

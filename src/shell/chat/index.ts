@@ -20,9 +20,9 @@ import {
 } from '../../core/host/index.ts';
 import type { Emitter } from 'mitt';
 import type { ShellController } from '../controller.ts';
-import { generateOnce, streamGeneration } from './client.ts';
+import { generateOnce, streamGeneration } from '../../core/api/generationClient.ts';
 import { localGeneration, localModelUrl } from './local.ts';
-import { buildRequest } from './request.ts';
+import { buildRequest } from '../../core/api/generateRequest.ts';
 import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
 
 export interface ChatDeps {

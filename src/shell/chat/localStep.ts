@@ -4,7 +4,7 @@
 import { ApiError, OLLAMA_MESSAGES, type ToolCall, type ToolSpec } from '../../core/index.ts';
 import type { Message } from '../../core/messages.ts';
 import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
-import { readSse, type SseMessage } from './sse.ts';
+import { readSse, type SseMessage } from '../../core/api/sse.ts';
 
 export type ChatMessage = Record<string, unknown>;
 

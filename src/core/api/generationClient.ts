@@ -1,6 +1,7 @@
 // The generation client: POST /api/generate_sse and read its events, or POST /api/generate
 // when streaming is off. Runs in the browser and in Node (tests, the CLI).
-import { ApiError, offlineError, statusError, type GenerateRequest, type GenerateResult, type GenerationEvent, GENERATION_EVENT_TYPES } from '../../core/index.ts';
+import { ApiError, offlineError, statusError } from './client.ts';
+import { GENERATION_EVENT_TYPES, type GenerateRequest, type GenerateResult, type GenerationEvent } from '../generation.ts';
 import { readSse } from './sse.ts';
 
 const KNOWN = new Set<string>(GENERATION_EVENT_TYPES);

@@ -1,5 +1,6 @@
 // The generation request from local state (spec part 7 fields).
-import type { GenerateRequest, SettingsStore } from '../../core/index.ts';
+import type { GenerateRequest } from '../generation.ts';
+import type { SettingsStore } from '../settings.ts';
 
 export function buildRequest(settings: SettingsStore, input: { text: string; images: string[]; files: string[] }): GenerateRequest {
   const has = (key: string) => settings.specs().some((s) => s.key === key);

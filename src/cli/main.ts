@@ -1,0 +1,13 @@
+#!/usr/bin/env node
+// `shellchat`: the terminal client (issue 23). `--version` answers before anything heavy loads.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+const argv = process.argv.slice(2);
+if (argv.includes('--version') || argv.includes('-v')) {
+  const pkg = JSON.parse(readFileSync(path.join(import.meta.dirname, '../../package.json'), 'utf8')) as { version: string };
+  process.stdout.write(`shellchat ${pkg.version}\n`);
+} else {
+  const { runCli } = await import('./cli.ts');
+  process.exitCode = await runCli(argv);
+}

@@ -1,0 +1,79 @@
+// The interactive shell: a prompt that shows the model, Tab completion from the manifests (the
+// browser's completeLine), history kept in the profile (100 lines, newest first, no secrets),
+// Ctrl+C stopping an answer as it streams (the request is aborted; the server stops the
+// provider), Ctrl+C on an empty line or Ctrl+D leaving.
+import readline from 'node:readline';
+import { completeLine } from '../core/host/tabCompletion.ts';
+import { pushHistory } from '../core/host/index.ts';
+import type { Profile } from './profile.ts';
+import { renderOutputs, type Terminal } from './render.ts';
+import type { CliSession } from './session.ts';
+
+const HISTORY = 'history.json';
+
+export async function repl(session: CliSession, profile: Profile, term: Terminal): Promise<number> {
+  const { host, settings } = session;
+  let history = profile.readJson<string[]>(HISTORY, []);
+  const rl = readline.createInterface({
+    input: process.stdin,
+    output: term.out,
+    terminal: true,
+    history: [...history],
+    historySize: 100,
+    removeHistoryDuplicates: true,
+    completer: (line: string, done: (err: null, result: [string[], string]) => void) => {
+      completeLine(line, host.registry, {
+        settingKeys: () => settings.specs().filter((s) => s.settable !== false).map((s) => s.key),
+        provider: (source, pluginId) => host.completionProvider(source, pluginId),
+      })
+        .then(({ base, candidates }) => done(null, [candidates.map((c) => base + c), line]))
+        .catch(() => done(null, [[], line]));
+    },
+  });
+  const prompt = () => `${settings.get<string>('model') || 'shellchat'}> `;
+  let running: AbortController | undefined;
+  rl.on('SIGINT', () => {
+    if (running) {
+      running.abort();
+      return;
+    }
+    if (rl.line) {
+      rl.write(null, { ctrl: true, name: 'u' });
+      return;
+    }
+    rl.close();
+  });
+  return new Promise((resolve) => {
+    rl.on('close', () => {
+      term.out.write('\n');
+      resolve(0);
+    });
+    const ask = () => {
+      rl.setPrompt(prompt());
+      rl.prompt();
+    };
+    rl.on('line', async (line) => {
+      // Typed while an answer streams: not a new command (readline stays live for Ctrl+C).
+      if (running) return;
+      if (!line.trim()) return ask();
+      running = new AbortController();
+      try {
+        const result = await host.run(line, running.signal);
+        // Passwords typed into a command never reach the history, here or in the file.
+        if (result.remember) {
+          history = pushHistory(history, line);
+          profile.writeJson(HISTORY, history);
+        } else {
+          (rl as unknown as { history: string[] }).history.shift();
+        }
+        if (running.signal.aborted) term.out.write('\n');
+        renderOutputs(result.outputs, term);
+        session.persist();
+      } finally {
+        running = undefined;
+        ask();
+      }
+    });
+    ask();
+  });
+}

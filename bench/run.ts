@@ -17,6 +17,17 @@ check(ratio <= 1.6, `<= 1.6x the bare page (${ratio.toFixed(2)}x)`);
 const forbidden = forbiddenInInitial(app);
 check(forbidden.length === 0, `no KaTeX, Prism or plugin browser code in the initial load${forbidden.length ? `: ${forbidden.join(', ')}` : ''}`);
 
+console.log('\nB7 terminal client startup: shellchat --version and the first prompt, beside node -e 0');
+{
+  const { runCliStartup } = await import('./cliStartup.ts');
+  const { startTestServer } = await import('../tests/server/support.ts');
+  const server = await startTestServer('sqlite');
+  const cli = await runCliStartup(server.url);
+  await server.close();
+  console.log(`  node -e 0 ${cli.nodeMs.toFixed(0)} ms; shellchat --version ${cli.versionMs.toFixed(0)} ms (${(cli.versionMs / cli.nodeMs).toFixed(2)}x); first prompt ${cli.promptMs.toFixed(0)} ms (${(cli.promptMs / cli.nodeMs).toFixed(2)}x)`);
+  check(cli.promptMs <= 300, `the first prompt within 300 ms (${cli.promptMs.toFixed(0)} ms)`);
+}
+
 console.log('\nB1 streaming render: main-thread time per update in Chromium, StreamingMarkdown vs whole-text re-render');
 const { renderReport, runRenderBench } = await import('./render/run.ts');
 const { CHROME_PATH } = await import('../tests/e2e/support.ts');

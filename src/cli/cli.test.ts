@@ -138,6 +138,12 @@ describe.skipIf(!HAS_TMUX)('shellchat, the interactive shell in tmux', () => {
       expect(fake.requests.length).toBe(before + 1);
       expect(existsSync(path.join(dir, 'history.json'))).toBe(true);
       expect(JSON.parse(readFileSync(path.join(dir, 'history.json'), 'utf8'))[0]).toBe(':help');
+      // A password is masked as it is typed, and not kept in the history.
+      tmux('send-keys', '-t', name, ':user add tess tess@example.org tess-secret-1', 'Enter');
+      await until(name, (s) => s.includes('User tess added.'));
+      expect(screen(name)).not.toContain('tess-secret-1');
+      expect(screen(name)).toContain(':user add tess tess@example.org *************');
+      expect(readFileSync(path.join(dir, 'history.json'), 'utf8')).not.toContain('tess-secret-1');
       // Ctrl+C on an empty line leaves.
       tmux('send-keys', '-t', name, 'C-c');
       await new Promise((r) => setTimeout(r, 500));

@@ -60,6 +60,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
     interrupted = true;
     abort.abort();
   });
+  await session.ready;
   const result = await session.host.run(args.text!, abort.signal);
   session.persist();
   if (interrupted) return 130;

@@ -4,7 +4,7 @@
 // provider), Ctrl+C on an empty line or Ctrl+D leaving.
 import readline from 'node:readline';
 import { completeLine } from '../core/host/tabCompletion.ts';
-import { pushHistory } from '../core/host/index.ts';
+import { maskSecrets, pushHistory } from '../core/host/index.ts';
 import type { Profile } from './profile.ts';
 import { renderOutputs, type Terminal } from './render.ts';
 import type { CliSession } from './session.ts';
@@ -31,6 +31,7 @@ export async function repl(session: CliSession, profile: Profile, term: Terminal
     },
   });
   const prompt = () => `${settings.get<string>('model') || 'shellchat'}> `;
+  maskWhileTyped(rl, (line) => maskSecrets(line, host.registry));
   let running: AbortController | undefined;
   rl.on('SIGINT', () => {
     if (running) {
@@ -58,6 +59,7 @@ export async function repl(session: CliSession, profile: Profile, term: Terminal
       if (!line.trim()) return ask();
       running = new AbortController();
       try {
+        await session.ready;
         const result = await host.run(line, running.signal);
         // Passwords typed into a command never reach the history, here or in the file.
         if (result.remember) {
@@ -76,4 +78,22 @@ export async function repl(session: CliSession, profile: Profile, term: Terminal
     });
     ask();
   });
+}
+
+/**
+ * Passwords are masked as they are typed (spec part 5): what readline echoes of the line goes
+ * through `mask` (the browser's maskSecrets), whether it writes one typed character or redraws
+ * the whole line.
+ */
+function maskWhileTyped(rl: readline.Interface, mask: (line: string) => string): void {
+  const target = rl as unknown as { _writeToOutput(text: string): void; line: string };
+  const write = target._writeToOutput.bind(rl);
+  target._writeToOutput = (text: string) => {
+    const line = target.line;
+    const masked = line ? mask(line) : line;
+    if (!line || masked === line) return write(text);
+    if (text.includes(line)) return write(text.replace(line, masked));
+    if (line.endsWith(text)) return write(masked.slice(line.length - text.length));
+    write(text);
+  };
 }

@@ -97,9 +97,11 @@ export async function openSession(options: { server: string; profile: Profile; e
   });
   host.services.provide(PlatformRef, { online: () => true, serverUrl: () => options.server, systemInfo: () => ({}), api });
   const session = { host, settings, i18n, api, persist, server: options.server };
-  runner = options.chat(session);
-  await host.activateStartup().catch(() => undefined);
-  return session;
+  runner = options.chat(session as CliSession);
+  // Plugins that start with the shell (the user's sync with the server) start as the prompt
+  // shows, not before it; a command waits for them (`ready`).
+  const ready = host.activateStartup().catch(() => undefined);
+  return { ...session, ready };
 }
 
 export type CliSession = Awaited<ReturnType<typeof openSession>>;

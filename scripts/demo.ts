@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startFakeOpenAI } from '../tests/fixtures/fakeOpenAI.ts';
-import { FAKE_CLIENT_ID, FAKE_CLIENT_SECRET, FAKE_WEBHOOK_ID, startFakePaypal } from '../tests/fixtures/fakePaypal.ts';
+import { paypalEnv, startFakePaypal } from '../tests/fixtures/fakePaypal.ts';
 import type { RecordedRequest } from '../tests/fixtures/fakeOpenAI.ts';
 import { lastUserText } from '../tests/fixtures/fakeOpenAI.ts';
 import { png } from '../tests/fixtures/png.ts';
@@ -70,13 +70,8 @@ const env = {
   MODELS: process.env.MODELS || JSON.stringify([{ name: 'demo-painter', provider: 'openai-compatible', model: 'gpt-image-1', base_url: fake.url, api_key: 'demo', capabilities: { image: true } }]),
   SHELLCHAT_DEMO: 'true',
   // Plans and top-ups, paid with the fake PayPal (its button says "PayPal (demo)").
-  USE_SUBSCRIPTIONS: process.env.USE_SUBSCRIPTIONS || 'true',
+  ...paypalEnv(paypal),
   USE_PAYMENT: process.env.USE_PAYMENT || 'true',
-  PAYPAL_CLIENT_ID: FAKE_CLIENT_ID,
-  PAYPAL_CLIENT_SECRET: FAKE_CLIENT_SECRET,
-  PAYPAL_API_URL: paypal.url,
-  PAYPAL_SDK_URL: paypal.sdkUrl,
-  PAYPAL_WEBHOOK_ID: FAKE_WEBHOOK_ID,
   TRIAL_BALANCE: process.env.TRIAL_BALANCE || '1',
   DATA_DIR: process.env.DATA_DIR || mkdtempSync(path.join(tmpdir(), 'shellchat-demo-')),
   ROOT_PASSWORD: process.env.ROOT_PASSWORD || 'demo-root-password',

@@ -4,7 +4,7 @@
 // a role that expires on the next request, PayPal's failures, the webhook, the plus plan's
 // gates, and fees over the balance.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakePaypal, FAKE_CLIENT_ID, FAKE_CLIENT_SECRET, FAKE_WEBHOOK_ID, type FakePaypal } from '../../tests/fixtures/fakePaypal.ts';
+import { FAKE_CLIENT_ID, paypalEnv, startFakePaypal, type FakePaypal } from '../../tests/fixtures/fakePaypal.ts';
 import { engines, failure, startTestServer, type TestServer } from '../../tests/server/support.ts';
 import { addMonths, feeCents } from './common/rules.ts';
 import type { SubscriptionStatus } from './common/rules.ts';
@@ -44,12 +44,7 @@ for (const engine of await engines()) {
       t = await startTestServer(
         engine,
         {
-          USE_SUBSCRIPTIONS: 'true',
-          PAYPAL_CLIENT_ID: FAKE_CLIENT_ID,
-          PAYPAL_CLIENT_SECRET: FAKE_CLIENT_SECRET,
-          PAYPAL_API_URL: fake.url,
-          PAYPAL_SDK_URL: fake.sdkUrl,
-          PAYPAL_WEBHOOK_ID: FAKE_WEBHOOK_ID,
+          ...paypalEnv(fake),
           PLANS,
           TRIAL_BALANCE: '1',
         },

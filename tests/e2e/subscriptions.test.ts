@@ -4,7 +4,7 @@
 // +$5.00, $5.52 paid); root sees no controls; a visitor sees the spec's message.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { FAKE_CLIENT_ID, FAKE_CLIENT_SECRET, FAKE_WEBHOOK_ID, startFakePaypal, type FakePaypal } from '../fixtures/fakePaypal.ts';
+import { paypalEnv, startFakePaypal, type FakePaypal } from '../fixtures/fakePaypal.ts';
 import { HAS_CHROME, launchBrowser, openApp, run, startServer, type RunningServer } from './support.ts';
 
 describe.skipIf(!HAS_CHROME)('the Subscriptions page', () => {
@@ -15,12 +15,7 @@ describe.skipIf(!HAS_CHROME)('the Subscriptions page', () => {
     fake = await startFakePaypal();
     [server, browser] = await Promise.all([
       startServer({
-        USE_SUBSCRIPTIONS: 'true',
-        PAYPAL_CLIENT_ID: FAKE_CLIENT_ID,
-        PAYPAL_CLIENT_SECRET: FAKE_CLIENT_SECRET,
-        PAYPAL_API_URL: fake.url,
-        PAYPAL_SDK_URL: fake.sdkUrl,
-        PAYPAL_WEBHOOK_ID: FAKE_WEBHOOK_ID,
+        ...paypalEnv(fake),
         PLANS: JSON.stringify([{ role: 'user', price: '0' }, { role: 'plus_user', price: '6.00' }, { role: 'super_user', price: '30.00' }]),
         ROOT_PASSWORD: 'root-password-1',
       }),

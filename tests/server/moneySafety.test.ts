@@ -5,7 +5,7 @@
 // checked against what PayPal holds: 0 double credits, 0 lost credits, 0 credits without a
 // COMPLETED capture of the stored amount, and each balance is the sum of its ledger.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAKE_CLIENT_ID, FAKE_CLIENT_SECRET, FAKE_WEBHOOK_ID, startFakePaypal, type CaptureOutcome, type FakePaypal } from '../fixtures/fakePaypal.ts';
+import { paypalEnv, startFakePaypal, type CaptureOutcome, type FakePaypal } from '../fixtures/fakePaypal.ts';
 import { engines, startTestServer, type TestServer } from './support.ts';
 
 const SEQUENCES = Number(process.env.MONEY_SEQUENCES ?? 10_000);
@@ -34,11 +34,7 @@ for (const engine of engineList) {
     beforeAll(async () => {
       fake = await startFakePaypal();
       t = await startTestServer(engine, {
-        USE_SUBSCRIPTIONS: 'true',
-        PAYPAL_CLIENT_ID: FAKE_CLIENT_ID,
-        PAYPAL_CLIENT_SECRET: FAKE_CLIENT_SECRET,
-        PAYPAL_API_URL: fake.url,
-        PAYPAL_WEBHOOK_ID: FAKE_WEBHOOK_ID,
+        ...paypalEnv(fake),
         PLANS: JSON.stringify([{ role: 'user', price: '0' }, { role: 'plus_user', price: '6.00' }, { role: 'super_user', price: '30.00' }]),
         LOG_LEVEL: 'warn',
       });

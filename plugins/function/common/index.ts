@@ -193,6 +193,11 @@ function render(results: ExecResult[], t: Translate): Output[] {
   const outputs: Output[] = [];
   const several = results.length > 1;
   for (const r of results) {
+    // One failure with a code goes to the host as it is, translated there whatever its namespace.
+    if (!several && !r.success && r.code) {
+      outputs.push(error({ code: r.code, params: r.params ?? {}, text: r.error ?? '' }));
+      continue;
+    }
     const body = r.success ? (r.message ?? '') : errorText(r, t);
     const shown = several ? `!${r.function}\n${body}` : body;
     outputs.push(r.success ? text(shown) : error(shown));

@@ -21,7 +21,8 @@ import type {
 import { PLUGIN_API } from '../contract.ts';
 import type { ShellEvents } from '../events.ts';
 import { parseLine, type ParsedLine } from '../line.ts';
-import { splitCode, translateMessage, type Message, type MessageData } from '../messages.ts';
+import { translateMessage, type Message, type MessageData } from '../messages.ts';
+import { outputsInLanguage } from './inLanguage.ts';
 import { error, type BackPage, type Output, type Said } from '../output.ts';
 import { bindArgs, CommandRegistry, formatUsage, usageOf, type RegisteredCommand } from '../registry.ts';
 import { ServiceRegistry } from '../services.ts';
@@ -168,24 +169,9 @@ export class PluginHost {
     return out!.kind === 'error' ? out!.text : '';
   }
 
-  /**
-   * Outputs in the interface's language: the catalogue messages among them by their code (their
-   * namespaces loaded first), the shell's own errors by their key. Other text stays as it is.
-   */
-  async inLanguage(outputs: Output[]): Promise<Output[]> {
-    const namespaces = new Set<string>();
-    const collect = (data: MessageData) => {
-      namespaces.add(splitCode(data.code)[0]);
-      for (const value of Object.values(data.params)) if (typeof value === 'object') collect(value);
-    };
-    for (const o of outputs) if ((o.kind === 'error' || o.kind === 'text') && o.message) collect(o.message);
-    if (namespaces.size) await this.loadNamespaces([...namespaces]).catch(() => undefined);
-    const t = this.t('shell');
-    return outputs.map((o): Output => {
-      if (o.kind === 'error' && o.key) return { kind: 'error', text: t(o.key, o.params) };
-      if ((o.kind === 'error' || o.kind === 'text') && o.message) return { ...o, text: this.translate(o.message) };
-      return o;
-    });
+  /** Outputs in the interface's language (inLanguage.ts). */
+  inLanguage(outputs: Output[]): Promise<Output[]> {
+    return outputsInLanguage(outputs, (ns) => this.t(ns), (ns) => this.loadNamespaces(ns));
   }
 
   /** The translations of the core's messages, loaded once (for the first command's outputs). */
@@ -304,7 +290,7 @@ export class PluginHost {
         return { outputs: [error(t('msg.chatUnavailable'))], parsed, remember: false };
       case 'function':
         if (!this.identity().loggedIn) return { outputs: [error(t('msg.pleaseLogin'))], parsed, remember };
-        if (this.options.onFunction) return { outputs: await this.options.onFunction(parsed), parsed, remember };
+        if (this.options.onFunction) return { outputs: await this.inLanguage(await this.options.onFunction(parsed)), parsed, remember };
         return { outputs: [error(t('msg.functionNotFound'))], parsed, remember };
       case 'command':
         return this.runCommand(parsed, signal, remember);

@@ -8,11 +8,11 @@ export default definePlugin({
   // Speech follows the answer as it streams, so the plugin listens from the start.
   activation: 'startup',
   commands: [
-    { id: 'speak', words: ['speak'], group: 'speak', args: [{ name: 'state', values: ['on', 'off'] }] },
-    { id: 'voice', words: ['voice'], group: 'speak' },
-    { id: 'voice.ls', words: ['voice', 'ls'], aliases: [['voice', 'list']], group: 'speak' },
-    { id: 'voice.use', words: ['voice', 'use'], group: 'speak', args: [{ name: 'name', quoted: 'voiceName', complete: 'voice' }] },
-    { id: 'voice.reset', words: ['voice', 'reset'], group: 'speak' },
+    { id: 'speak', words: ['speak'], envs: ['browser'], group: 'speak', args: [{ name: 'state', values: ['on', 'off'] }] },
+    { id: 'voice', words: ['voice'], envs: ['browser'], group: 'speak' },
+    { id: 'voice.ls', words: ['voice', 'ls'], envs: ['browser'], aliases: [['voice', 'list']], group: 'speak' },
+    { id: 'voice.use', words: ['voice', 'use'], envs: ['browser'], group: 'speak', args: [{ name: 'name', quoted: 'voiceName', complete: 'voice' }] },
+    { id: 'voice.reset', words: ['voice', 'reset'], envs: ['browser'], group: 'speak' },
   ],
   settings: [
     { key: 'useSpeak', type: 'boolean', default: false, scope: 'tab', sync: true, info: true },

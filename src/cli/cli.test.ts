@@ -73,6 +73,9 @@ describe('shellchat, one-shot', () => {
     const bad = await cli(profile(), [':role "nope"']);
     expect(bad).toEqual({ status: 1, out: '', err: 'Role "nope" does not exist.\n' });
     expect(await cli(profile(), ['--model', 'no-such-model', 'hi'])).toMatchObject({ status: 1, err: 'Model not found.\n' });
+    // What only the web interface can do says so, in one line.
+    expect(await cli(profile(), [':theme dark'])).toEqual({ status: 1, out: '', err: ':theme works in the browser only.\n' });
+    expect(await cli(profile(), [':voice ls'])).toEqual({ status: 1, out: '', err: ':voice ls works in the browser only.\n' });
   });
 
   it('keeps the login in a file only its owner can read, and forgets it at logout', async () => {

@@ -41,13 +41,15 @@ export function usageOf(spec: CommandSpec): string {
 
 export class CommandRegistry {
   readonly commands: RegisteredCommand[];
+  /** Commands of the installed plugins that run in another environment (theme in the CLI). */
+  readonly elsewhere: RegisteredCommand[];
   readonly env: Env;
 
   constructor(manifests: readonly PluginManifest[], env: Env) {
     this.env = env;
-    this.commands = manifests.flatMap((m) =>
-      (m.commands ?? []).filter((c) => availableIn(c, env)).map((spec) => ({ pluginId: m.id, spec })),
-    );
+    const all = manifests.flatMap((m) => (m.commands ?? []).map((spec) => ({ pluginId: m.id, spec })));
+    this.commands = all.filter((c) => availableIn(c.spec, env));
+    this.elsewhere = all.filter((c) => !availableIn(c.spec, env));
   }
 
   byId(id: string): RegisteredCommand | undefined {
@@ -61,9 +63,9 @@ export class CommandRegistry {
   }
 
   /** Longest match of leading unquoted tokens against each command's words and aliases. */
-  resolve(tokens: readonly Token[]): Resolution {
+  resolve(tokens: readonly Token[], among: readonly RegisteredCommand[] = this.commands): Resolution {
     let best: { command: RegisteredCommand; length: number } | undefined;
-    for (const command of this.commands) {
+    for (const command of among) {
       for (const words of spellings(command.spec)) {
         if (words.length > tokens.length) continue;
         const matches = words.every((w, i) => !tokens[i]!.quoted && tokens[i]!.value.toLowerCase() === w);

@@ -364,7 +364,12 @@ export class PluginHost {
   ): Promise<RunResult> {
     const t = this.t('shell');
     const resolution = this.registry.resolve(parsed.tokens);
-    if (resolution.kind === 'unknown') return { outputs: [error(t('msg.unknownCommand'))], parsed, remember };
+    if (resolution.kind === 'unknown') {
+      // A command of another environment says where it works (`:theme` in the terminal).
+      const elsewhere = this.registry.resolve(parsed.tokens, this.registry.elsewhere);
+      const said = elsewhere.kind === 'found' && elsewhere.command.spec.envs?.includes('browser') ? t('msg.browserOnly', { cmd: `:${elsewhere.command.spec.words.join(' ')}` }) : t('msg.unknownCommand');
+      return { outputs: [error(said)], parsed, remember };
+    }
     const { command, argTokens } = resolution;
     const { spec, pluginId } = command;
     // Messages in the interface's language: the shell's own among the errors (offline, a bare

@@ -7,6 +7,7 @@ import type { Browser } from 'playwright-core';
 import { paypalEnv, startFakePaypal, type FakePaypal } from '../fixtures/fakePaypal.ts';
 import { HAS_CHROME, launchBrowser, openApp, run, startServer, type RunningServer } from './support.ts';
 
+// Skipped only where Chromium is missing, never under CI=true (support.ts refuses to start then).
 describe.skipIf(!HAS_CHROME)('the Subscriptions page', () => {
   let fake: FakePaypal;
   let server: RunningServer;

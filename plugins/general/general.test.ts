@@ -8,8 +8,12 @@ describe(':help', () => {
   it('lists the spec groups present, in order, generated from manifests', async () => {
     const { outputs } = await tester.run(':help');
     const titles = outputs.map((o) => (o.kind === 'table' ? o.title : ''));
-    expect(titles).toEqual(['General', 'Sessions & Logs', 'Models', 'Stats & Self-evaluation', 'Speak', 'Roles', 'Data Store', 'Node', 'User', 'Information']);
+    expect(titles).toEqual(['General', 'Sessions & Logs', 'Models', 'Stats & Self-evaluation', 'Speak', 'Roles', 'Data Store', 'Node', 'User', 'Information', 'CLI']);
     const general = outputs[0]!;
+    // The terminal client's own commands, listed in the browser too.
+    const cli = outputs.at(-1)!;
+    expect(cli.kind === 'table' && cli.rows.map((r) => r[0])).toEqual([':edit [<text>...]', ':exit']);
+    expect((await tester.run(':exit')).errors).toEqual([':exit works in the terminal client (shellchat) only.']);
     expect(general.kind === 'table' && general.rows.map((r) => r[0])).toContain(':lang use <code>');
   });
   it('shows details of a command, by root or by full words, and aliases', async () => {

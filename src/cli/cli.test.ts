@@ -3,7 +3,7 @@
 // not a TTY, the login kept in a 0600 file across runs; and the interactive shell in a real
 // pseudo-terminal (tmux): an answer streamed, Tab completion, history, Ctrl+C during an answer.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,9 +28,9 @@ afterAll(async () => {
 
 const profile = () => mkdtempSync(path.join(tmpdir(), 'shellchat-cli-'));
 /** Runs the CLI as a child process (asynchronously: the server under test is in this process). */
-function cli(dir: string, args: string[], input = ''): Promise<{ status: number | null; out: string; err: string }> {
+function cli(dir: string, args: string[], input = '', env: Record<string, string> = {}, server = t.url): Promise<{ status: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [MAIN, '--server', t.url, ...args], { env: { ...process.env, SHELLCHAT_CONFIG_DIR: dir, NO_COLOR: '' } });
+    const child = spawn(process.execPath, [MAIN, '--server', server, ...args], { env: { ...process.env, SHELLCHAT_CONFIG_DIR: dir, NO_COLOR: '', ...env } });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += String(d)));
@@ -78,6 +78,30 @@ describe('shellchat, one-shot', () => {
     expect(await cli(profile(), [':voice ls'])).toEqual({ status: 1, out: '', err: ':voice ls works in the browser only.\n' });
   });
 
+  it('sends what :edit wrote in $EDITOR, and says when nothing was written', async () => {
+    const dir = profile();
+    const editor = path.join(dir, 'editor.sh');
+    // An editor that appends a second line to what it was given.
+    writeFileSync(editor, '#!/bin/sh\nprintf "\\nand a second line\\n" >> "$1"\n', { mode: 0o700 });
+    fake.reply({ text: 'Two lines read.' });
+    expect(await cli(dir, [':edit first line'], '', { EDITOR: editor })).toEqual({ status: 0, out: 'Two lines read.\n', err: '' });
+    expect(JSON.stringify(fake.requests.at(-1)!.body)).toContain('first line\\nand a second line');
+    writeFileSync(editor, '#!/bin/sh\n: > "$1"\n', { mode: 0o700 });
+    expect(await cli(dir, [':edit'], '', { EDITOR: editor })).toEqual({ status: 0, out: 'Nothing was written; nothing was sent.\n', err: '' });
+  });
+
+  it('lists its own commands in the CLI group of :help, and shows stats and the evaluation under an answer', async () => {
+    const dir = profile();
+    const help = (await cli(dir, [':help'])).out;
+    expect(help).toMatch(/CLI\n.*\n:edit \[<text>\.\.\.\] +Write the input in your editor/);
+    expect(help).toContain(':exit');
+    expect((await cli(dir, [':stats on'])).out).toBe('Stats on.\n');
+    fake.reply({ text: 'Counted.' });
+    const answered = await cli(dir, ['count this']);
+    expect(answered.status).toBe(0);
+    expect(answered.out).toMatch(/^Counted\.\n.*token_ct: \d+/);
+  });
+
   it('keeps the login in a file only its owner can read, and forgets it at logout', async () => {
     const dir = profile();
     expect((await cli(dir, [':user add termi termi@example.org hunter2hunter2'])).out).toBe('User termi added.\n');
@@ -89,6 +113,26 @@ describe('shellchat, one-shot', () => {
     expect((await cli(dir, [':logout'])).status).toBe(0);
     expect((await cli(dir, [':user'])).err).toBe('Please login.\n');
   });
+});
+
+describe('shellchat with subscriptions on', () => {
+  let paid: TestServer;
+  beforeAll(async () => {
+    paid = await startTestServer('sqlite', { MODEL: 'gpt-demo', OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'sk-test', USE_SUBSCRIPTIONS: 'true' });
+  }, 60_000);
+  afterAll(async () => paid?.close());
+
+  it('needs the plus plan, and says so, while the account and the plans stay reachable', async () => {
+    const dir = profile();
+    const run = (line: string) => cli(dir, [line], '', {}, paid.url);
+    expect((await run(':user add plain plain@example.org hunter2hunter2')).status).toBe(0);
+    expect((await run(':login plain hunter2hunter2')).out).toBe('Logged in as plain.\n');
+    const gated = 'The command-line client needs the plus_user plan or above. See :subscription ls.\n';
+    expect(await run(':role ls')).toEqual({ status: 1, out: '', err: gated });
+    expect(await run('hello')).toEqual({ status: 1, out: '', err: gated });
+    expect((await run(':subscription ls')).status).toBe(0);
+    expect((await run(':user')).out).toContain('plain@example.org');
+  }, 30_000);
 });
 
 describe.skipIf(!HAS_TMUX)('shellchat, the interactive shell in tmux', () => {
@@ -111,9 +155,23 @@ describe.skipIf(!HAS_TMUX)('shellchat, the interactive shell in tmux', () => {
     tmux('new-session', '-d', '-s', name, '-x', '120', '-y', '40', `SHELLCHAT_CONFIG_DIR=${dir} ${process.execPath} ${MAIN} --server ${t.url}`);
     try {
       await until(name, (s) => s.includes('shellchat>'));
-      fake.reply({ text: 'Hi from the REPL.' });
+      // The answer's markdown rendered for the terminal: no asterisks, no fences, a drawn table.
+      fake.reply({ text: '# Hi from the REPL\n\nThe **bold** part.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```js\nconst x = 1;\n```\n' });
       tmux('send-keys', '-t', name, 'hello', 'Enter');
-      await until(name, (s) => s.includes('Hi from the REPL.'));
+      const rendered = await until(name, (s) => s.includes('const x = 1;'));
+      expect(rendered).toContain('# Hi from the REPL');
+      expect(rendered).toContain('The bold part.');
+      expect(rendered).toMatch(/│ 1 +│ 2 +│/);
+      expect(rendered).not.toContain('```');
+
+      // Several lines pasted stay one input, sent when Enter is pressed.
+      tmux('set-buffer', '-b', name, 'first pasted line\nsecond pasted line');
+      tmux('paste-buffer', '-p', '-b', name, '-t', name);
+      await until(name, (s) => s.trimEnd().endsWith('> [pasted 2 lines #1]'));
+      fake.reply({ text: 'Got both.' });
+      tmux('send-keys', '-t', name, ' explain', 'Enter');
+      await until(name, (s) => s.includes('Got both.'));
+      expect(JSON.stringify(fake.requests.at(-1)!.body)).toContain('first pasted line\\nsecond pasted line explain');
 
       // Tab completes a command from the manifests.
       tmux('send-keys', '-t', name, ':hel', 'Tab');
@@ -128,7 +186,7 @@ describe.skipIf(!HAS_TMUX)('shellchat, the interactive shell in tmux', () => {
       // Ctrl+C while an answer streams: the provider sees the request closed, the prompt is back.
       const before = fake.requests.length;
       const abortedBefore = fake.aborted();
-      fake.reply({ text: 'word '.repeat(400), delayMs: 50 });
+      fake.reply({ text: 'word word word.\n\n'.repeat(150), delayMs: 50 });
       tmux('send-keys', '-t', name, 'tell me a long story', 'Enter');
       await until(name, (s) => s.includes('word word'));
       const stopped = Date.now();
@@ -155,5 +213,26 @@ describe.skipIf(!HAS_TMUX)('shellchat, the interactive shell in tmux', () => {
       spawnSync('tmux', ['kill-session', '-t', name]);
     }
   }, 60_000);
+
+  it('sends what :edit wrote as one input, and leaves with :exit', async () => {
+    const dir = profile();
+    const editor = path.join(dir, 'editor.sh');
+    writeFileSync(editor, '#!/bin/sh\nprintf "edited one\\nedited two\\n" > "$1"\n', { mode: 0o700 });
+    const name = `shellchat-edit-${process.pid}`;
+    tmux('new-session', '-d', '-s', name, '-x', '120', '-y', '40', `EDITOR=${editor} SHELLCHAT_CONFIG_DIR=${dir} ${process.execPath} ${MAIN} --server ${t.url}`);
+    try {
+      await until(name, (s) => s.includes('shellchat>'));
+      fake.reply({ text: 'Edited text read.' });
+      tmux('send-keys', '-t', name, ':edit', 'Enter');
+      await until(name, (s) => s.includes('Edited text read.'));
+      expect(JSON.stringify(fake.requests.at(-1)!.body)).toContain('edited one\\nedited two');
+      tmux('send-keys', '-t', name, ':exit', 'Enter');
+      const end = Date.now() + 5_000;
+      while (spawnSync('tmux', ['has-session', '-t', name]).status === 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+      expect(spawnSync('tmux', ['has-session', '-t', name]).status).not.toBe(0);
+    } finally {
+      spawnSync('tmux', ['kill-session', '-t', name]);
+    }
+  }, 30_000);
 });
 

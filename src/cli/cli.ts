@@ -1,8 +1,10 @@
 // `shellchat [options] ["question" | ":command"]`: one-shot (with what is piped on stdin sent
 // along, as a file's text is) or the interactive shell. Exit codes: 0, 1 after an error (on
 // stderr), 130 after Ctrl+C.
+import { answerSink, type AnswerInfo } from './answer.ts';
 import { parseCliArgs, USAGE } from './args.ts';
 import { cliChat } from './chat.ts';
+import { cliControl } from './control.ts';
 import { openProfile } from './profile.ts';
 import { renderOutputs, type Terminal } from './render.ts';
 import { repl } from './repl.ts';
@@ -31,21 +33,14 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
   const profile = openProfile(env);
   const oneShot = args.text !== undefined;
   const piped = oneShot ? await readStdin() : '';
-  let answered: { model: string; session: number; text: string } | undefined;
+  let answered: AnswerInfo | undefined;
   const session = await openSession({
     server: args.server,
     profile,
     env,
+    control: cliControl(env),
     chat: cliChat(
-      {
-        write: (text) => {
-          if (!args.json) term.out.write(text);
-        },
-        end: (info) => {
-          answered = info;
-          if (!args.json && info.text && !info.text.endsWith('\n')) term.out.write('\n');
-        },
-      },
+      answerSink(term, { json: args.json, onEnd: (info) => (answered = info) }),
       () => (piped ? `File content (stdin):\n${piped}` : ''),
     ),
   });
@@ -61,11 +56,17 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
     abort.abort();
   });
   await session.ready;
-  const result = await session.host.run(args.text!, abort.signal);
+  let result = await session.host.run(args.text!, abort.signal);
+  // What `:edit` wrote is sent after it.
+  for (let line; !abort.signal.aborted && (line = session.control.pending.shift()); ) {
+    renderOutputs(result.outputs, term);
+    result = await session.host.run(line, abort.signal);
+  }
   session.persist();
   if (interrupted) return 130;
   if (args.json && answered) {
-    term.out.write(`${JSON.stringify({ text: answered.text, model: answered.model, session: answered.session })}\n`);
+    const { text, model, session: id, stats, evaluation } = answered;
+    term.out.write(`${JSON.stringify({ text, model, session: id, ...(stats ? { stats } : {}), ...(evaluation ? { evaluation } : {}) })}\n`);
     return result.outputs.some((o) => o.kind === 'error') ? (renderOutputs(result.outputs.filter((o) => o.kind === 'error'), term), 1) : 0;
   }
   return renderOutputs(result.outputs, term) ? 1 : 0;

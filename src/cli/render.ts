@@ -2,6 +2,19 @@
 // stderr, and colour only on a TTY without NO_COLOR (https://no-color.org).
 import { outputToText, type Output } from '../core/host/index.ts';
 
+type ListOutput = Extract<Output, { kind: 'list' }>;
+
+/** A list as `ls` lays out names: its title, then the items in columns across the width, row by row. */
+export function listText(list: ListOutput, width: number): string {
+  const items = list.items.map((i) => (i.active ? `*${i.text}` : i.text));
+  const lines = list.title ? [list.title] : [];
+  if (!items.length) return [...lines, ...(list.empty ? [list.empty] : [])].join('\n');
+  const cell = Math.max(...items.map((i) => i.length)) + 2;
+  const perRow = Math.max(1, Math.floor((width + 2) / cell));
+  for (let i = 0; i < items.length; i += perRow) lines.push(items.slice(i, i + perRow).map((item) => item.padEnd(cell)).join('').trimEnd());
+  return lines.join('\n');
+}
+
 export interface Terminal {
   out: NodeJS.WriteStream;
   err: NodeJS.WriteStream;
@@ -17,7 +30,7 @@ export function renderOutputs(outputs: readonly Output[], term: Terminal): boole
   let failed = false;
   for (const output of outputs) {
     if (output.kind === 'effect') continue;
-    const text = outputToText(output);
+    const text = output.kind === 'list' ? listText(output, term.out.columns || 80) : outputToText(output);
     if (output.kind === 'error') {
       failed = true;
       term.err.write(`${paint(colours(term.err, term.env), 31, text)}\n`);

@@ -1,10 +1,13 @@
 // The interactive shell: a prompt that shows the model, Tab completion from the manifests (the
 // browser's completeLine), history kept in the profile (100 lines, newest first, no secrets),
 // Ctrl+C stopping an answer as it streams (the request is aborted; the server stops the
-// provider), Ctrl+C on an empty line or Ctrl+D leaving.
+// provider), Ctrl+C on an empty line or Ctrl+D leaving, several pasted lines kept as one input
+// (paste.ts) and `:edit`'s text sent after it.
 import readline from 'node:readline';
+import { PassThrough } from 'node:stream';
 import { completeLine } from '../core/host/tabCompletion.ts';
 import { maskSecrets, pushHistory } from '../core/host/index.ts';
+import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON, pasteFilter } from './paste.ts';
 import type { Profile } from './profile.ts';
 import { renderOutputs, type Terminal } from './render.ts';
 import type { CliSession } from './session.ts';
@@ -14,8 +17,9 @@ const HISTORY = 'history.json';
 export async function repl(session: CliSession, profile: Profile, term: Terminal): Promise<number> {
   const { host, settings } = session;
   let history = profile.readJson<string[]>(HISTORY, []);
+  const paste = pasteFilter();
   const rl = readline.createInterface({
-    input: process.stdin,
+    input: filteredStdin(paste.filter),
     output: term.out,
     terminal: true,
     history: [...history],
@@ -44,36 +48,49 @@ export async function repl(session: CliSession, profile: Profile, term: Terminal
     }
     rl.close();
   });
+  session.control.onExit = () => rl.close();
+  term.out.write(BRACKETED_PASTE_ON);
+  const lines = (rl as unknown as { history: string[] }).history;
   return new Promise((resolve) => {
     rl.on('close', () => {
-      term.out.write('\n');
+      term.out.write(`${BRACKETED_PASTE_OFF}\n`);
+      process.stdin.removeAllListeners('data');
+      process.stdin.pause();
       resolve(0);
     });
     const ask = () => {
       rl.setPrompt(prompt());
       rl.prompt();
     };
-    rl.on('line', async (line) => {
+    const run = async (line: string, typed: boolean) => {
+      const result = await host.run(line, running!.signal);
+      // Passwords typed into a command never reach the history, here or in the file.
+      if (result.remember) {
+        history = pushHistory(history, line);
+        profile.writeJson(HISTORY, history);
+        if (typed) lines[0] = line;
+      } else if (typed) lines.shift();
+      if (running!.signal.aborted) term.out.write('\n');
+      renderOutputs(result.outputs, term);
+      session.persist();
+    };
+    rl.on('line', async (typed) => {
       // Typed while an answer streams: not a new command (readline stays live for Ctrl+C).
       if (running) return;
+      const line = paste.expand(typed);
       if (!line.trim()) return ask();
       running = new AbortController();
       try {
         await session.ready;
-        const result = await host.run(line, running.signal);
-        // Passwords typed into a command never reach the history, here or in the file.
-        if (result.remember) {
-          history = pushHistory(history, line);
-          profile.writeJson(HISTORY, history);
-        } else {
-          (rl as unknown as { history: string[] }).history.shift();
+        await run(line, true);
+        // What `:edit` wrote, shown and sent as if typed.
+        for (let next; !running.signal.aborted && (next = session.control.pending.shift()); ) {
+          term.out.write(`${prompt()}${next}\n`);
+          await run(next, false);
         }
-        if (running.signal.aborted) term.out.write('\n');
-        renderOutputs(result.outputs, term);
-        session.persist();
       } finally {
         running = undefined;
-        ask();
+        if (!(rl as unknown as { closed: boolean }).closed) ask();
       }
     });
     ask();
@@ -96,4 +113,20 @@ function maskWhileTyped(rl: readline.Interface, mask: (line: string) => string):
     if (line.endsWith(text)) return write(masked.slice(line.length - text.length));
     write(text);
   };
+}
+
+/**
+ * The terminal's input as readline should see it (pastes folded by `filter`), still a TTY in
+ * raw mode for readline's key handling.
+ */
+function filteredStdin(filter: (chunk: string) => string): NodeJS.ReadableStream {
+  const input = new PassThrough() as PassThrough & { isTTY: boolean; setRawMode(mode: boolean): void };
+  input.isTTY = true;
+  input.setRawMode = (mode) => process.stdin.setRawMode?.(mode);
+  process.stdin.setEncoding('utf8');
+  process.stdin.on('data', (chunk: string) => {
+    const seen = filter(chunk);
+    if (seen) input.write(seen);
+  });
+  return input;
 }

@@ -20,6 +20,8 @@ import {
   type PluginModule,
   type SettingValue,
 } from '../core/host/index.ts';
+import { TerminalRef } from '../core/index.ts';
+import type { CliControl } from './control.ts';
 import type { Profile } from './profile.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -69,7 +71,13 @@ async function builtins(env: NodeJS.ProcessEnv): Promise<PluginEntry[]> {
 
 export type ChatRunner = (parsed: Extract<ParsedLine, { kind: 'chat' }>, signal: AbortSignal) => Promise<Output[]>;
 
-export async function openSession(options: { server: string; profile: Profile; env: NodeJS.ProcessEnv; chat: (session: CliSession) => ChatRunner }) {
+export async function openSession(options: {
+  server: string;
+  profile: Profile;
+  env: NodeJS.ProcessEnv;
+  control: CliControl;
+  chat: (session: CliSession) => ChatRunner;
+}) {
   const { profile } = options;
   const plugins = await builtins(options.env);
   const specs = [...SHELL_SETTINGS, ...plugins.flatMap((p) => p.manifest.settings ?? [])];
@@ -96,7 +104,8 @@ export async function openSession(options: { server: string; profile: Profile; e
     onFunction: (parsed) => runFunctionCalls(host, parsed),
   });
   host.services.provide(PlatformRef, { online: () => true, serverUrl: () => options.server, systemInfo: () => ({}), api });
-  const session = { host, settings, i18n, api, persist, server: options.server };
+  host.services.provide(TerminalRef, options.control);
+  const session = { host, settings, i18n, api, persist, server: options.server, control: options.control };
   runner = options.chat(session as CliSession);
   // Plugins that start with the shell (the user's sync with the server) start as the prompt
   // shows, not before it; a command waits for them (`ready`).

@@ -19,10 +19,13 @@ export function detailsKey(spec: CommandSpec): string {
   return `cmd.${spec.id}.details`;
 }
 
+/** The commands help describes: this environment's, and the terminal client's own everywhere (a browser user learns of them). */
+const described = (registry: CommandRegistry) => [...registry.commands, ...registry.elsewhere.filter((c) => c.spec.group === 'cli')];
+
 export function helpEntries(registry: CommandRegistry, tFor: (ns: string) => Translate): Map<HelpGroup, HelpEntry[]> {
   const groups = new Map<HelpGroup, HelpEntry[]>();
   for (const group of HELP_GROUPS) groups.set(group, []);
-  for (const command of registry.commands) {
+  for (const command of described(registry)) {
     if (command.spec.hidden) continue;
     const t = tFor(command.pluginId);
     groups.get(command.spec.group)!.push({
@@ -58,7 +61,7 @@ export function helpFor(
   query: string,
 ): Output[] | undefined {
   const words = query.toLowerCase().replace(/^:/, '').split(/[\s,]+/).filter(Boolean);
-  const matches = registry.commands.filter(
+  const matches = described(registry).filter(
     (c) => !c.spec.hidden && spellings(c.spec).some((s) => words.every((w, i) => s[i] === w)),
   );
   if (!matches.length) return undefined;

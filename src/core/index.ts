@@ -14,6 +14,7 @@ export * from './settings.ts';
 export * from './text.ts';
 export * from './tokenize.ts';
 export * from './platform.ts';
+export * from './terminal.ts';
 export * from './messages.ts';
 export * from './ollama.ts';
 export * from './session.ts';

@@ -185,7 +185,8 @@ describe('help', () => {
     const outputs = helpOverview(new CommandRegistry(manifests, 'browser'), (ns) => tester.i18n.tFor(ns));
     const listed = outputs.flatMap((o) => (o.kind === 'table' ? o.rows.map((r) => r[0]) : []));
     for (const c of manifests.flatMap((m) => m.commands ?? [])) {
-      if (!c.hidden && (!c.envs || c.envs.includes('browser'))) expect(listed).toContain(usageOf(c));
+      // The CLI group's commands too: the browser lists them (they say where they work).
+      if (!c.hidden && (!c.envs || c.envs.includes('browser') || c.group === 'cli')) expect(listed).toContain(usageOf(c));
     }
   });
 });

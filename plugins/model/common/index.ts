@@ -5,6 +5,7 @@ import {
   ApiError,
   call as send,
   isOffline,
+  listingMustSay,
   OLLAMA_MESSAGES,
   PlatformRef,
   resetSession,
@@ -61,13 +62,13 @@ export function activateModel(ctx: PluginContext, local: LocalModels): void {
   /**
    * The server's lists; a failure gives empty lists (spec part 7: list failures are only
    * logged), except for `:model ls` (`strict`) when the server cannot be reached at all: it
-   * says 'You are offline.' rather than 'No available model found.'.
+   * says 'You are offline.' rather than 'No available model found.', or when it refuses.
    */
   const serverLists = async (strict = false): Promise<ModelLists> => {
     try {
       return (await send(api.list.$get())).result;
     } catch (err) {
-      if (strict && isOffline(err)) throw err;
+      if (strict && listingMustSay(err)) throw err;
       return { user_models: [], group_models: [], system_models: [] };
     }
   };

@@ -4,6 +4,7 @@ import {
   ApiError,
   call as send,
   isOffline,
+  listingMustSay,
   error,
   PlatformRef,
   resetSession,
@@ -32,13 +33,14 @@ export function activateRole(ctx: PluginContext): void {
 
   /**
    * The server's lists; a failure gives empty lists, except for `:role ls` (`strict`) when the
-   * server cannot be reached at all: 'You are offline.' rather than 'No role found.'.
+   * server cannot be reached at all ('You are offline.' rather than 'No role found.') or refuses
+   * (the plus plan's gate says why).
    */
   const lists = async (strict = false): Promise<RoleLists> => {
     try {
       return (await send(api.list.$get())).result;
     } catch (err) {
-      if (strict && isOffline(err)) throw err;
+      if (strict && listingMustSay(err)) throw err;
       return EMPTY;
     }
   };

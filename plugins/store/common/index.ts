@@ -4,6 +4,7 @@ import {
   ApiError,
   call as send,
   isOffline,
+  listingMustSay,
   type ApiAnswer,
   error,
   extractAttachments,
@@ -90,13 +91,14 @@ export function activateStore(ctx: PluginContext, options: { uploader?: StoreUpl
 
   /**
    * The server's lists; a failure gives empty lists, except for `:store ls` (`strict`) when
-   * the server cannot be reached at all: 'You are offline.' rather than 'No available store found.'.
+   * the server cannot be reached at all ('You are offline.' rather than 'No available store found.')
+   * or refuses (the plus plan's gate says why).
    */
   const lists = async (strict = false): Promise<StoreLists> => {
     try {
       return (await send(api().list.$get())).result;
     } catch (err) {
-      if (strict && isOffline(err)) throw err;
+      if (strict && listingMustSay(err)) throw err;
       return EMPTY;
     }
   };

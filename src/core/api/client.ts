@@ -107,6 +107,14 @@ export function isOffline(err: unknown): boolean {
 }
 
 /**
+ * What a `ls` command says rather than an empty list: the server cannot be reached, or it
+ * refuses (403: the plus plan's gate, with its reason).
+ */
+export function listingMustSay(err: unknown): boolean {
+  return isOffline(err) || (err instanceof ApiError && err.status === 403);
+}
+
+/**
  * Runs a command's API calls and turns an API failure into the error line the user sees
  * (the server's text, or 'Request failed with status {n}'); other errors propagate.
  */

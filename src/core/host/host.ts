@@ -367,7 +367,9 @@ export class PluginHost {
     if (resolution.kind === 'unknown') {
       // A command of another environment says where it works (`:theme` in the terminal).
       const elsewhere = this.registry.resolve(parsed.tokens, this.registry.elsewhere);
-      const said = elsewhere.kind === 'found' && elsewhere.command.spec.envs?.includes('browser') ? t('msg.browserOnly', { cmd: `:${elsewhere.command.spec.words.join(' ')}` }) : t('msg.unknownCommand');
+      const where = elsewhere.kind === 'found' ? elsewhere.command.spec.envs?.find((e) => e !== this.env) : undefined;
+      const cmd = elsewhere.kind === 'found' ? `:${elsewhere.command.spec.words.join(' ')}` : '';
+      const said = where === 'browser' ? t('msg.browserOnly', { cmd }) : where === 'cli' ? t('msg.terminalOnly', { cmd }) : t('msg.unknownCommand');
       return { outputs: [error(said)], parsed, remember };
     }
     const { command, argTokens } = resolution;

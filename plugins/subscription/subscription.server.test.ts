@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FAKE_CLIENT_ID, paypalEnv, startFakePaypal, type FakePaypal } from '../../tests/fixtures/fakePaypal.ts';
 import { engines, failure, startTestServer, type TestServer } from '../../tests/server/support.ts';
 import { addMonths, feeCents } from './common/rules.ts';
+import { MAX_OPEN_ORDERS } from './server/payments.ts';
 import type { SubscriptionStatus } from './common/rules.ts';
 
 const PW = 'hunter2hunter2';
@@ -100,6 +101,27 @@ for (const engine of await engines()) {
       expect(fake.capturesOf(order.id)).toHaveLength(1);
       // The amount is the server's: a browser cannot choose another.
       expect(await failure(api.post('/api/payment/order', { kind: 'topup', amount: 7 }))).toEqual({ status: 400, error: 'Top up $1, $5, $10, $20 or $50.' });
+    });
+
+    it('caps the orders one account leaves open in PayPal, and frees a place when one is paid or expires', async () => {
+      const api = await buyer();
+      const created = fake.orders.size;
+      const ids: string[] = [];
+      for (let i = 0; i < MAX_OPEN_ORDERS; i++) ids.push((await api.post<{ id: string }>('/api/payment/order', { kind: 'topup', amount: 1 })).result!.id);
+      const refused = { status: 429, error: `You have ${MAX_OPEN_ORDERS} payments waiting for approval in PayPal. Finish or cancel one, or try again in 3 days.` };
+      expect(await failure(api.post('/api/payment/order', { kind: 'topup', amount: 1 }))).toEqual(refused);
+      expect(await failure(api.post('/api/payment/order', { kind: 'plan', role: 'plus_user' }))).toEqual(refused);
+      // Nothing more was asked of PayPal, and another account is not held back.
+      expect(fake.orders.size).toBe(created + MAX_OPEN_ORDERS);
+      expect((await (await buyer()).post('/api/payment/order', { kind: 'topup', amount: 1 })).success).toBe(true);
+      // One paid: a place is free again.
+      fake.approve(ids[0]!);
+      expect((await api.post('/api/payment/capture', { orderId: ids[0] })).success).toBe(true);
+      expect((await api.post('/api/payment/order', { kind: 'topup', amount: 1 })).success).toBe(true);
+      expect(await failure(api.post('/api/payment/order', { kind: 'topup', amount: 1 }))).toEqual(refused);
+      // Three days on, PayPal has dropped the unapproved ones: so are they here.
+      now += 3 * DAY + 1;
+      expect((await api.post('/api/payment/order', { kind: 'topup', amount: 1 })).success).toBe(true);
     });
 
     it('refuses another user’s order, and credits nothing for an order whose amount was changed', async () => {

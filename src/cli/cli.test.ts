@@ -173,6 +173,18 @@ describe.skipIf(!HAS_TMUX)('shellchat, the interactive shell in tmux', () => {
       await until(name, (s) => s.includes('Got both.'));
       expect(JSON.stringify(fake.requests.at(-1)!.body)).toContain('first pasted line\\nsecond pasted line explain');
 
+      // On an empty line, Left shows the session's previous log (the pasted question), Right
+      // the next one again, and past the last one says so.
+      fake.reply({ text: 'Second answer.' });
+      tmux('send-keys', '-t', name, 'second question', 'Enter');
+      await until(name, (s) => s.includes('Second answer.'));
+      tmux('send-keys', '-t', name, 'Left');
+      await until(name, (s) => s.lastIndexOf('Got both.') > s.lastIndexOf('Second answer.') && s.lastIndexOf('second pasted line explain') > s.lastIndexOf('Second answer.'));
+      tmux('send-keys', '-t', name, 'Right');
+      await until(name, (s) => s.lastIndexOf('Second answer.') > s.lastIndexOf('Got both.'));
+      tmux('send-keys', '-t', name, 'Right');
+      await until(name, (s) => s.trimEnd().endsWith('shellchat>') && s.lastIndexOf('No log found.') > s.lastIndexOf('Second answer.'));
+
       // Tab completes a command from the manifests.
       tmux('send-keys', '-t', name, ':hel', 'Tab');
       await until(name, (s) => s.trimEnd().endsWith('> :help'));

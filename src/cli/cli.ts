@@ -59,7 +59,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
   let result = await session.host.run(args.text!, abort.signal);
   // What `:edit` wrote is sent after it.
   for (let line; !abort.signal.aborted && (line = session.control.pending.shift()); ) {
-    renderOutputs(result.outputs, term);
+    await renderOutputs(result.outputs, term);
     result = await session.host.run(line, abort.signal);
   }
   session.persist();
@@ -67,7 +67,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
   if (args.json && answered) {
     const { text, model, session: id, stats, evaluation } = answered;
     term.out.write(`${JSON.stringify({ text, model, session: id, ...(stats ? { stats } : {}), ...(evaluation ? { evaluation } : {}) })}\n`);
-    return result.outputs.some((o) => o.kind === 'error') ? (renderOutputs(result.outputs.filter((o) => o.kind === 'error'), term), 1) : 0;
+    return (await renderOutputs(result.outputs.filter((o) => o.kind === 'error'), term)) ? 1 : 0;
   }
-  return renderOutputs(result.outputs, term) ? 1 : 0;
+  return (await renderOutputs(result.outputs, term)) ? 1 : 0;
 }

@@ -10,11 +10,19 @@ export interface BlockStream {
   end(): void;
 }
 
+const loaded = new Map<number, Promise<Marked>>();
+
 /** marked with the terminal renderer, loaded on the first answer (it costs ~40 ms to import). */
-export async function terminalMarked(width: number): Promise<Marked> {
-  const [{ Marked }, { markedTerminal }] = await Promise.all([import('marked'), import('marked-terminal')]);
-  // width: tables and rules fit the window; text is left to the terminal's own wrapping.
-  return new Marked(markedTerminal({ width, reflowText: false, tab: 2 }));
+export function terminalMarked(width: number): Promise<Marked> {
+  let marked = loaded.get(width);
+  if (!marked) {
+    marked = Promise.all([import('marked'), import('marked-terminal')]).then(
+      // width: tables and rules fit the window; text is left to the terminal's own wrapping.
+      ([{ Marked }, { markedTerminal }]) => new Marked(markedTerminal({ width, reflowText: false, tab: 2 })),
+    );
+    loaded.set(width, marked);
+  }
+  return marked;
 }
 
 const content = (token: Token) => token.type !== 'space';

@@ -1,6 +1,8 @@
 // Outputs as terminal text: the same plain rendering the tests read (outputToText), errors on
-// stderr, and colour only on a TTY without NO_COLOR (https://no-color.org).
+// stderr, and colour only on a TTY without NO_COLOR (https://no-color.org): then a log's
+// markdown is rendered as an answer is.
 import { outputToText, type Output } from '../core/host/index.ts';
+import { terminalMarked } from './markdown.ts';
 
 type ListOutput = Extract<Output, { kind: 'list' }>;
 
@@ -25,11 +27,20 @@ export const colours = (stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv) => !
 
 const paint = (on: boolean, code: number, text: string) => (on ? `\u001b[${code}m${text}\u001b[0m` : text);
 
-/** Writes outputs; returns whether one was an error. Browser-only effects are left out. */
-export function renderOutputs(outputs: readonly Output[], term: Terminal): boolean {
+/** Writes outputs; resolves whether one was an error. Browser-only effects are left out. */
+export async function renderOutputs(outputs: readonly Output[], term: Terminal): Promise<boolean> {
   let failed = false;
+  const coloured = colours(term.out, term.env);
   for (const output of outputs) {
-    if (output.kind === 'effect') continue;
+    if (output.kind === 'effect') {
+      // A line under the output ("No log found." when walking past the last log).
+      if (output.effect.type === 'notice') term.out.write(`${paint(coloured, 2, output.effect.text)}\n`);
+      continue;
+    }
+    if (output.kind === 'markdown' && coloured) {
+      term.out.write(`${(await terminalMarked(term.out.columns || 80)).parse(output.text, { async: false }).replace(/\n*$/, '\n')}`);
+      continue;
+    }
     const text = output.kind === 'list' ? listText(output, term.out.columns || 80) : outputToText(output);
     if (output.kind === 'error') {
       failed = true;

@@ -2,11 +2,11 @@
 // browser's completeLine), history kept in the profile (100 lines, newest first, no secrets),
 // Ctrl+C stopping an answer as it streams (the request is aborted; the server stops the
 // provider), Ctrl+C on an empty line or Ctrl+D leaving, several pasted lines kept as one input
-// (paste.ts) and `:edit`'s text sent after it.
+// (paste.ts), `:edit`'s text sent after it, and the arrows walking logs and sessions.
 import readline from 'node:readline';
 import { PassThrough } from 'node:stream';
 import { completeLine } from '../core/host/tabCompletion.ts';
-import { maskSecrets, pushHistory } from '../core/host/index.ts';
+import { maskSecrets, pushHistory, type Output } from '../core/host/index.ts';
 import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON, pasteFilter } from './paste.ts';
 import type { Profile } from './profile.ts';
 import { renderOutputs, type Terminal } from './render.ts';
@@ -18,8 +18,9 @@ export async function repl(session: CliSession, profile: Profile, term: Terminal
   const { host, settings } = session;
   let history = profile.readJson<string[]>(HISTORY, []);
   const paste = pasteFilter();
+  const input = filteredStdin(paste.filter);
   const rl = readline.createInterface({
-    input: filteredStdin(paste.filter),
+    input,
     output: term.out,
     terminal: true,
     history: [...history],
@@ -49,6 +50,12 @@ export async function repl(session: CliSession, profile: Profile, term: Terminal
     rl.close();
   });
   session.control.onExit = () => rl.close();
+  walkWithArrows(input, session, () => !running && !rl.line, async (outputs) => {
+    term.out.write('\r\u001b[K');
+    await renderOutputs(outputs, term);
+    session.persist();
+    rl.prompt();
+  });
   term.out.write(BRACKETED_PASTE_ON);
   const lines = (rl as unknown as { history: string[] }).history;
   return new Promise((resolve) => {
@@ -71,7 +78,7 @@ export async function repl(session: CliSession, profile: Profile, term: Terminal
         if (typed) lines[0] = line;
       } else if (typed) lines.shift();
       if (running!.signal.aborted) term.out.write('\n');
-      renderOutputs(result.outputs, term);
+      await renderOutputs(result.outputs, term);
       session.persist();
     };
     rl.on('line', async (typed) => {
@@ -95,6 +102,23 @@ export async function repl(session: CliSession, profile: Profile, term: Terminal
     });
     ask();
   });
+}
+
+/**
+ * As the browser's arrows on an empty input: Left and Right walk the session's logs, Alt+Up and
+ * Alt+Down the sessions (plain Up and Down walk the history). The session plugin answers.
+ */
+function walkWithArrows(input: NodeJS.ReadableStream, session: CliSession, idle: () => boolean, show: (outputs: Output[]) => Promise<void>): void {
+  const { host } = session;
+  input.on('keypress', (_s: string, key?: { name?: string; meta?: boolean; ctrl?: boolean }) => {
+    if (!key?.name || key.ctrl || !idle()) return;
+    const walk =
+      key.name === 'left' || key.name === 'right'
+        ? !key.meta && { target: 'log' as const, direction: key.name === 'left' ? ('previous' as const) : ('next' as const) }
+        : (key.name === 'up' || key.name === 'down') && key.meta && { target: 'session' as const, direction: key.name === 'up' ? ('previous' as const) : ('next' as const) };
+    if (walk) void session.ready.then(() => host.events.emit('navigate', walk));
+  });
+  host.events.on('output', (outputs) => void show(outputs));
 }
 
 /**

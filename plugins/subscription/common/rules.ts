@@ -26,6 +26,7 @@ export const MESSAGES = defineMessages(
     amountInvalid: 'Top up $1, $5, $10, $20 or $50.',
     paymentsOff: 'Payments are not set up on this server.',
     orderNotFound: 'Order not found.',
+    tooManyOrders: 'You have {{count}} payments waiting for approval in PayPal. Finish or cancel one, or try again in 3 days.',
     pending: 'PayPal is still completing the payment; it is credited as soon as it completes.',
     notApproved: 'The payment was not approved in PayPal yet.',
     declined: 'The payment was declined. Try another card or account.',

@@ -9,12 +9,17 @@ import { settle, standingOf, type Settled } from './settle.ts';
 import type { PaymentOrdersTable, SubscriptionDb } from './tables.ts';
 
 export type OrderRequest = { kind: 'plan'; role: string } | { kind: 'topup'; amount: number };
-export type Refusal = { refused: true; status: 400 | 403 | 404 | 409 | 502 | 503; said: Message };
+export type Refusal = { refused: true; status: 400 | 403 | 404 | 409 | 429 | 502 | 503; said: Message };
 
 /** Orders left open longer than this are looked at again (the buyer may have closed the tab). */
 const RECONCILE_AFTER_MS = 60_000;
 /** PayPal keeps an unapproved order for 3 days; after that it is dropped here too. */
 const ORDER_LIFETIME_MS = 3 * 86_400_000;
+/**
+ * Orders a user may leave open at once: each costs a PayPal call to create, and one to read at
+ * every reconcile, so the cap bounds what one account can make the server ask of PayPal.
+ */
+export const MAX_OPEN_ORDERS = 10;
 
 export function payments(ctx: ServerPluginContext, db: SubscriptionDb, paypal: PaypalClient | undefined, plans: () => Plan[]) {
   const deps = { ctx, db, plans };
@@ -76,6 +81,14 @@ export function payments(ctx: ServerPluginContext, db: SubscriptionDb, paypal: P
         item = plan.role;
         amount = plan.price_cents;
       }
+      const open = await db
+        .selectFrom('payment_orders')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('user_id', '=', user.id)
+        .where('status', 'in', ['created', 'pending'])
+        .where('created_at', '>', ctx.now() - ORDER_LIFETIME_MS)
+        .executeTakeFirst();
+      if (Number(open?.n ?? 0) >= MAX_OPEN_ORDERS) return { refused: true, status: 429, said: MESSAGES.tooManyOrders(MAX_OPEN_ORDERS) };
       const reference = crypto.randomUUID();
       let created: PaypalOrder;
       try {

@@ -41,6 +41,8 @@ export const SERVER_MESSAGES = defineMessages(
     searching: 'Searching...',
     waiting: 'Waiting...',
     cutShort: 'The model provider ended the stream early.',
+    malformedStream: 'The model provider sent a malformed stream.',
+    providerReported: 'The model provider reported: {{detail}}.',
     stoppingKept: 'The server is restarting: the answer so far was saved. Send again to go on.',
     stopping: 'The server is restarting. Send again in a moment.',
     shuttingDown: 'The server is shutting down.',

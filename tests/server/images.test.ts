@@ -1,6 +1,7 @@
 // Image models over real HTTP against the fake provider's images API (spec parts 4 and 7): a
 // question to a model marked `image` is a prompt; the picture comes back as an upload of the
 // asker, in the log, costed; the next turn edits the last picture, or the ones attached.
+import { png } from '../fixtures/png.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GenerationEvent } from '../../src/core/index.ts';
 import type { PresignedUpload } from '../../src/core/uploads.ts';
@@ -10,7 +11,7 @@ import { startTestServer, type TestServer } from './support.ts';
 
 const SESSION = Date.now() - 7_000_000;
 // Another picture, so that an edit's source is told apart from the default answer.
-const BLUE_PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('blue')]).toString('base64');
+const BLUE_PNG = png(2, 2, () => [0, 0, 255]).toString('base64');
 
 describe('image models', () => {
   let fake: FakeOpenAI;

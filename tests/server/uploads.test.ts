@@ -6,10 +6,12 @@ import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { PresignedUpload } from '../../src/core/uploads.ts';
 import { docxWith, pdfWith } from '../fixtures/documents.ts';
-import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fakeOpenAI.ts';
+import { ONE_PIXEL_PNG, startFakeOpenAI, type FakeOpenAI } from '../fixtures/fakeOpenAI.ts';
 import { engines, startTestServer, type TestServer } from './support.ts';
 
-const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.from('rest of a tiny png')]);
+const PNG = Buffer.from(ONE_PIXEL_PNG, 'base64');
+// A PNG signature before anything else is not a PNG (file-type reads its chunks).
+const SIGNATURE_ONLY = Buffer.concat([PNG.subarray(0, 8), Buffer.from('<script>alert(1)</script>')]);
 const INVALID_TYPE = 'Invalid file type. Supported type: JPEG/JPG, PNG, PDF, DOCX, TXT, Markdown, CSV, JSON.';
 const SESSION = Date.now() - 5_000_000;
 
@@ -198,6 +200,8 @@ describe('upload checks', () => {
       body: { success: false, error: 'The file is not what its name says: its content is not PNG.', code: 'core.uploadMismatch', params: { type: 'PNG' } },
     });
     expect((await fetch(signed.object_url)).status).toBe(404);
+    signed = (await presign(t, client, 'b2.png', 'image/png')).body.result!;
+    expect((await put(client, signed.url, 'image/png', SIGNATURE_ONLY)).body.error).toBe('The file is not what its name says: its content is not PNG.');
     signed = (await presign(t, client, 'c.pdf', 'application/pdf')).body.result!;
     expect((await put(client, signed.url, 'application/pdf', Buffer.from('<html>'))).body.error).toBe('The file is not what its name says: its content is not PDF.');
     signed = (await presign(t, client, 'd.txt', 'text/plain')).body.result!;

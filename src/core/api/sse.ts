@@ -1,5 +1,7 @@
 // Reads a text/event-stream response body into events (one `event:` name and JSON `data:`
-// per message), so the stream can be POSTed (EventSource only does GET).
+// per message), so the stream can be POSTed (EventSource only does GET). Framing by
+// eventsource-parser, as the provider streams are read (chatStream.ts).
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
 
 export interface SseMessage {
   event: string;
@@ -9,24 +11,16 @@ export interface SseMessage {
 export async function* readSse(body: ReadableStream<Uint8Array>, signal?: AbortSignal): AsyncGenerator<SseMessage> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
-  let buffer = '';
+  let ready: EventSourceMessage[] = [];
+  const parser = createParser({ onEvent: (message) => ready.push(message) });
   try {
     while (!signal?.aborted) {
       const { value, done } = await reader.read();
       if (done) break;
-      buffer += decoder.decode(value, { stream: true });
-      let boundary: number;
-      while ((boundary = buffer.search(/\r?\n\r?\n/)) >= 0) {
-        const raw = buffer.slice(0, boundary);
-        buffer = buffer.slice(boundary).replace(/^\r?\n\r?\n/, '');
-        let event = 'message';
-        const data: string[] = [];
-        for (const line of raw.split(/\r?\n/)) {
-          if (line.startsWith('event:')) event = line.slice(6).trim();
-          else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
-        }
-        if (data.length) yield { event, data: data.join('\n') };
-      }
+      parser.feed(decoder.decode(value, { stream: true }));
+      const events = ready;
+      ready = [];
+      for (const message of events) yield { event: message.event || 'message', data: message.data };
     }
   } finally {
     reader.cancel().catch(() => undefined);

@@ -2,9 +2,10 @@
 // system models (OpenAI-compatible servers: vLLM, llama.cpp, LM Studio, OpenRouter...).
 // Why it exists: the AI SDK's streamText costs ~25 µs of server CPU per relayed token (web
 // streams and a zod validation per chunk) against ~2 µs for a bare relay (benchmark B5).
-// This path reads the provider's SSE with a small line parser, one JSON.parse per chunk, and
-// hands one text part per network read to a sink, synchronously inside the read's callback
-// (no async iterator between the socket and the browser's response). The parts have the
+// This path reads the provider's SSE with the shared chat-stream reader (src/core/api/
+// chatStream.ts: eventsource-parser, one JSON read per event) and hands one text part per
+// network read to a sink, synchronously inside the read's callback (no async iterator between
+// the socket and the browser's response). The parts have the
 // shapes of streamText's fullStream parts, so the turn (../turn/streamAnswer.ts) treats both
 // alike, and the server-tool loop follows the same rule. Every other provider kind, and this
 // one with STREAM_RELAY=sdk, goes through the AI SDK (sdkStream.ts).
@@ -12,8 +13,7 @@ import { MessageError, type Message } from '../../core/messages.ts';
 import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
 import type { ModelMessage } from 'ai';
 import type { ModelEntry } from '../models/systemModels.ts';
-import { plainContent } from './plainContent.ts';
-import { sseEvents } from './sseEvents.ts';
+import { chatStreamReader, type StreamFailure, type StreamedCall } from '../../core/api/chatStream.ts';
 import { CutShortError, viaFetch, viaRawHttp, type ChunkResult } from './upstream.ts';
 
 /** The stream parts the turn reads: the subset of the AI SDK's fullStream parts it uses. */
@@ -106,24 +106,18 @@ export function toWireMessages(messages: ModelMessage[]): WireMessage[] {
 /** Receives the turn's parts; a promise it returns holds the reading back until it settles. */
 export type PartSink = (part: RelayPart) => void | Promise<void>;
 
-interface PendingCall {
-  id: string;
-  name: string;
-  args: string;
-}
-
 /** What one step (one request to the provider) ended with. */
 interface StepEnd {
-  calls: PendingCall[];
+  calls: StreamedCall[];
   usage: { inputTokens: number; outputTokens: number };
   finished: boolean;
 }
 
-interface ChatChunk {
-  error?: { message?: string };
-  choices?: { delta?: { content?: string | null; tool_calls?: { index?: number; id?: string; function?: { name?: string; arguments?: string } }[] }; finish_reason?: string | null }[];
-  usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
-}
+/** The reader's failure as the provider's error the turn shows. */
+const streamError = (failure: StreamFailure) =>
+  failure.kind === 'malformed'
+    ? new ProviderError(SERVER_MESSAGES.malformedStream, undefined, {}, failure.sample)
+    : new ProviderError(SERVER_MESSAGES.providerReported(failure.message), undefined, {}, failure.message);
 
 /** A read that failed once the answer had started: a cut connection says so plainly. */
 function readFailure(err: unknown): unknown {
@@ -170,68 +164,20 @@ async function streamStep(o: DirectStreamOptions, messages: WireMessage[], end: 
     return fail(new ProviderError(`The model provider answered ${upstream.status}.`, upstream.status, upstream.headers, await upstream.text()));
   }
 
-  const calls: PendingCall[] = [];
-  // The deltas of the events completed by the current read, and a terminal error if one came.
-  let text = '';
-  let failure: unknown;
-  const onEvent = (event: string) => {
-    if (failure !== undefined || !event) return;
-    if (event === '[DONE]') {
-      end.finished = true;
-      return;
-    }
-    let json: ChatChunk;
-    try {
-      // The usual event, one more piece of text, is read without building its object.
-      const plain = plainContent(event);
-      if (plain !== undefined) {
-        text += plain;
-        return;
-      }
-      json = JSON.parse(event);
-    } catch {
-      failure = new ProviderError('The model provider sent a malformed stream.', undefined, {}, event.slice(0, 200));
-      return;
-    }
-    if (json.error) {
-      failure = new ProviderError(`The model provider reported: ${json.error.message ?? 'an error'}.`, undefined, {}, event);
-      return;
-    }
-    const choice = json.choices?.[0];
-    if (choice) {
-      const delta = choice.delta;
-      if (delta?.content) text += delta.content;
-      if (delta?.tool_calls) {
-        for (const call of delta.tool_calls) {
-          const index = call.index ?? calls.length;
-          const pending = (calls[index] ??= { id: '', name: '', args: '' });
-          if (call.id) pending.id = call.id;
-          if (call.function?.name) pending.name += call.function.name;
-          if (call.function?.arguments) pending.args += call.function.arguments;
-        }
-      }
-      if (choice.finish_reason) end.finished = true;
-    }
-    if (json.usage) {
-      end.usage.inputTokens += json.usage.prompt_tokens ?? 0;
-      end.usage.outputTokens += json.usage.completion_tokens ?? 0;
-    }
-  };
-  const feed = sseEvents(onEvent);
+  const reader = chatStreamReader();
   // The text of one network read goes on as one part.
   const flushText = () => {
-    if (!text) return;
-    const delta = text;
-    text = '';
+    const delta = reader.takeText();
+    if (!delta) return;
     const held = sink({ type: 'text-delta', text: delta });
     if (held) upstream.hold(held);
   };
   let stopped = false;
   try {
     await upstream.pump((chunk): ChunkResult => {
-      feed(chunk);
+      reader.feed(chunk);
       flushText();
-      if (failure === undefined) return;
+      if (reader.failure === undefined) return;
       stopped = true;
       return 'stop';
     });
@@ -241,9 +187,12 @@ async function streamStep(o: DirectStreamOptions, messages: WireMessage[], end: 
     return fail(readFailure(err));
   }
   flushText();
-  if (stopped) return fail(failure);
+  if (stopped) return fail(streamError(reader.failure!));
+  end.usage.inputTokens += reader.usage.inputTokens;
+  end.usage.outputTokens += reader.usage.outputTokens;
+  end.finished = reader.finished;
   if (!end.finished) return fail(new ProviderError(SERVER_MESSAGES.cutShort, undefined, {}, ''));
-  end.calls = calls.filter(Boolean).map((c, i) => ({ ...c, id: c.id || `call_${i}` }));
+  end.calls = reader.calls();
   return true;
 }
 

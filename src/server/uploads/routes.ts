@@ -136,7 +136,7 @@ export function uploadRoutes(deps: UploadDeps) {
     };
     if (data.byteLength === 0) return refuse(SERVER_MESSAGES.uploadEmpty);
     const ext = uploadExtension(row.name)!;
-    const wrong = mismatch(ext, data);
+    const wrong = await mismatch(ext, data);
     if (wrong) return refuse(SERVER_MESSAGES.uploadMismatch(wrong));
     const huge = ext === 'png' || ext === 'jpg' || ext === 'jpeg' ? imageTooLarge(ext, data) : undefined;
     if (huge) return refuse(SERVER_MESSAGES.imageTooLarge(huge.width, huge.height, IMAGE_MAX_SIDE, IMAGE_MAX_MEGAPIXELS));

@@ -1,6 +1,9 @@
 // Whether an upload's bytes are what its name says (ASVS 5.0 5.2.2: extension and content must
 // match), checked before the file is marked usable, so that nothing served from this origin
-// is HTML or script under an image's or a document's name.
+// is HTML or script under an image's or a document's name. Binary formats are told by
+// file-type (their signatures, and a DOCX's ZIP entries); a DOCX's directory is also read here
+// against zip bombs; text is checked as UTF-8 without NUL bytes.
+import { fileTypeFromBuffer } from 'file-type';
 import { isUtf8 } from 'node:buffer';
 import type { UploadExtension } from '../../core/uploads.ts';
 import { isJson } from '../../core/json.ts';
@@ -8,9 +11,6 @@ import { ZIP_MAX_ENTRIES } from './limits.ts';
 
 const startsWith = (data: Uint8Array, bytes: number[]) => bytes.every((b, i) => data[i] === b);
 
-const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
-const JPEG = [0xff, 0xd8, 0xff];
-const PDF = [0x25, 0x50, 0x44, 0x46, 0x2d]; // %PDF-
 const ZIP = [0x50, 0x4b, 0x03, 0x04]; // PK\3\4
 
 /** What a DOCX's directory may claim once unpacked (ASVS 5.0 5.2.3): a cheap first refusal. */
@@ -112,24 +112,30 @@ export function imageTooLarge(ext: 'png' | 'jpg' | 'jpeg', data: Uint8Array): { 
   return width > IMAGE_MAX_SIDE || height > IMAGE_MAX_SIDE || width * height > IMAGE_MAX_MEGAPIXELS * 1e6 ? size : undefined;
 }
 
+/**
+ * What file-type must find for each binary extension. An Illustrator file is a PDF too. A DOCX
+ * whose [Content_Types].xml is over file-type's 1 MB reading bound is reported as a plain ZIP:
+ * the directory check below, and the bounded reader when it is read, say what is wrong with it.
+ */
+const DETECTED: Partial<Record<UploadExtension, { name: string; exts: string[] }>> = {
+  png: { name: 'PNG', exts: ['png'] },
+  jpg: { name: 'JPEG', exts: ['jpg'] },
+  jpeg: { name: 'JPEG', exts: ['jpg'] },
+  pdf: { name: 'PDF', exts: ['pdf', 'ai'] },
+  docx: { name: 'DOCX', exts: ['docx', 'zip'] },
+};
+
 /** The name of the type a file failed to be (for the message), or undefined when it matches. */
-export function mismatch(ext: UploadExtension, data: Uint8Array): string | undefined {
-  switch (ext) {
-    case 'png':
-      return startsWith(data, PNG) ? undefined : 'PNG';
-    case 'jpg':
-    case 'jpeg':
-      return startsWith(data, JPEG) ? undefined : 'JPEG';
-    case 'pdf':
-      return startsWith(data, PDF) ? undefined : 'PDF';
-    case 'docx':
-      return checkZip(data) === undefined ? undefined : 'DOCX';
-    case 'json':
-      // Scanned, not parsed: building the value of a hostile 10 MB file costs ~400 MB (json.ts).
-      return isText(data) && isJson(data) ? undefined : 'JSON';
-    case 'txt':
-    case 'md':
-    case 'csv':
-      return isText(data) ? undefined : 'text';
+export async function mismatch(ext: UploadExtension, data: Uint8Array): Promise<string | undefined> {
+  const binary = DETECTED[ext];
+  if (binary) {
+    const found = await fileTypeFromBuffer(data).catch(() => undefined);
+    if (!found || !binary.exts.includes(found.ext)) return binary.name;
+    return ext === 'docx' && checkZip(data) !== undefined ? binary.name : undefined;
   }
+  if (ext === 'json') {
+    // Scanned, not parsed: building the value of a hostile 10 MB file costs ~400 MB (json.ts).
+    return isText(data) && isJson(data) ? undefined : 'JSON';
+  }
+  return isText(data) ? undefined : 'text';
 }

@@ -1,10 +1,11 @@
 // One request of a local model turn: POST /v1/chat/completions to the local model server and
-// its streamed answer read into text (reported as it arrives) and whole tool calls (their
-// arguments arrive in pieces). A model that cannot use tools is asked again without them.
+// its streamed answer read into text (reported as it arrives) and whole tool calls, by the
+// same reader as the server's relay (core/api/chatStream.ts). A model that cannot use tools is
+// asked again without them.
 import { ApiError, OLLAMA_MESSAGES, type ToolCall, type ToolSpec } from '../../core/index.ts';
 import type { Message } from '../../core/messages.ts';
 import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
-import { readSse, type SseMessage } from '../../core/api/sse.ts';
+import { chatStreamReader, type StreamFailure } from '../../core/api/chatStream.ts';
 
 export type ChatMessage = Record<string, unknown>;
 
@@ -76,48 +77,34 @@ export async function streamStep(
   const { response, toolsUsed } = answered;
   if (response.status !== 200 || !response.body) throw new ApiError(await providerError(response), response.status);
   let text = '';
-  const calls: { id: string; name: string; args: string }[] = [];
-  // A stream that breaks, or ends without its [DONE], was cut off: said as such, not as a
-  // network error (and not taken for a whole answer).
-  let finished = false;
-  const events = readSse(response.body, o.signal);
-  for (;;) {
-    let next: IteratorResult<SseMessage>;
-    try {
-      next = await events.next();
-    } catch (err) {
-      if (o.signal.aborted) return undefined;
-      throw err instanceof ApiError ? err : new ApiError(OLLAMA_MESSAGES.ollamaCutShort, 502);
+  const reader = chatStreamReader();
+  const body = response.body.getReader();
+  const failed = (failure: StreamFailure) =>
+    new ApiError(failure.kind === 'malformed' ? SERVER_MESSAGES.malformedStream : SERVER_MESSAGES.providerReported(failure.message), 502);
+  try {
+    for (;;) {
+      let next: ReadableStreamReadResult<Uint8Array>;
+      try {
+        next = await body.read();
+      } catch {
+        // A stream that breaks was cut off: said as such, not as a network error.
+        if (o.signal.aborted) return undefined;
+        throw new ApiError(OLLAMA_MESSAGES.ollamaCutShort, 502);
+      }
+      if (next.done) break;
+      reader.feed(next.value);
+      const delta = reader.takeText();
+      if (delta) {
+        text += delta;
+        onText(delta);
+      }
+      if (reader.failure) throw failed(reader.failure);
     }
-    if (next.done) break;
-    const message = next.value;
-    if (message.data === '[DONE]') {
-      finished = true;
-      break;
-    }
-    let chunk: {
-      choices?: { delta?: { content?: unknown; tool_calls?: { index?: number; id?: string; function?: { name?: string; arguments?: string } }[] } }[];
-      error?: { message?: string };
-    };
-    try {
-      chunk = JSON.parse(message.data) as typeof chunk;
-    } catch {
-      continue;
-    }
-    if (chunk.error) throw new ApiError(chunk.error.message || 'Error occurred.', 500);
-    const delta = chunk.choices?.[0]?.delta;
-    if (typeof delta?.content === 'string' && delta.content) {
-      text += delta.content;
-      onText(delta.content);
-    }
-    for (const call of delta?.tool_calls ?? []) {
-      const pending = (calls[call.index ?? calls.length] ??= { id: '', name: '', args: '' });
-      if (call.id) pending.id = call.id;
-      if (call.function?.name) pending.name += call.function.name;
-      if (call.function?.arguments) pending.args += call.function.arguments;
-    }
+  } finally {
+    body.cancel().catch(() => undefined);
   }
   if (o.signal.aborted) return undefined;
-  if (!finished) throw new ApiError(OLLAMA_MESSAGES.ollamaCutShort, 502);
-  return { text, calls: calls.filter(Boolean).map((c, i) => ({ ...c, id: c.id || `call_${i}`, args: c.args || '{}' })), toolsUsed };
+  // Ended without its [DONE] or a finish reason: cut off, not taken for a whole answer.
+  if (!reader.finished) throw new ApiError(OLLAMA_MESSAGES.ollamaCutShort, 502);
+  return { text, calls: reader.calls().map((c) => ({ ...c, args: c.args || '{}' })), toolsUsed };
 }

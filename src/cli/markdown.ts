@@ -16,6 +16,9 @@ const loaded = new Map<number, Promise<Marked>>();
 export function terminalMarked(width: number): Promise<Marked> {
   let marked = loaded.get(width);
   if (!marked) {
+    // Called once the client chose colour (a TTY, no NO_COLOR): the renderer's chalk is told
+    // so, as it would guess otherwise from the process's own stdout (a pipe under a test).
+    process.env.FORCE_COLOR ??= '1';
     marked = Promise.all([import('marked'), import('marked-terminal')]).then(
       // width: tables and rules fit the window; text is left to the terminal's own wrapping.
       ([{ Marked }, { markedTerminal }]) => new Marked(markedTerminal({ width, reflowText: false, tab: 2 })),

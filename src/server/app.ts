@@ -21,6 +21,7 @@ import { serveSpa } from './http/spa.ts';
 import { createLogger, type Logger } from './log.ts';
 import { ModelRegistry } from './models/registry.ts';
 import { createEgressFetch } from './net/egress.ts';
+import { applyProxy } from './net/proxy.ts';
 import { pluginContext } from './pluginContext.ts';
 import { loadSecret } from './secret.ts';
 import { systemInfo } from './systemInfo.ts';
@@ -143,6 +144,7 @@ async function coreServices(config: ServerConfig, db: Db, now: () => number) {
   const secret = loadSecret(config.secretKey, config.dataDir);
   const box = createSecretBox(secret);
   const egressFetch = createEgressFetch({ allowHosts: config.egressAllowHosts });
+  applyProxy(config.proxy);
   return {
     accounts,
     generatedRootPassword,

@@ -67,6 +67,8 @@ export interface ServerConfig {
   mcpHelperUrl: string;
   /** Hosts user-supplied URLs may reach even though they are private (EGRESS_ALLOW_HOSTS). */
   egressAllowHosts: string[];
+  /** The proxy of the server's own requests (HTTPS_PROXY, HTTP_PROXY, NO_PROXY, or their lowercase forms). */
+  proxy: { httpsProxy?: string; httpProxy?: string; noProxy?: string };
   texts: { querying: string | Message; generating: string | Message; searching: string | Message; waiting: string | Message };
   usePayment: boolean;
   useSubscriptions: boolean;
@@ -171,6 +173,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     operatorRoles: loadOperatorRoles(rolesFile),
     mcpHelperUrl: e.MCP_HELPER_URL,
     egressAllowHosts: e.EGRESS_ALLOW_HOSTS,
+    proxy: {
+      ...((e.HTTPS_PROXY || env.https_proxy) ? { httpsProxy: e.HTTPS_PROXY || env.https_proxy } : {}),
+      ...((e.HTTP_PROXY || env.http_proxy) ? { httpProxy: e.HTTP_PROXY || env.http_proxy } : {}),
+      ...((e.NO_PROXY || env.no_proxy) ? { noProxy: e.NO_PROXY || env.no_proxy } : {}),
+    },
     texts: {
       querying: e.QUERYING_TEXT || SERVER_MESSAGES.querying,
       generating: e.GENERATING_TEXT || SERVER_MESSAGES.generating,

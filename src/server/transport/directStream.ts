@@ -14,7 +14,7 @@ import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
 import type { ModelMessage } from 'ai';
 import type { ModelEntry } from '../models/systemModels.ts';
 import { chatStreamReader, type StreamFailure, type StreamedCall } from '../../core/api/chatStream.ts';
-import { CutShortError, viaFetch, viaRawHttp, type ChunkResult } from './upstream.ts';
+import { CutShortError, viaFetch, viaSystem, type ChunkResult } from './upstream.ts';
 
 /** The stream parts the turn reads: the subset of the AI SDK's fullStream parts it uses. */
 export type RelayPart =
@@ -153,7 +153,7 @@ async function streamStep(o: DirectStreamOptions, messages: WireMessage[], end: 
   };
   let upstream;
   try {
-    upstream = await (o.fetch ? viaFetch(o.fetch) : viaRawHttp)(`${o.entry.baseUrl}/chat/completions`, headers, JSON.stringify(body), o.signal);
+    upstream = await (o.fetch ? viaFetch(o.fetch) : viaSystem)(`${o.entry.baseUrl}/chat/completions`, headers, JSON.stringify(body), o.signal);
   } catch (err) {
     if (o.signal.aborted) throw err;
     // fetch's own "fetch failed" says nothing: name the cause, as the AI SDK does.

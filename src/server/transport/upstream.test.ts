@@ -8,7 +8,7 @@ import type { ModelEntry } from '../models/systemModels.ts';
 import { directChatStream, type RelayPart } from './directStream.ts';
 import { IdleWatch } from './idleWatch.ts';
 import { rawHttpSend } from './rawHttp.ts';
-import { viaFetch, viaRawHttp } from './upstream.ts';
+import { viaFetch, viaSystem } from './upstream.ts';
 
 const servers: http.Server[] = [];
 afterEach(async () => {
@@ -79,7 +79,7 @@ describe('system model upstream (rawHttp.ts)', () => {
         res.end(finish);
       }, 50);
     });
-    const upstream = await viaRawHttp(`${url}/chat/completions`, {}, '{}', new AbortController().signal);
+    const upstream = await viaSystem(`${url}/chat/completions`, {}, '{}', new AbortController().signal);
     const seen: string[] = [];
     let release!: () => void;
     const pumped = upstream.pump((chunk) => {

@@ -1,38 +1,39 @@
 // The HTTP request of the direct relay (directStream.ts) to an OpenAI-compatible provider,
-// and the reading of its answer read by read. Two clients:
+// and the reading of its answer read by read. The clients:
 // - the operator's system models: rawHttp.ts, a keep-alive HTTP/1.1 client (http and https)
 //   that reads into one shared buffer and hands what one network read brought over at once,
-//   synchronously: a relayed token costs no allocation of its own, no promise and no stream
-//   iterator (benchmark B5: 0.80-0.84 of node:http's CPU per relayed token);
+//   synchronously. Measured against undici in the same run (bench/README.md, B5), undici's
+//   dispatcher costs 1.23x its CPU per relayed token (1.27x the bare relay, over B5's 1.2x),
+//   so it stays, and passes a framing corpus taken from llhttp's tests (rawHttp.test.ts);
+// - the same models when the operator set a proxy (HTTPS_PROXY, HTTP_PROXY, NO_PROXY):
+//   undiciSend.ts, through undici's EnvHttpProxyAgent (app.ts makes it the global dispatcher);
 // - user and group models: the egress-safe fetch (vetted addresses, size limits), read with
 //   the web stream's reader.
 // Either way, `hold` pauses the reading until a promise settles: that is the back-pressure
 // of a slow browser reaching the provider.
+import { closedUnderRequest } from './closedUnderRequest.ts';
 import { IdleWatch } from './idleWatch.ts';
 import { rawHttpSend } from './rawHttp.ts';
+import { undiciSend } from './undiciSend.ts';
 import type { Send } from './upstreamTypes.ts';
 
+export { closedUnderRequest } from './closedUnderRequest.ts';
 export { CutShortError, type ChunkResult, type Send, type Upstream } from './upstreamTypes.ts';
 
 /** No byte for this long (before the headers or between two reads) and the request is given up. */
-const IDLE_TIMEOUT_MS = 300_000;
+export const IDLE_TIMEOUT_MS = 300_000;
 
-/** The operator's system models, over http or https: rawHttp.ts. */
-export const viaRawHttp: Send = rawHttpSend(new IdleWatch(IDLE_TIMEOUT_MS));
+const direct = rawHttpSend(new IdleWatch(IDLE_TIMEOUT_MS));
+const proxied = undiciSend({ idleMs: IDLE_TIMEOUT_MS });
+let behindProxy = false;
 
-/**
- * fetch (undici) failed because the connection closed under the request before any answer:
- * fetch's TypeError, or the AI SDK's error made of it, has the socket error as its cause. As a
- * rule that is a kept-alive connection the provider had closed; fetch does not say whether
- * the connection was reused, so such a request is sent once more either way (the official
- * OpenAI client retries connection errors too).
- */
-export function closedUnderRequest(err: unknown): boolean {
-  for (let e = err, depth = 0; e && depth < 3; e = (e as { cause?: unknown }).cause, depth++) {
-    if (['UND_ERR_SOCKET', 'ECONNRESET'].includes((e as { code?: string }).code ?? '')) return true;
-  }
-  return false;
+/** A proxy is set for the server's own requests (app.ts, from HTTPS_PROXY/HTTP_PROXY). */
+export function useProxyForSystemModels(on: boolean): void {
+  behindProxy = on;
 }
+
+/** The operator's system models, over http or https, through the proxy when one is set. */
+export const viaSystem: Send = (...args) => (behindProxy ? proxied : direct)(...args);
 
 /** User and group models: through the given (egress-safe) fetch. */
 export const viaFetch =

@@ -218,3 +218,27 @@ describe('a kept-alive connection the provider closed', () => {
     expect(stale.seen).toEqual({ requests: 3, connections: 2 });
   });
 });
+
+describe('a request stopped (undiciSend.ts)', () => {
+  it('closes the provider’s connection within 100 ms of the abort', async () => {
+    let closedAt = 0;
+    const server = http.createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(event('first'));
+      req.socket.on('close', () => (closedAt = performance.now()));
+    });
+    servers.push(server);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const stop = new AbortController();
+    const upstream = await undiciSend({ idleMs: 60_000 })(`http://127.0.0.1:${(server.address() as AddressInfo).port}/chat/completions`, {}, '{}', stop.signal);
+    const pumped = upstream.pump(() => undefined).catch((err: Error) => err);
+    await new Promise((r) => setTimeout(r, 50));
+    const stopped = performance.now();
+    stop.abort();
+    expect(await pumped).toMatchObject({ name: 'AbortError' });
+    while (!closedAt && performance.now() - stopped < 1_000) await new Promise((r) => setTimeout(r, 5));
+    expect(closedAt - stopped).toBeLessThan(100);
+    expect(closedAt).toBeGreaterThan(0);
+  });
+});

@@ -342,11 +342,12 @@ export interface GenerationRegistry {
   complete(input: { user: UserRow | null; model?: string; system: string; prompt: string; signal: AbortSignal }): Promise<string>;
 }
 
+/** Counts failures per key across every instance (in Redis with REDIS_URL). */
 export interface Throttler {
   /** Milliseconds until the key may try again; 0 when it may now. */
-  retryAfter(key: string): number;
-  fail(key: string): void;
-  clear(key: string): void;
+  retryAfter(key: string): Promise<number>;
+  fail(key: string): Promise<void>;
+  clear(key: string): Promise<void>;
 }
 
 /** Column types that differ between the engines (src/server/db/columns.ts). */

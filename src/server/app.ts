@@ -22,6 +22,7 @@ import { createLogger, type Logger } from './log.ts';
 import { ModelRegistry } from './models/registry.ts';
 import { createEgressFetch } from './net/egress.ts';
 import { applyProxy } from './net/proxy.ts';
+import type { Shared } from './shared/redis.ts';
 import { pluginContext } from './pluginContext.ts';
 import { loadSecret } from './secret.ts';
 import { systemInfo } from './systemInfo.ts';
@@ -88,7 +89,9 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
   const plugins = [...(await serverPlugins(enabled)), ...(options.plugins ?? []).map((module, i) => ({ id: `extra-${i}`, module }))];
   const db = await openDatabase(config, log, plugins);
   const now = options.clock ?? Date.now;
-  const core = await coreServices(config, db, now);
+  // Loaded only for a multi-instance deployment (REDIS_URL).
+  const shared = config.redisUrl ? await (await import('./shared/redis.ts')).connectShared(config.redisUrl, log) : undefined;
+  const core = await coreServices(config, db, now, shared);
   const { accounts, secret, models, egressFetch, attachments } = core;
   const generation = { contextProviders: [] as ContextProvider[], guards: [] as GenerationGuard[], tools: new Map<string, ServerTool>() };
 
@@ -122,7 +125,10 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
     generatedRootPassword: core.generatedRootPassword,
     apiRoutes: () => apiRoutesOf(app, owners),
     stopGenerations: (ms) => inflight.stopAll(ms),
-    close: () => db.close(),
+    close: async () => {
+      await shared?.close();
+      await db.close();
+    },
   };
 }
 
@@ -138,7 +144,7 @@ async function openDatabase(config: ServerConfig, log: Logger, plugins: { module
 }
 
 /** Accounts (and root), the server's secret and what it seals, models, the egress-safe fetch, attachments, login throttles. */
-async function coreServices(config: ServerConfig, db: Db, now: () => number) {
+async function coreServices(config: ServerConfig, db: Db, now: () => number, shared: Shared | undefined) {
   const accounts = new Accounts(db.db, { now, trialCents: config.subscriptions.trialCents });
   const generatedRootPassword = await accounts.ensureRoot(config.rootPassword || undefined);
   const secret = loadSecret(config.secretKey, config.dataDir);
@@ -154,8 +160,8 @@ async function coreServices(config: ServerConfig, db: Db, now: () => number) {
     egressFetch,
     attachments: createAttachments(db.db, egressFetch),
     throttles: {
-      username: new Throttle({ limit: 5, windowMs: 15 * 60_000 }),
-      address: new Throttle({ limit: 20, windowMs: 15 * 60_000 }),
+      username: new Throttle({ limit: 5, windowMs: 15 * 60_000 }, 'login-username', shared),
+      address: new Throttle({ limit: 20, windowMs: 15 * 60_000 }, 'login-address', shared),
     },
   };
 }

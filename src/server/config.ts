@@ -67,6 +67,8 @@ export interface ServerConfig {
   mcpHelperUrl: string;
   /** Hosts user-supplied URLs may reach even though they are private (EGRESS_ALLOW_HOSTS). */
   egressAllowHosts: string[];
+  /** Several instances share their counters here (REDIS_URL); '' for one instance. */
+  redisUrl: string;
   /** The proxy of the server's own requests (HTTPS_PROXY, HTTP_PROXY, NO_PROXY, or their lowercase forms). */
   proxy: { httpsProxy?: string; httpProxy?: string; noProxy?: string };
   texts: { querying: string | Message; generating: string | Message; searching: string | Message; waiting: string | Message };
@@ -126,8 +128,21 @@ export function loadOperatorRoles(file: string): OperatorRole[] {
   return checked.data.map((r) => ({ name: r.name, prompt: r.prompt }));
 }
 
+/**
+ * With REDIS_URL the deployment is several instances: each must seal and sign with the same
+ * secret (one made in each DATA_DIR would not open another's), and share one database.
+ */
+function checkMultiInstance(e: { REDIS_URL: string; SECRET_KEY: string; DATABASE_URL: string }): void {
+  if (!e.REDIS_URL) return;
+  const missing: string[] = [];
+  if (!e.SECRET_KEY) missing.push('SECRET_KEY: the same secret on every instance (it signs links and cookies and seals keys at rest; one generated in each DATA_DIR would differ)');
+  if (!/^(postgres|postgresql|mysql|mariadb):\/\//i.test(e.DATABASE_URL)) missing.push('DATABASE_URL: a PostgreSQL or MySQL/MariaDB database the instances share (the embedded SQLite is one machine\'s)');
+  if (missing.length) throw new Error(`REDIS_URL is set, so this is one of several instances, and it needs:\n${missing.map((m) => `- ${m}`).join('\n')}`);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.cwd()): ServerConfig {
   const e = parseEnv(env);
+  checkMultiInstance(e);
   const dataDir = path.resolve(root, e.DATA_DIR);
   const rolesFile = e.ROLES_FILE ? path.resolve(root, e.ROLES_FILE) : path.join(dataDir, 'roles.json');
   return {
@@ -137,6 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     databaseUrl: e.DATABASE_URL,
     rootPassword: e.ROOT_PASSWORD,
     secretKey: e.SECRET_KEY,
+    redisUrl: e.REDIS_URL,
     publicUrl: e.PUBLIC_URL,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,

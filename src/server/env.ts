@@ -87,6 +87,7 @@ export const envSchema = z.object({
   SHUTDOWN_GRACE_MS: doc(number(10_000, 0, 3_600_000, true), '`10000`', 'On SIGTERM/SIGINT, how long answers may go on streaming; those still streaming are then stopped as a user\'s stop would (each keeps its answer so far as its log, and the browser says the server is restarting)'),
   // Accounts, security, mail
   ROOT_PASSWORD: doc(text(), 'generated', 'Creates the user `root` (rank root_user) on first start; without it a random password is printed once on the terminal'),
+  REDIS_URL: doc(text(), '', 'Several instances of one deployment (`redis://host:6379`): what they must count together (login throttling) lives in Redis. Setting it makes the deployment multi-instance: the server then refuses to start without `SECRET_KEY` and a PostgreSQL or MySQL `DATABASE_URL`. See docs/deployment.md'),
   SECRET_KEY: doc(text(), 'generated in `DATA_DIR`', 'The server\'s secret: it signs e-mail links and seals model keys, node keys and store passwords at rest. Set the same one on every instance of a deployment'),
   PUBLIC_URL: doc(z.string().optional().transform((v) => (v ?? '').replace(/\/+$/, '')), 'the request\'s origin', 'Base of links in e-mails, e.g. `https://chat.example.org`'),
   SMTP_URL: doc(text(), '', '`smtp://user:pass@host:587`: enables e-mail (password reset, address verification, generated passwords)'),

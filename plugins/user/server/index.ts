@@ -59,19 +59,18 @@ export function userRoutes(ctx: ServerPluginContext) {
       if (ttl === undefined) return refuse(c, 400, expiryProblem(expiresIn) ?? MESSAGES.invalidExpiry);
       const userKey = username.trim().toLowerCase();
       const address = ctx.clientAddress(c);
-      const wait = Math.max(ctx.throttles.username.retryAfter(userKey), ctx.throttles.address.retryAfter(address));
+      const wait = Math.max(...(await Promise.all([ctx.throttles.username.retryAfter(userKey), ctx.throttles.address.retryAfter(address)])));
       if (wait > 0) {
         c.header('Retry-After', String(Math.ceil(wait / 1000)));
         return refuse(c, 429, MESSAGES.tooManyLogins(Math.ceil(wait / 60_000)));
       }
       const user = await accounts.authenticate(username, password);
       if (!user) {
-        ctx.throttles.username.fail(userKey);
-        ctx.throttles.address.fail(address);
+        await Promise.all([ctx.throttles.username.fail(userKey), ctx.throttles.address.fail(address)]);
         ctx.log.warn({ username: userKey }, 'login failed');
         return refuse(c, 401, MESSAGES.badLogin);
       }
-      ctx.throttles.username.clear(userKey);
+      await ctx.throttles.username.clear(userKey);
       // A login replaces the one this browser had.
       const previous = c.get('token');
       if (previous) await accounts.revokeToken(previous);
@@ -94,7 +93,7 @@ export function userRoutes(ctx: ServerPluginContext) {
       attempt(c, async () => {
         const body = c.req.valid('json');
         const address = ctx.clientAddress(c);
-        if (ctx.throttles.address.retryAfter(`signup:${address}`) > 0) return refuse(c, 429, MESSAGES.tooManySignups);
+        if ((await ctx.throttles.address.retryAfter(`signup:${address}`)) > 0) return refuse(c, 429, MESSAGES.tooManySignups);
         let settings: Record<string, unknown> = {};
         try {
           const parsed: unknown = body.settings ? JSON.parse(body.settings) : {};
@@ -103,7 +102,7 @@ export function userRoutes(ctx: ServerPluginContext) {
           return refuse(c, 400, MESSAGES.settingsNotJson);
         }
         const { user, generatedPassword } = await accounts.create({ ...body, settings });
-        ctx.throttles.address.fail(`signup:${address}`);
+        await ctx.throttles.address.fail(`signup:${address}`);
         await invites.rewardSignup(user);
         let password: string | undefined = generatedPassword;
         if (generatedPassword && ctx.mail.enabled) {

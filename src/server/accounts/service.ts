@@ -1,5 +1,6 @@
 // Accounts: users, their own groups and memberships, login tokens and e-mail tokens. Every
 // rule about who may do what lives in ../policy.ts; this module only does what it is told.
+import { isUniqueViolation } from '../db/uniqueViolation.ts';
 import type { Kysely } from 'kysely';
 import {
   checkUserSetting,
@@ -183,6 +184,10 @@ export class Accounts implements AccountsApi {
       // The operator's trial balance, as the ledger's first row (root starts at nothing).
       if (this.trialCents > 0 && row.role !== 'root_user') await creditIn(trx, { userId: row.id, cents: this.trialCents, kind: 'trial', at: now });
       return trx.selectFrom('users').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
+    }).catch((err: unknown) => {
+      // The same name or address sent twice at once (or to two instances): the second is told so.
+      if (!isUniqueViolation(err)) throw err;
+      throw new AccountError(/email/i.test(String((err as Error).message)) ? SERVER_MESSAGES.emailTaken : SERVER_MESSAGES.usernameTaken, 409);
     });
     return { user, generatedPassword };
   }
@@ -379,8 +384,14 @@ export class Accounts implements AccountsApi {
   /** Creates `root` (root_user) on first start. Returns the password when it was generated. */
   async ensureRoot(password: string | undefined): Promise<string | undefined> {
     if (await this.byUsername('root')) return undefined;
-    const { generatedPassword } = await this.create({ username: 'root', email: 'root@localhost', password, role: 'root_user' });
-    return generatedPassword;
+    try {
+      const { generatedPassword } = await this.create({ username: 'root', email: 'root@localhost', password, role: 'root_user' });
+      return generatedPassword;
+    } catch (err) {
+      // Another instance, started at the same moment, made root first.
+      if (err instanceof AccountError && err.status === 409 && (await this.byUsername('root'))) return undefined;
+      throw err;
+    }
   }
 }
 

@@ -1,0 +1,186 @@
+// Several instances of one deployment (REDIS_URL): two real server processes, started at once
+// on one fresh PostgreSQL (and once on MariaDB) database, behind a round-robin proxy that sends
+// each request to the other one. An account, a login, a chat, a setting and an upload work
+// across both; failed logins are counted once across both; a presigned URL is taken once. And
+// the refusals: REDIS_URL without SECRET_KEY or a shared database does not start; a Redis that
+// cannot be reached falls back to counting per instance, with a warning.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createConnection } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cookieFetch } from '../harness/shellTester.ts';
+import { freePort } from '../e2e/support.ts';
+import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fakeOpenAI.ts';
+import { startRoundRobin, type RoundRobin } from '../fixtures/roundRobin.ts';
+import { engines, freshDatabase } from './support.ts';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const PW = 'hunter2hunter2';
+
+const redisUp = await new Promise<boolean>((resolve) => {
+  const { hostname, port } = new URL(REDIS_URL);
+  const socket = createConnection({ host: hostname, port: Number(port || 6379) }, () => (socket.destroy(), resolve(true)));
+  socket.on('error', () => resolve(false));
+});
+if (!redisUp && process.env.CI === 'true') throw new Error('Redis is required under CI=true but does not answer');
+
+interface Instance {
+  url: string;
+  logs: () => string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** `src/server/main.ts` as an operator runs it; resolves once it answers, or with its exit. */
+async function instance(env: Record<string, string>): Promise<Instance | { exitCode: number; logs: string }> {
+  const port = await freePort();
+  let logs = '';
+  const child = spawn(process.execPath, [path.join(ROOT, 'src/server/main.ts')], {
+    cwd: mkdtempSync(path.join(tmpdir(), 'shellchat-instance-')),
+    env: { PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: mkdtempSync(path.join(tmpdir(), 'shellchat-data-')), SHELLCHAT_DIST: path.join(tmpdir(), 'shellchat-no-dist'), LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.on('data', (d) => (logs += String(d)));
+  child.stderr!.on('data', (d) => (logs += String(d)));
+  const url = `http://127.0.0.1:${port}`;
+  for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
+    if (child.exitCode !== null) return { exitCode: child.exitCode, logs };
+    if (await fetch(`${url}/api/ping`).then((r) => r.ok, () => false)) {
+      return {
+        url,
+        logs: () => logs,
+        process: child,
+        stop: () => new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGTERM')))),
+      };
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`instance did not start:\n${logs}`);
+}
+
+const started = (i: Awaited<ReturnType<typeof instance>>): Instance => {
+  if ('exitCode' in i) throw new Error(`instance exited ${i.exitCode}:\n${i.logs}`);
+  return i;
+};
+
+const client = (base: string) => {
+  const jar = cookieFetch();
+  const post = (p: string, body: unknown) => jar(`${base}${p}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { jar, post, get: (p: string) => jar(`${base}${p}`) };
+};
+
+let fake: FakeOpenAI;
+beforeAll(async () => {
+  fake = await startFakeOpenAI({ models: ['gpt-demo'] });
+});
+afterAll(async () => fake?.close());
+
+const dbEngines = (await engines()).filter((e) => e !== 'sqlite');
+
+for (const engine of redisUp ? dbEngines : []) {
+  describe(`two instances on ${engine} and Redis, behind a round-robin proxy`, () => {
+    let a: Instance;
+    let b: Instance;
+    let lb: RoundRobin;
+    let drop: () => Promise<void>;
+    // A fresh client address each run: the address throttle lives in Redis for 15 minutes.
+    const address = `10.${randomBytes(3).join('.')}`;
+    const env = (url: string) => ({
+      DATABASE_URL: url,
+      REDIS_URL,
+      SECRET_KEY: 'one-secret-for-every-instance',
+      ROOT_PASSWORD: 'root-password-1',
+      TRUST_PROXY: 'true',
+      MODEL: 'gpt-demo',
+      OPENAI_BASE_URL: fake.url,
+      OPENAI_API_KEY: 'sk-test',
+    });
+
+    beforeAll(async () => {
+      const database = await freshDatabase(engine);
+      drop = database.drop;
+      // Started at once on an empty database: the migrations run once, not twice.
+      [a, b] = (await Promise.all([instance(env(database.url)), instance(env(database.url))])).map(started) as [Instance, Instance];
+      lb = await startRoundRobin([a.url, b.url], address);
+    }, 90_000);
+    afterAll(async () => {
+      await lb?.close();
+      await Promise.all([a?.stop(), b?.stop()]);
+      await drop?.();
+    });
+
+    it('signs up, logs in, chats and keeps settings across both, each request on the other one', async () => {
+      const user = `multi${randomBytes(3).toString('hex')}`;
+      const c = client(lb.url);
+      expect((await c.post('/api/user/add', { username: user, email: `${user}@example.org`, password: PW })).status).toBe(200);
+      expect((await c.post('/api/user/login', { username: user, password: PW })).status).toBe(200);
+      // The login cookie one instance set opens the account on the other (one SECRET_KEY, one database).
+      for (let i = 0; i < 4; i++) expect(((await (await c.get('/api/user/info')).json()) as { result: { username: string } }).result.username).toBe(user);
+      // A setting saved through one is read through the other at once.
+      expect((await c.post('/api/user/update/setting', { key: 'theme', value: 'dark' })).status).toBe(200);
+      const seen = (await (await c.get('/api/user/info')).json()) as { result: { settings: { theme: string } } };
+      expect(seen.result.settings.theme).toBe('dark');
+      fake.reply({ text: 'Answered by one of two.' });
+      const answer = (await (await c.post('/api/generate', { session: 1_800_000_000_001, user_input: 'hello' })).json()) as { result: { text: string } };
+      expect(answer.result.text).toBe('Answered by one of two.');
+      expect(new Set(lb.served)).toEqual(new Set([0, 1]));
+    });
+
+    it('counts failed logins once across both: the sixth try is refused whichever instance takes it', async () => {
+      const user = `throttled${randomBytes(3).toString('hex')}`;
+      const c = client(lb.url);
+      await c.post('/api/user/add', { username: user, email: `${user}@example.org`, password: PW });
+      const before = lb.served.length;
+      for (let i = 0; i < 5; i++) expect((await c.post('/api/user/login', { username: user, password: 'wrong-password-1' })).status).toBe(401);
+      // The five went to both instances, alternately.
+      expect(new Set(lb.served.slice(before))).toEqual(new Set([0, 1]));
+      for (const direct of [a.url, b.url]) {
+        const refused = await client(direct).post('/api/user/login', { username: user, password: PW });
+        expect(refused.status, direct).toBe(429);
+      }
+    });
+
+    it('takes a presigned upload URL once, when both instances are sent it at once', async () => {
+      const c = client(lb.url);
+      const query = new URLSearchParams({ fileName: 'note.txt', contentType: 'text/plain' });
+      const signed = ((await (await c.get(`/api/file/generate-presigned-url?${query}`)).json()) as { result: { url: string } }).result;
+      const path = new URL(signed.url).pathname + new URL(signed.url).search;
+      const put = (base: string) => fetch(`${base}${path}`, { method: 'PUT', headers: { 'content-type': 'text/plain' }, body: 'written once' });
+      const statuses = (await Promise.all([put(a.url), put(b.url)])).map((r) => r.status).sort();
+      expect(statuses).toEqual([200, 403]);
+    });
+  });
+}
+
+describe.skipIf(!redisUp || !dbEngines.includes('postgres'))('starting an instance of several', () => {
+  it('refuses to start with REDIS_URL but without SECRET_KEY or a shared database, saying what is missing', async () => {
+    const refused = await instance({ REDIS_URL });
+    expect(refused).toMatchObject({ exitCode: 1 });
+    const logs = (refused as { logs: string }).logs;
+    expect(logs).toContain('REDIS_URL is set, so this is one of several instances, and it needs:');
+    expect(logs).toContain('- SECRET_KEY: the same secret on every instance');
+    expect(logs).toContain('- DATABASE_URL: a PostgreSQL or MySQL/MariaDB database the instances share');
+  }, 30_000);
+
+  it('starts without Redis reachable, warns, and counts failed logins in the instance meanwhile', async () => {
+    const database = await freshDatabase('postgres');
+    const port = await freePort();
+    const lone = started(await instance({ DATABASE_URL: database.url, REDIS_URL: `redis://127.0.0.1:${port}`, SECRET_KEY: 'a-secret', ROOT_PASSWORD: 'root-password-1' }));
+    try {
+      const c = client(lone.url);
+      const user = `lone${randomBytes(3).toString('hex')}`;
+      await c.post('/api/user/add', { username: user, email: `${user}@example.org`, password: PW });
+      for (let i = 0; i < 5; i++) expect((await c.post('/api/user/login', { username: user, password: 'wrong-password-1' })).status).toBe(401);
+      expect((await c.post('/api/user/login', { username: user, password: PW })).status).toBe(429);
+      expect(lone.logs()).toContain('Redis cannot be reached: login throttling counts per instance until it is back');
+    } finally {
+      await lone.stop();
+      await database.drop();
+    }
+  }, 60_000);
+});

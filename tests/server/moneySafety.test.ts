@@ -1,11 +1,13 @@
 // Money safety (issue 22): randomized sequences of orders and captures against the real server
 // and the fake PayPal, on SQLite and PostgreSQL: captures, replays, concurrent duplicates,
 // webhooks before and after the browser's call, tampered amounts, another user's order id,
-// declines, pending captures and provider failures, then a reconcile. Afterwards every order is
+// declines, pending captures and provider failures, payers refused at the cap of open orders
+// (who step aside for new ones), then a reconcile. Afterwards every order is
 // checked against what PayPal holds: 0 double credits, 0 lost credits, 0 credits without a
 // COMPLETED capture of the stored amount, and each balance is the sum of its ledger.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paypalEnv, startFakePaypal, type CaptureOutcome, type FakePaypal } from '../fixtures/fakePaypal.ts';
+import { ApiError } from '../../src/core/index.ts';
 import { engines, startTestServer, type TestServer } from './support.ts';
 
 const SEQUENCES = Number(process.env.MONEY_SEQUENCES ?? 10_000);
@@ -48,24 +50,41 @@ for (const engine of engineList) {
       const seed = Number(process.env.MONEY_SEED ?? Date.now() % 1_000_000);
       const rand = random(seed);
       const pick = <T,>(list: readonly T[]) => list[Math.floor(rand() * list.length)]!;
-      const users = await Promise.all(
-        Array.from({ length: USERS }, async (_, i) => {
-          const api = t.client();
-          const username = `payer${i}`;
-          await api.post('/api/user/add', { username, email: `${username}@example.org`, password: PW });
-          await api.post('/api/user/login', { username, password: PW });
-          return api;
-        }),
-      );
+      let joined = 0;
+      const payer = async () => {
+        const api = t.client();
+        const username = `payer${joined++}`;
+        // Made by the server's accounts, not the sign-up route: its per-address throttle would
+        // stop a run that brings in hundreds of payers.
+        await t.server.accounts.create({ username, email: `${username}@example.org`, password: PW });
+        await api.post('/api/user/login', { username, password: PW });
+        return api;
+      };
+      const users = await Promise.all(Array.from({ length: USERS }, payer));
+      // Every payer ever used: a payer with 10 orders left open is refused more (the cap) and
+      // steps aside for a new one, so the run keeps ordering; all are checked at the end.
+      const everyone = [...users];
       const webhook = `${t.url}/api/payment/webhook`;
       const tampered = new Set<string>();
-      const counts = { orders: 0, captures: 0, replays: 0, concurrent: 0, webhooksBefore: 0, webhooksAfter: 0, approvedWebhooks: 0, tampered: 0, foreign: 0, declined: 0, pending: 0, failures: 0, notApproved: 0 };
+      const counts = { orders: 0, capped: 0, captures: 0, replays: 0, concurrent: 0, webhooksBefore: 0, webhooksAfter: 0, approvedWebhooks: 0, tampered: 0, foreign: 0, declined: 0, pending: 0, failures: 0, notApproved: 0 };
 
       async function sequence(): Promise<void> {
-        const owner = pick(users);
+        let owner = pick(users);
         const plan = rand() < 0.2;
-        const answer = await owner.post<{ id: string }>('/api/payment/order', plan ? { kind: 'plan', role: pick(['plus_user', 'super_user']) } : { kind: 'topup', amount: pick(TOPUPS) }).catch(() => undefined);
-        if (!answer?.result) return; // a plan that cannot be bought now (an unlimited one) is refused before payment
+        const body = plan ? { kind: 'plan', role: pick(['plus_user', 'super_user']) } : { kind: 'topup', amount: pick(TOPUPS) };
+        const order = () => owner.post<{ id: string }>('/api/payment/order', body).catch((err: unknown) => (err instanceof ApiError && err.status === 429 ? 'capped' : undefined));
+        let answer = await order();
+        if (answer === 'capped') {
+          counts.capped++;
+          const fresh = await payer();
+          const at = users.indexOf(owner);
+          if (at >= 0) users[at] = fresh;
+          everyone.push(fresh);
+          owner = fresh;
+          answer = await order();
+        }
+        if (answer === 'capped') throw new Error('a new payer was refused as capped');
+        if (typeof answer !== 'object' || !answer.result) return; // a plan that cannot be bought now (an unlimited one) is refused before payment
         const id = answer.result.id;
         counts.orders++;
         if (rand() < 0.9) fake.approve(id);
@@ -143,7 +162,7 @@ for (const engine of engineList) {
         const captured = order.purchase_units[0]?.payments?.captures[0];
         if (captured?.status === 'PENDING') captured.status = 'COMPLETED';
       }
-      for (const api of users) await api.get('/api/subscription/status');
+      for (const api of everyone) await api.get('/api/subscription/status');
 
       const db = t.server.db.db;
       const rows = await db.selectFrom('payment_orders' as never).selectAll().execute() as unknown as { id: string; kind: string; item: string; amount_cents: number; user_id: number }[];

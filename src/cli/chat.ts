@@ -76,7 +76,13 @@ export function cliChat(sink: ChatSink, extraFiles: () => string) {
           for (const e of result.events) onEvent({ type: 'event', event: e });
         }
       } catch (err) {
-        if (!signal.aborted) failed = err instanceof ApiError ? { kind: 'error', text: err.message, ...(err.said ? { message: err.said } : {}) } : { kind: 'error', text: String((err as Error).message ?? err) };
+        // In the interface's language: the shell's own messages by key, the server's by code.
+        if (!signal.aborted) {
+          failed =
+            err instanceof ApiError
+              ? { kind: 'error', text: err.message, ...(err.said ? { message: err.said } : {}), ...(err.key ? { key: err.key, ...(err.params ? { params: err.params } : {}) } : {}) }
+              : { kind: 'error', text: String((err as Error).message ?? err) };
+        }
       }
       // Stopped: what came is printed (and kept by the server), nothing more.
       const ended: AnswerInfo = { model, session: sessionId, text: answer, ...info };

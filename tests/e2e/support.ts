@@ -85,7 +85,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     process: child,
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        // Exited, or killed by a signal (its exitCode stays null then).
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
       }),

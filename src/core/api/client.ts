@@ -48,6 +48,9 @@ export class ApiError extends Error {
 
 /** The server could not be reached. */
 export const offlineError = () => new ApiError('You are offline.', 0, { key: 'msg.offline' });
+/** A streamed answer whose connection closed before its end (the server went away mid-answer). */
+export const connectionLostError = () =>
+  new ApiError('The connection to the server was lost before the answer was complete.', 0, { key: 'msg.connectionLost' });
 /** A status other than 200 without the server's own text. */
 export const statusError = (status: number) => new ApiError(`Request failed with status ${status}`, status, { key: 'msg.requestFailed', params: { status } });
 

@@ -1,6 +1,6 @@
 // The generation client: POST /api/generate_sse and read its events, or POST /api/generate
 // when streaming is off. Runs in the browser and in Node (tests, the CLI).
-import { ApiError, offlineError, statusError } from './client.ts';
+import { ApiError, connectionLostError, offlineError, statusError } from './client.ts';
 import { GENERATION_EVENT_TYPES, type GenerateRequest, type GenerateResult, type GenerationEvent } from '../generation.ts';
 import { readSse } from './sse.ts';
 
@@ -34,16 +34,26 @@ export async function streamGeneration(
     }
     throw message ? new ApiError(message, response.status) : statusError(response.status);
   }
-  for await (const message of readSse(response.body, options.signal)) {
-    if (!KNOWN.has(message.event)) continue;
-    let data: object = {};
-    try {
-      data = JSON.parse(message.data) as object;
-    } catch {
-      continue;
+  // An answer ends with 'done' or 'error'. A stream that stops before either (the server was
+  // killed, a proxy dropped the connection) is said to be cut, not taken for a whole answer.
+  let ended = false;
+  try {
+    for await (const message of readSse(response.body, options.signal)) {
+      if (!KNOWN.has(message.event)) continue;
+      let data: object = {};
+      try {
+        data = JSON.parse(message.data) as object;
+      } catch {
+        continue;
+      }
+      if (message.event === 'done' || message.event === 'error') ended = true;
+      onEvent({ type: message.event, ...data } as GenerationEvent);
     }
-    onEvent({ type: message.event, ...data } as GenerationEvent);
+  } catch (err) {
+    if (options.signal.aborted) return;
+    throw err instanceof ApiError ? err : connectionLostError();
   }
+  if (!ended && !options.signal.aborted) throw connectionLostError();
 }
 
 export async function generateOnce(

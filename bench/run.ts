@@ -76,6 +76,16 @@ console.log(`  ${slow.streams} clients that stop reading while the provider offe
 check(slow.unfinished, 'slow clients hold the provider back: none of its answers was read to the end while they waited');
 check(slow.growthKbPerStream <= 1024, `memory flat with slow clients: <= 1 MB growth per stream from 3 s to 6 s (${slow.growthKbPerStream.toFixed(0)} KB; ${(slow.heldKbPerStream / 1024).toFixed(1)} MB held, what the kernel's socket buffers took and the answer for the log keeps)`);
 
+console.log('\nB8 several instances: 200 users chatting for 60 s through two instances behind a round-robin proxy (PostgreSQL, Redis), beside one instance alone at the same time');
+const { runInstances } = await import('./instances.ts');
+const load = await runInstances({ soakMinutes: Number(process.env.BENCH_SOAK_MINUTES ?? 0) });
+const line = (r: typeof load.pair) => `${r.turns} answers, ${r.errors} errors, p99 first token ${r.firstP99.toFixed(0)} ms, p99 token latency ${r.latencyP99.toFixed(1)} ms`;
+console.log(`  two instances: ${line(load.pair)}`);
+console.log(`  one alone:     ${line(load.alone)}`);
+check(load.pair.errors === 0 && load.alone.errors === 0, `0 errors (${load.pair.errors} through the pair, ${load.alone.errors} alone)`);
+if (load.soak) console.log(`  soak ${load.soak.minutes} min: instances' RSS ${load.soak.rssStartMb.map((m) => m.toFixed(0)).join(', ')} MB at its start, ${load.soak.rssEndMb.map((m) => m.toFixed(0)).join(', ')} MB at its end`);
+else console.log('  (BENCH_SOAK_MINUTES=10 adds the memory soak)');
+
 console.log('\nB6 store search: natural-language questions over 1,000,000 chunks (SQLite FTS5), beside a naive OR-of-all-words query');
 const { runStoreSearch } = await import('./storeSearch.ts');
 const b6 = await runStoreSearch(1_000_000);

@@ -61,6 +61,7 @@ describe.skipIf(!HAS_CHROME || !redisUp || !postgres)('two instances behind a ro
     fake.reply({ text: 'First answer.' });
     expect(await run(page, 'hello')).toContain('First answer.');
     expect(await run(page, ':log')).toContain('hello');
+    expect(await run(page, ':session ls')).toContain('hello');
 
     // A setting saved through one instance, read through each within a second.
     await run(page, ':theme dark');

@@ -3,6 +3,7 @@
 // comments, multi-line data, UTF-8 split across reads, usage in its own chunk).
 import { describe, expect, it } from 'vitest';
 import type { ModelEntry } from '../models/systemModels.ts';
+import { chunkedFetch as fetchOf } from './testServers.ts';
 import { directChatStream, ProviderError, toWireMessages, type DirectStreamOptions, type RelayPart } from './directStream.ts';
 
 const entry: ModelEntry = {
@@ -19,24 +20,6 @@ const entry: ModelEntry = {
 
 const chunk = (delta: object, finish: string | null = null) => `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
 
-/** A fetch answering each request with the next body, cut into reads of `size` bytes. */
-function fetchOf(bodies: string[], size: number, seen: { url: string; body: Record<string, unknown>; headers: Record<string, string> }[] = []): typeof fetch {
-  return (async (url: string, init: RequestInit) => {
-    seen.push({ url, body: JSON.parse(String(init.body)), headers: init.headers as Record<string, string> });
-    const bytes = new TextEncoder().encode(bodies.shift()!);
-    let at = 0;
-    return new Response(
-      new ReadableStream<Uint8Array>({
-        pull(controller) {
-          if (at >= bytes.length) return controller.close();
-          controller.enqueue(bytes.slice(at, at + size));
-          at += size;
-        },
-      }),
-      { status: 200, headers: { 'content-type': 'text/event-stream' } },
-    );
-  }) as typeof fetch;
-}
 
 async function collect(options: Partial<DirectStreamOptions> & { fetch: typeof fetch }): Promise<RelayPart[]> {
   const parts: RelayPart[] = [];

@@ -9,6 +9,7 @@ import { ApiError } from '../../core/index.ts';
 import { streamStep } from '../../shell/chat/localStep.ts';
 import type { ModelEntry } from '../models/systemModels.ts';
 import { directChatStream, type RelayPart } from './directStream.ts';
+import { chunkedFetch } from './testServers.ts';
 
 const entry: ModelEntry = {
   name: 'm',
@@ -26,21 +27,7 @@ const event = (delta: object, finish: string | null = null) => JSON.stringify({ 
 const sse = (...events: string[]) => events.map((e) => `data: ${e}\n\n`).join('');
 
 /** A fetch whose answer is `body` cut into reads of `size` bytes. */
-const fetchOf = (body: string, size: number): typeof fetch =>
-  (async () => {
-    const bytes = new TextEncoder().encode(body);
-    let at = 0;
-    return new Response(
-      new ReadableStream<Uint8Array>({
-        pull(controller) {
-          if (at >= bytes.length) return controller.close();
-          controller.enqueue(bytes.slice(at, at + size));
-          at += size;
-        },
-      }),
-      { status: 200, headers: { 'content-type': 'text/event-stream' } },
-    );
-  }) as unknown as typeof fetch;
+const fetchOf = (body: string, size: number) => chunkedFetch([body], size);
 
 type Outcome = { text: string; calls: { name: string; args: string }[]; failure?: string };
 

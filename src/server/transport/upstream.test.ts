@@ -1,59 +1,22 @@
-// The system models' client of the direct relay (rawHttp.ts), against a real local server:
-// chunks of one network read arrive together, a hold stops the reading, a cut connection and
-// a refused one become clear errors.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { ModelEntry } from '../models/systemModels.ts';
-import { directChatStream, type RelayPart } from './directStream.ts';
+// The system models' clients of the direct relay against a real local server: rawHttp.ts, and
+// undiciSend.ts (what serves them behind a proxy) held to the same: chunks of one network
+// read arrive together, a hold stops the reading, a cut connection and a refused one become
+// clear errors. Then what is rawHttp.ts's own (silences, a kept connection closed).
+import type http from 'node:http';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { IdleWatch } from './idleWatch.ts';
 import { rawHttpSend } from './rawHttp.ts';
-import { viaFetch, viaSystem } from './upstream.ts';
+import { closeServers, dropping, event, finish, raw, serve, servers, turn } from './testServers.ts';
+import { undiciSend } from './undiciSend.ts';
+import { useProxyForSystemModels, viaFetch, viaSystem, type Send } from './upstream.ts';
 
-const servers: http.Server[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
-});
+afterEach(closeServers);
 
-/** A server whose handler gets the raw response (chunked encoding: one chunk per write). */
-async function serve(handler: (res: http.ServerResponse) => void): Promise<string> {
-  const server = http.createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      handler(res);
-    });
-  });
-  servers.push(server);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
+for (const [client, proxied] of [['rawHttp.ts', false], ['undiciSend.ts, as behind a proxy', true]] as const) {
+describe(`system model upstream (${client})`, () => {
+  beforeAll(() => useProxyForSystemModels(proxied));
+  afterAll(() => useProxyForSystemModels(false));
 
-const event = (content: string) => `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content }, finish_reason: null }] })}\n\n`;
-const finish = `data: ${JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\ndata: [DONE]\n\n`;
-
-const entry = (baseUrl: string): ModelEntry => ({
-  name: 'sys',
-  scope: 'system',
-  provider: 'openai-compatible',
-  model: 'm',
-  baseUrl,
-  apiKey: '',
-  priceInput: 0,
-  priceOutput: 0,
-  capabilities: { vision: false, tools: false, image: false, reasoning: false, context_window: null },
-});
-
-async function turn(baseUrl: string): Promise<RelayPart[]> {
-  const parts: RelayPart[] = [];
-  await directChatStream(
-    { entry: entry(baseUrl), messages: [{ role: 'user', content: 'hi' }], tools: {}, temperature: 1, topP: 1, maxSteps: 1, signal: new AbortController().signal },
-    (part) => void parts.push(part),
-  );
-  return parts;
-}
-
-describe('system model upstream (rawHttp.ts)', () => {
   it('hands over what one network read brought as one chunk, however many chunks it held', async () => {
     const url = await serve((res) => {
       // 200 chunks of the chunked encoding, corked into one write.
@@ -113,114 +76,108 @@ describe('system model upstream (rawHttp.ts)', () => {
     expect((parts.at(-1) as { error: Error }).error.message).toMatch(/^Cannot connect to API: connect ECONNREFUSED 127\.0\.0\.1:\d+$/);
   });
 });
-
-describe('a provider that goes silent', () => {
-  /** A server that answers with `handler` (headers and all up to it). */
-  async function raw(handler: (res: http.ServerResponse) => void): Promise<string> {
-    const server = http.createServer((req, res) => {
-      req.resume();
-      req.on('end', () => handler(res));
-    });
-    servers.push(server);
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  }
-  const signal = () => new AbortController().signal;
-
-  it('is given up when no answer comes at all', async () => {
-    const idle = new IdleWatch(100);
-    const url = await raw(() => {});
-    const started = performance.now();
-    await expect(rawHttpSend(idle)(`${url}/chat/completions`, {}, '{}', signal())).rejects.toThrow('The model provider sent nothing for 0.1 s.');
-    const waited = performance.now() - started;
-    expect(waited).toBeGreaterThanOrEqual(95);
-    expect(waited).toBeLessThan(1000);
-    expect(idle.size).toBe(0);
-  });
-
-  it('is given up when the answer stops in the middle', async () => {
-    const idle = new IdleWatch(100);
-    const url = await raw((res) => {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.write(event('a'));
-    });
-    const upstream = await rawHttpSend(idle)(`${url}/chat/completions`, {}, '{}', signal());
-    const seen: string[] = [];
-    await expect(upstream.pump((chunk) => void seen.push(Buffer.from(chunk).toString()))).rejects.toThrow();
-    expect(seen.join('')).toContain('"a"');
-    expect(idle.size).toBe(0);
-  });
-
-  it('is not given up while bytes keep coming, however long the answer takes', async () => {
-    const idle = new IdleWatch(100);
-    const url = await raw((res) => {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      let n = 0;
-      const timer = setInterval(() => {
-        res.write(event(`t${n} `));
-        if (++n === 10) {
-          clearInterval(timer);
-          res.end(finish);
-        }
-      }, 40);
-    });
-    const upstream = await rawHttpSend(idle)(`${url}/chat/completions`, {}, '{}', signal());
-    let text = '';
-    await upstream.pump((chunk) => void (text += Buffer.from(chunk).toString()));
-    // 400 ms in all, four times the limit, and every piece arrived.
-    expect(text).toContain('t9 ');
-    expect(text).toContain('[DONE]');
-    expect(idle.size).toBe(0);
-  });
-});
-
-/** A server that drops the connection, unanswered, of the requests `drop` picks (by number from 1). */
-async function dropping(drop: (n: number) => boolean) {
-  const seen = { requests: 0, connections: 0 };
-  const server = http.createServer((req, res) => {
-    const n = ++seen.requests;
-    req.resume();
-    req.on('end', () => {
-      if (drop(n)) return void req.socket.destroy();
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(`{"n":${n}}`);
-    });
-  });
-  server.on('connection', () => seen.connections++);
-  servers.push(server);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/chat/completions`, seen };
 }
 
-describe('a kept-alive connection the provider closed', () => {
-  const send = rawHttpSend(new IdleWatch(60_000));
-  /** Until the connection of the answer just read is back among the free ones. */
-  const freed = () => new Promise((r) => setTimeout(r, 10));
+/** Each client with a 100 ms silence limit, and whether it let go of all it watched. */
+const silenceClients: [string, () => { send: Send; released: () => boolean }][] = [
+  ['rawHttp.ts', () => {
+    const idle = new IdleWatch(100);
+    return { send: rawHttpSend(idle), released: () => idle.size === 0 };
+  }],
+  ['undiciSend.ts', () => ({ send: undiciSend({ idleMs: 100 }), released: () => true })],
+];
 
-  it('sends the request once more, on a new connection, when the one it reused had been closed', async () => {
-    const { url, seen } = await dropping((n) => n === 2);
-    expect(await (await send(url, {}, '{}', new AbortController().signal)).text()).toBe('{"n":1}');
-    await freed();
-    // The second request goes out on the first one's kept-alive connection, which the server
-    // drops as if it had closed it while idle.
-    const second = await send(url, {}, '{}', new AbortController().signal);
-    expect(await second.text()).toBe('{"n":3}');
-    expect(seen).toEqual({ requests: 3, connections: 2 });
-  });
+for (const [client, make] of silenceClients) {
+  describe(`a provider that goes silent (${client})`, () => {
+    const signal = () => new AbortController().signal;
 
-  it('is not sent again when a new connection fails, or a second time', async () => {
-    const fresh = await dropping(() => true);
-    await expect(send(fresh.url, {}, '{}', new AbortController().signal)).rejects.toThrow('socket hang up');
-    expect(fresh.seen.requests).toBe(1);
-    const stale = await dropping((n) => n > 1);
-    await (await send(stale.url, {}, '{}', new AbortController().signal)).text();
-    await freed();
-    await expect(send(stale.url, {}, '{}', new AbortController().signal)).rejects.toThrow('socket hang up');
-    // Three requests: the first; the second, on the reused connection; and its one retry, on
-    // a new connection, which the server drops too.
-    expect(stale.seen).toEqual({ requests: 3, connections: 2 });
+    it('is given up when no answer comes at all', async () => {
+      const { send, released } = make();
+      const url = await raw(() => {});
+      const started = performance.now();
+      await expect(send(`${url}/chat/completions`, {}, '{}', signal())).rejects.toThrow('The model provider sent nothing for 0.1 s.');
+      const waited = performance.now() - started;
+      expect(waited).toBeGreaterThanOrEqual(95);
+      expect(waited).toBeLessThan(1500);
+      expect(released()).toBe(true);
+    });
+
+    it('is given up when the answer stops in the middle', async () => {
+      const { send, released } = make();
+      const url = await raw((res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(event('a'));
+      });
+      const upstream = await send(`${url}/chat/completions`, {}, '{}', signal());
+      const seen: string[] = [];
+      await expect(upstream.pump((chunk) => void seen.push(Buffer.from(chunk).toString()))).rejects.toThrow('The model provider sent nothing for 0.1 s.');
+      expect(seen.join('')).toContain('"a"');
+      expect(released()).toBe(true);
+    });
+
+    it('is not given up while bytes keep coming, however long the answer takes', async () => {
+      const { send, released } = make();
+      const url = await raw((res) => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        let n = 0;
+        const timer = setInterval(() => {
+          res.write(event(`t${n} `));
+          if (++n === 10) {
+            clearInterval(timer);
+            res.end(finish);
+          }
+        }, 40);
+      });
+      const upstream = await send(`${url}/chat/completions`, {}, '{}', signal());
+      let text = '';
+      await upstream.pump((chunk) => void (text += Buffer.from(chunk).toString()));
+      // 400 ms in all, four times the limit, and every piece arrived.
+      expect(text).toContain('t9 ');
+      expect(text).toContain('[DONE]');
+      expect(released()).toBe(true);
+    });
   });
-});
+}
+
+/**
+ * Each client, with how it fails a request the provider keeps dropping: rawHttp.ts knows a
+ * reused connection from a new one and sends once; undici cannot tell, and sends twice.
+ */
+const keptClients = [
+  { client: 'rawHttp.ts', send: rawHttpSend(new IdleWatch(60_000)), error: 'socket hang up', freshTries: 1 },
+  { client: 'undiciSend.ts', send: undiciSend({ idleMs: 60_000 }), error: 'other side closed', freshTries: 2 },
+];
+
+for (const { client, send, error, freshTries } of keptClients) {
+  describe(`a kept-alive connection the provider closed (${client})`, () => {
+    /** Until the connection of the answer just read is back among the free ones. */
+    const freed = () => new Promise((r) => setTimeout(r, 10));
+
+    it('sends the request once more, on a new connection, when the one it reused had been closed', async () => {
+      const { url, seen } = await dropping((n) => n === 2);
+      expect(await (await send(url, {}, '{}', new AbortController().signal)).text()).toBe('{"n":1}');
+      await freed();
+      // The second request goes out on the first one's kept-alive connection, which the server
+      // drops as if it had closed it while idle.
+      const second = await send(url, {}, '{}', new AbortController().signal);
+      expect(await second.text()).toBe('{"n":3}');
+      expect(seen).toEqual({ requests: 3, connections: 2 });
+    });
+
+    it('is sent once more at the most', async () => {
+      const fresh = await dropping(() => true);
+      await expect(send(fresh.url, {}, '{}', new AbortController().signal)).rejects.toThrow(error);
+      expect(fresh.seen.requests).toBe(freshTries);
+      const stale = await dropping((n) => n > 1);
+      await (await send(stale.url, {}, '{}', new AbortController().signal)).text();
+      await freed();
+      await expect(send(stale.url, {}, '{}', new AbortController().signal)).rejects.toThrow(error);
+      // Three requests: the first; the second, on the reused connection; and its one retry, on
+      // a new connection, which the server drops too.
+      expect(stale.seen).toEqual({ requests: 3, connections: 2 });
+    });
+  });
+}
 
 describe('a kept-alive connection the provider closed (fetch)', () => {
   const freed = () => new Promise((r) => setTimeout(r, 10));

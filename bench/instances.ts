@@ -69,7 +69,8 @@ export interface InstancesResult {
   seconds: number;
   pair: { turns: number; errors: number; firstP99: number; latencyP99: number };
   alone: { turns: number; errors: number; firstP99: number; latencyP99: number };
-  soak?: { minutes: number; rssStartMb: number[]; rssEndMb: number[] };
+  /** Each instance's resident memory at each minute of the soak, MB. */
+  soak?: { minutes: number; rssMb: number[][] };
 }
 
 export async function runInstances(options: { users?: number; seconds?: number; tokens?: number; paceMs?: number; soakMinutes?: number; redisUrl?: string } = {}): Promise<InstancesResult> {
@@ -104,9 +105,11 @@ export async function runInstances(options: { users?: number; seconds?: number; 
     const result: InstancesResult = { users, seconds, pair: summary(pair), alone: summary(alone) };
     if (options.soakMinutes) {
       const pids = [a.process.pid!, b.process.pid!];
-      const rssStartMb = pids.map(rssMb);
+      const rss = pids.map((pid) => [rssMb(pid)]);
+      const sampler = setInterval(() => pids.forEach((pid, i) => rss[i]!.push(rssMb(pid))), 60_000);
       await measure(lb.url, performance.now() + options.soakMinutes * 60_000);
-      result.soak = { minutes: options.soakMinutes, rssStartMb, rssEndMb: pids.map(rssMb) };
+      clearInterval(sampler);
+      result.soak = { minutes: options.soakMinutes, rssMb: rss.map((series) => series.map((mb) => Math.round(mb))) };
     }
     return result;
   } finally {

@@ -83,7 +83,12 @@ const line = (r: typeof load.pair) => `${r.turns} answers, ${r.errors} errors, p
 console.log(`  two instances: ${line(load.pair)}`);
 console.log(`  one alone:     ${line(load.alone)}`);
 check(load.pair.errors === 0 && load.alone.errors === 0, `0 errors (${load.pair.errors} through the pair, ${load.alone.errors} alone)`);
-if (load.soak) console.log(`  soak ${load.soak.minutes} min: instances' RSS ${load.soak.rssStartMb.map((m) => m.toFixed(0)).join(', ')} MB at its start, ${load.soak.rssEndMb.map((m) => m.toFixed(0)).join(', ')} MB at its end`);
+if (load.soak) {
+  console.log(`  soak ${load.soak.minutes} min, each instance's RSS a minute (MB): ${load.soak.rssMb.map((series) => series.join(' ')).join('; ')}`);
+  // Flat once warm: the first minutes fill V8's heap and the pools; after that it holds.
+  const growth = Math.max(...load.soak.rssMb.map((series) => series.at(-1)! / series[Math.min(3, series.length - 1)]!));
+  check(growth <= 1.05, `memory flat after the third minute: <= 5% growth (${((growth - 1) * 100).toFixed(1)}%)`);
+}
 else console.log('  (BENCH_SOAK_MINUTES=10 adds the memory soak)');
 
 console.log('\nB6 store search: natural-language questions over 1,000,000 chunks (SQLite FTS5), beside a naive OR-of-all-words query');

@@ -78,27 +78,31 @@ describe.skipIf(!HAS_CHROME || !redisUp || !postgres)('two instances behind a ro
     expect(readBack).toEqual({ put: 200, text: 'kept by one, read by the other' });
 
     // Stop: the provider sees its request closed, whichever instance streamed it.
-    const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i} `);
-    const ask = async (text: string) => {
+    const words = (n: number, word: string) => Array.from({ length: n }, (_, i) => `${word}${i} `);
+    /** Sends and waits for this answer's own words (not those the last one left on screen); returns the instance streaming it. */
+    const ask = async (text: string, word: string) => {
+      const streams = lb.paths.filter((p) => p === '/api/generate_sse').length;
       await page.getByTestId('input').fill(text);
       await page.getByTestId('input').press('Enter');
-      await expect.poll(async () => (await output.textContent())?.includes('word3')).toBe(true);
+      await expect.poll(() => lb.paths.filter((p) => p === '/api/generate_sse').length).toBe(streams + 1);
+      const index = lb.served[lb.paths.lastIndexOf('/api/generate_sse')]!;
+      await expect.poll(async () => (await output.textContent())?.includes(`${word}3`)).toBe(true);
+      return instances[index]!;
     };
     let aborted = fake.aborted();
-    fake.reply({ chunks: words(300), delayMs: 30 });
-    await ask('a long story');
+    fake.reply({ chunks: words(300, 'word'), delayMs: 30 });
+    await ask('a long story', 'word');
     await page.getByTestId('stop').click();
     await expect.poll(() => fake.aborted(), { timeout: 2_000 }).toBe(aborted + 1);
 
     // The instance streaming the next answer dies.
-    fake.reply({ chunks: words(300), delayMs: 30 });
-    await ask('another long story');
-    const streaming = instances[lb.served[lb.paths.lastIndexOf('/api/generate_sse')]!]!;
+    fake.reply({ chunks: words(300, 'part'), delayMs: 30 });
+    const streaming = await ask('another long story', 'part');
     streaming.process.kill('SIGKILL');
     const alert = page.locator('[data-testid=output] [role=alert]');
     await expect.poll(() => alert.count(), { timeout: 10_000 }).toBe(1);
     expect(await alert.textContent()).toBe('The connection to the server was lost before the answer was complete.');
-    expect(await output.textContent()).toContain('word3');
+    expect(await output.textContent()).toContain('part3');
     expect(await page.locator('.shell').getAttribute('data-generating')).toBe('false');
 
     fake.reply({ text: 'Answered by the one left.' });

@@ -17,8 +17,9 @@ import { generateMarkdown, lcg } from './render/generate.ts';
 const DIST = path.resolve(import.meta.dirname, '../.tmp/bench-app-dist');
 
 /** The floor: the stream's text appended once per frame, as paragraphs, nothing else. */
-const FLOOR = `<!doctype html><meta charset="utf-8"><title>floor</title><input id="key" autofocus><div id="out"></div><script>
-window.runFloor = async (session) => {
+const FLOOR_HTML = '<!doctype html><meta charset="utf-8"><title>floor</title><input id="key" autofocus><div id="out"></div><script src="floor.js"></script>';
+/** Its script in a file of its own: the app's CSP (script-src 'self') refuses inline scripts. */
+const FLOOR = `window.runFloor = async (session) => {
   const res = await fetch('/api/generate_sse', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ session, user_input: 'bench', mem_length: 0 }) });
   const reader = res.body.getReader();
   const decoder = new TextDecoder();
@@ -46,7 +47,7 @@ window.runFloor = async (session) => {
   }
   flush();
 };
-</script>`;
+`;
 
 /** Both pages: every animation frame's time, and each key's wait for the next frame. */
 const PROBE = `
@@ -121,7 +122,8 @@ export async function runAppStream(options: { rates?: number[]; bytes?: number }
   const bytes = options.bytes ?? 64 * 1024;
   await buildApp(DIST);
   mkdirSync(path.join(DIST, 'assets'), { recursive: true });
-  writeFileSync(path.join(DIST, 'assets', 'floor.html'), FLOOR);
+  writeFileSync(path.join(DIST, 'assets', 'floor.html'), FLOOR_HTML);
+  writeFileSync(path.join(DIST, 'assets', 'floor.js'), FLOOR);
   const fake: FakeOpenAI = await startFakeOpenAI({ models: ['bench'] });
   const server = await startServer({ SHELLCHAT_DIST: DIST, MODEL: 'bench', OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'sk-bench', LOG_LEVEL: 'warn' });
   const browser: Browser = await chromium.launch({ executablePath: CHROME_PATH, headless: true, args: CHROME_ARGS });

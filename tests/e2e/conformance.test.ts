@@ -64,6 +64,7 @@ async function browser(page: Page, line: string): Promise<string> {
   return output.innerText();
 }
 
+// Skipped only without Chromium, never under CI=true (.ci/run installs it; support.ts requires it then).
 describe.skipIf(!HAS_CHROME)('the browser and the terminal client say the same', () => {
   const app = useServerAndBrowser({ ROOT_PASSWORD: 'root-password-1' });
   const contexts: BrowserContext[] = [];

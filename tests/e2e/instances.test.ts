@@ -24,6 +24,8 @@ if (!redisUp && process.env.CI === 'true') throw new Error('Redis is required un
 const postgres = (await engines()).includes('postgres');
 const PW = 'hunter2hunter2';
 
+// Skipped only where Chromium, Redis or PostgreSQL is missing, never under CI=true (.ci/run starts
+// them; Redis and PostgreSQL missing then throw above and in engines()).
 describe.skipIf(!HAS_CHROME || !redisUp || !postgres)('two instances behind a round-robin proxy, in the browser', () => {
   let fake: FakeOpenAI;
   let instances: RunningServer[];

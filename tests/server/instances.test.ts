@@ -157,6 +157,7 @@ for (const engine of redisUp ? dbEngines : []) {
   });
 }
 
+// Skipped only without Redis or PostgreSQL, never under CI=true (both required then: see above and engines()).
 describe.skipIf(!redisUp || !dbEngines.includes('postgres'))('starting an instance of several', () => {
   it('refuses to start with REDIS_URL but without SECRET_KEY or a shared database, saying what is missing', async () => {
     const refused = await instance({ REDIS_URL });

@@ -149,6 +149,8 @@ export async function runAppStream(options: { rates?: number[]; bytes?: number }
         const appPage = await context.newPage();
         await appPage.goto(server.url);
         await appPage.waitForSelector('[data-testid=input]');
+        // As a person's first question comes: after the page loaded what it loads when idle.
+        await appPage.waitForLoadState('networkidle');
         const input = appPage.getByTestId('input');
         const shell = appPage.locator('.shell');
         const app = await measure(

@@ -142,7 +142,11 @@ export async function runAppStream(options: { rates?: number[]; bytes?: number }
         let floorDone = false;
         const floor = await measure(
           floorPage,
-          async () => void floorPage.evaluate((s) => (window as unknown as { runFloor(s: number): Promise<void> }).runFloor(s), session++).then(() => (floorDone = true)),
+          async () =>
+            void floorPage
+              .evaluate((s) => (window as unknown as { runFloor(s: number): Promise<void> }).runFloor(s), session++)
+              // A failure ends the wait too (and the run reports it), never an unhandled rejection that leaves the server running.
+              .then(() => (floorDone = true), (err: unknown) => ((floorDone = true), console.error('floor failed:', err))),
           async () => floorDone,
         );
         await floorPage.close();

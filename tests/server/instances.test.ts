@@ -105,7 +105,10 @@ for (const engine of redisUp ? dbEngines : []) {
       const database = await freshDatabase(engine);
       drop = database.drop;
       // Started at once on an empty database: the migrations run once, not twice.
-      [a, b] = (await Promise.all([instance(env(database.url)), instance(env(database.url))])).map(started) as [Instance, Instance];
+      const both = await Promise.all([instance(env(database.url)), instance(env(database.url))]);
+      // One that failed to start does not leave the other running.
+      if (both.some((i) => 'exitCode' in i)) await Promise.all(both.map((i) => ('stop' in i ? i.stop() : undefined)));
+      [a, b] = both.map(started) as [Instance, Instance];
       lb = await startRoundRobin([a.url, b.url], address);
     }, 90_000);
     afterAll(async () => {

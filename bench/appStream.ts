@@ -17,9 +17,9 @@ import { generateMarkdown, lcg } from './render/generate.ts';
 const DIST = path.resolve(import.meta.dirname, '../.tmp/bench-app-dist');
 
 /** The floor: the stream's text appended once per frame, as paragraphs, nothing else. */
-const FLOOR_HTML = '<!doctype html><meta charset="utf-8"><title>floor</title><input id="key" autofocus><div id="out"></div><script src="floor.js"></script>';
+export const FLOOR_HTML = '<!doctype html><meta charset="utf-8"><title>floor</title><input id="key" autofocus><div id="out"></div><script src="floor.js"></script>';
 /** Its script in a file of its own: the app's CSP (script-src 'self') refuses inline scripts. */
-const FLOOR = `window.runFloor = async (session) => {
+export const FLOOR = `window.runFloor = async (session) => {
   const res = await fetch('/api/generate_sse', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ session, user_input: 'bench', mem_length: 0 }) });
   const reader = res.body.getReader();
   const decoder = new TextDecoder();
@@ -49,17 +49,24 @@ const FLOOR = `window.runFloor = async (session) => {
 };
 `;
 
-/** Both pages: every animation frame's time, and each key's wait for the next frame. */
+/** Both pages: every animation frame's time, and each key's wait for the next frame. With
+ *  __follow set, the page is kept scrolled to its end each frame, as a person reading the
+ *  answer as it comes (holding End): the new text is then always on screen. */
 const PROBE = `
 window.__frames = [];
-const frame = (t) => { window.__frames.push(t); requestAnimationFrame(frame); };
+window.__follow = false;
+const frame = (t) => {
+  window.__frames.push(t);
+  if (window.__follow) { const s = document.scrollingElement; s.scrollTop = s.scrollHeight; }
+  requestAnimationFrame(frame);
+};
 requestAnimationFrame(frame);
 window.__keys = [];
 document.addEventListener('keydown', (e) => { const at = e.timeStamp; requestAnimationFrame((t) => window.__keys.push(t - at)); }, true);
 `;
 
 /** 64 KB of plain paragraphs (the same words as the markdown, no markup). */
-function plainText(bytes: number): string {
+export function plainText(bytes: number): string {
   const rand = lcg(11);
   const words = ['model', 'token', 'stream', 'answer', 'prompt', 'context', 'session', 'render', 'server', 'client'];
   const paragraphs: string[] = [];
@@ -82,37 +89,59 @@ export interface StreamMeasure {
   gapP95: number;
   gapMax: number;
   keyP95: number;
+  /** Main-thread time in the last tenth of the stream over the first tenth (the stream is
+   *  paced, so each tenth brings as many tokens): 1 when a token costs the same at the end. */
+  lastOverFirst: number;
 }
 
 const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.95)] ?? 0;
 
-async function measure(page: Page, start: () => Promise<void>, finished: () => Promise<boolean>): Promise<StreamMeasure> {
+/** The main-thread time between two moments, from (time, busy) samples taken along the way. */
+function busyBetween(samples: [number, number][], from: number, to: number): number {
+  const at = (t: number) => {
+    const i = samples.findIndex(([time]) => time >= t);
+    if (i <= 0) return i === 0 ? samples[0]![1] : samples.at(-1)![1];
+    const [t0, b0] = samples[i - 1]!;
+    const [t1, b1] = samples[i]!;
+    return b0 + ((b1 - b0) * (t - t0)) / (t1 - t0 || 1);
+  };
+  return at(to) - at(from);
+}
+
+async function measure(page: Page, start: () => Promise<void>, finished: () => Promise<boolean>, follow: boolean): Promise<StreamMeasure> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Performance.enable');
   const busy = async () => ((await cdp.send('Performance.getMetrics')).metrics.find((m) => m.name === 'TaskDuration')?.value ?? 0) * 1000;
-  await page.evaluate(() => {
+  await page.evaluate((f) => {
     (window as unknown as { __frames: number[] }).__frames.length = 0;
     (window as unknown as { __keys: number[] }).__keys.length = 0;
-  });
+    (window as unknown as { __follow: boolean }).__follow = f;
+  }, follow);
   const before = await busy();
   const began = performance.now();
   await start();
+  const samples: [number, number][] = [[0, 0]];
   // A key every 250 ms while it streams, as a person typing the next question.
   while (!(await finished())) {
     await page.keyboard.press('a');
     await new Promise((r) => setTimeout(r, 250));
+    samples.push([performance.now() - began, (await busy()) - before]);
   }
   const streamMs = performance.now() - began;
   const mainThreadMs = (await busy()) - before;
+  samples.push([streamMs, mainThreadMs]);
+  const lastOverFirst = busyBetween(samples, streamMs * 0.9, streamMs) / busyBetween(samples, 0, streamMs * 0.1);
   const { frames, keys } = await page.evaluate(() => ({ frames: (window as unknown as { __frames: number[] }).__frames, keys: (window as unknown as { __keys: number[] }).__keys }));
   const gaps = frames.slice(1).map((t, i) => t - frames[i]!);
   await cdp.detach();
-  return { mainThreadMs, streamMs, gapP95: p95(gaps), gapMax: Math.max(0, ...gaps), keyP95: p95(keys) };
+  return { mainThreadMs, streamMs, gapP95: p95(gaps), gapMax: Math.max(0, ...gaps), keyP95: p95(keys), lastOverFirst };
 }
 
 export interface AppStreamResult {
   rate: number;
   kind: 'markdown' | 'plain';
+  /** The page kept scrolled to the answer's end while it streams. */
+  follow: boolean;
   floor: StreamMeasure;
   app: StreamMeasure;
 }
@@ -130,7 +159,12 @@ export async function runAppStream(options: { rates?: number[]; bytes?: number }
   const results: AppStreamResult[] = [];
   let session = 1_800_000_000_000;
   try {
-    for (const kind of ['markdown', 'plain'] as const) {
+    const scenarios = [
+      { kind: 'markdown', follow: false },
+      { kind: 'markdown', follow: true },
+      { kind: 'plain', follow: false },
+    ] as const;
+    for (const { kind, follow } of scenarios) {
       const tokens = tokensOf(kind === 'markdown' ? generateMarkdown(bytes) : plainText(bytes));
       for (const rate of rates) {
         fake.always({ chunks: tokens, delayMs: 1000 / rate });
@@ -148,6 +182,7 @@ export async function runAppStream(options: { rates?: number[]; bytes?: number }
               // A failure ends the wait too (and the run reports it), never an unhandled rejection that leaves the server running.
               .then(() => (floorDone = true), (err: unknown) => ((floorDone = true), console.error('floor failed:', err))),
           async () => floorDone,
+          follow,
         );
         await floorPage.close();
         const appPage = await context.newPage();
@@ -165,9 +200,10 @@ export async function runAppStream(options: { rates?: number[]; bytes?: number }
             await appPage.waitForFunction(() => document.querySelector('.shell')?.getAttribute('data-generating') === 'true');
           },
           async () => (await shell.getAttribute('data-generating')) === 'false',
+          follow,
         );
         await context.close();
-        results.push({ rate, kind, floor, app });
+        results.push({ rate, kind, follow, floor, app });
       }
     }
   } finally {
@@ -180,7 +216,7 @@ export async function runAppStream(options: { rates?: number[]; bytes?: number }
 
 if (import.meta.main) {
   for (const r of await runAppStream()) {
-    const line = (m: StreamMeasure) => `main thread ${(m.mainThreadMs / 1000).toFixed(2)} s of ${(m.streamMs / 1000).toFixed(1)} s, frame gaps p95 ${m.gapP95.toFixed(1)} / max ${m.gapMax.toFixed(1)} ms, key p95 ${m.keyP95.toFixed(1)} ms`;
-    console.log(`${r.kind} at ${r.rate} tok/s\n  floor: ${line(r.floor)}\n  app:   ${line(r.app)}\n  main-thread ratio ${(r.app.mainThreadMs / r.floor.mainThreadMs).toFixed(2)}x`);
+    const line = (m: StreamMeasure) => `main thread ${(m.mainThreadMs / 1000).toFixed(2)} s of ${(m.streamMs / 1000).toFixed(1)} s, frame gaps p95 ${m.gapP95.toFixed(1)} / max ${m.gapMax.toFixed(1)} ms, key p95 ${m.keyP95.toFixed(1)} ms, last/first tenth ${m.lastOverFirst.toFixed(2)}x`;
+    console.log(`${r.kind}${r.follow ? ', following its end' : ''} at ${r.rate} tok/s\n  floor: ${line(r.floor)}\n  app:   ${line(r.app)}\n  main-thread ratio ${(r.app.mainThreadMs / r.floor.mainThreadMs).toFixed(2)}x`);
   }
 }

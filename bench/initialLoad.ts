@@ -63,9 +63,10 @@ async function withEnv<T>(env: Record<string, string>, fn: () => Promise<T>): Pr
   }
 }
 
-export async function buildApp(outDir: string, env: Record<string, string> = {}): Promise<void> {
+/** Builds the app as shipped; `options` change the build (the stream trace builds it unminified). */
+export async function buildApp(outDir: string, env: Record<string, string> = {}, options: { minify?: boolean } = {}): Promise<void> {
   await withEnv({ ...env, SHELLCHAT_OUT_DIR: outDir }, () =>
-    build({ configFile: path.join(ROOT, 'vite.config.ts'), logLevel: 'silent', root: ROOT, mode: 'production' }),
+    build({ configFile: path.join(ROOT, 'vite.config.ts'), logLevel: 'silent', root: ROOT, mode: 'production', build: options }),
   );
 }
 

@@ -1,7 +1,9 @@
 // StreamingMarkdown's streaming behaviour in real Chromium: animation-frame batching,
 // finished blocks left untouched in the DOM, and open fences shown raw until they close.
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateMarkdown } from '../../bench/render/generate.ts';
+import { markdownDocument } from '../fixtures/markdownArbitrary.ts';
 import { openRenderPage, type RenderPage } from './renderPage.ts';
 import { HAS_CHROME } from './support.ts';
 
@@ -24,6 +26,40 @@ describe.skipIf(!HAS_CHROME)('StreamingMarkdown in the browser', () => {
   it('never touches a finished block again, and shows an open fence raw until it closes', async () => {
     const result = await r.page.evaluate((doc) => window.__page.stability(doc), generateMarkdown(16 * 1024, 5));
     expect(result).toEqual({ sameNode: true, mutations: 0, pendingSeen: true, highlightedWhilePending: false, highlightedAfter: true });
+  });
+
+  it('property: a streamed answer ends as the same DOM as the text rendered at once, however it was cut', async () => {
+    await fc.assert(
+      fc.asyncProperty(markdownDocument(), async (text) => {
+        const result = await r.page.evaluate((t) => window.__page.streamEquality(t), text);
+        expect(result.mismatches).toEqual([]);
+        // And, group wrappers aside, the same DOM as the whole document through the pipeline.
+        expect(result.fresh).toBe(result.whole);
+      }),
+      { numRuns: 60, seed: 24 },
+    );
+    // A long answer too, over several groups, code, math and tables.
+    const long = await r.page.evaluate((t) => window.__page.streamEquality(t), generateMarkdown(3 * 1024, 9));
+    expect(long.mismatches).toEqual([]);
+    expect(long.wholeSame).toBe(true);
+  });
+
+  it('lays blocks out in groups exactly as in one document (no margin collapses through a group)', async () => {
+    // Tall enough that no group is off screen (they would be laid out at an estimated size).
+    await r.page.setViewportSize({ width: 1024, height: 30_000 });
+    try {
+      // Each kind of block first in a group (the 17th, 33rd... block), after a paragraph and
+      // after its own kind.
+      const kinds = ['## Heading', '# Title', '- a\n\n- b', '1. x\n2. y', '- p\n\n  more of p', '$$\nx^2\n$$', '> quote\n>\n> - item', '> ## quoted heading', '---', '| a |\n| - |\n| 1 |', '```ts\nlet a\n```', 'Setext\n===', '#### Small'];
+      const edges = ['Para.', ...kinds.flatMap((k) => [k, k, ...Array(14).fill('Para.')])].join('\n\n');
+      for (const text of [generateMarkdown(16 * 1024, 7), `${'Para.\n\n'.repeat(15)}${edges}`]) {
+        const { grouped, whole } = await r.page.evaluate((t) => window.__page.groupLayout(t), text);
+        expect(grouped.length).toBeGreaterThan(40);
+        expect(grouped).toEqual(whole);
+      }
+    } finally {
+      await r.page.setViewportSize({ width: 1024, height: 768 });
+    }
   });
 
   it('logged no page errors', () => {

@@ -46,7 +46,8 @@ export function OutputView({ output }: { output: Output }) {
           )}
         >
           <Suspense fallback={<div className="out-text">{output.text}</div>}>
-            <StreamingMarkdown text={output.text} done={!output.streaming} />
+            {/* A streamed answer's text changes at most once a frame already (the chat's frameBatcher). */}
+            <StreamingMarkdown text={output.text} done={!output.streaming} sync />
           </Suspense>
         </LoadBoundary>
       );

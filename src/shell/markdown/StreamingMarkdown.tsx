@@ -2,12 +2,16 @@
 //
 // - The text is split into top-level blocks by an incremental splitter (blocks.ts): finished
 //   blocks are never re-scanned nor re-parsed; each is a React.memo component keyed by its
-//   position whose props are its text, so React skips it. Finished blocks are grouped by 16
-//   (in a `div.md-group`) so that one update compares a few dozen props, not one per block,
-//   and the browser's layout walks a few dozen boxes, not one per block.
-// - Only the tail (the unfinished last block) is re-parsed on an update.
+//   position whose props are its text, so React skips it. Blocks are grouped by 16 (in a
+//   `div.md-group`) so that one update compares a few dozen props, not one per block, and the
+//   browser skips the groups off screen (`content-visibility: auto`): a frame's cost does not
+//   grow with the answer (bench/appStream.ts).
+// - Only the tail (the unfinished last block) is re-parsed on an update. It is rendered in the
+//   group and under the key its block will keep, so a finished block's DOM is updated in place.
+// - Math typeset by KaTeX is cached by formula (pipeline.ts): the tail's formulas are not
+//   typeset again on every frame.
 // - Text changes are applied at most once per animation frame (requestAnimationFrame), unless
-//   `done` (the final text renders at once) or `sync` (benchmarks and tests).
+//   `done` (the final text renders at once) or `sync` (the caller paces them: the chat).
 // - While a code fence or a `$$` math block is open at the end of the text, that block is not
 //   rendered as markdown: its raw text is shown in a `<pre class="md-pending">` (for a fence,
 //   the code without the fence line), so code appears as it streams, un-highlighted. It is
@@ -23,10 +27,11 @@
 //   a formula): a block longer than MAX_BLOCK_CHARS, and everything after the first
 //   MAX_MARKDOWN_CHARS of a text, is shown as plain text, as written.
 import { memo, useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
-import { BlockSplitter, type OpenKind } from './blocks.ts';
+import { BlockSplitter, GROUP_SIZE, type OpenKind } from './blocks.ts';
 import { renderMarkdown } from './pipeline.ts';
 
 const CACHE_LIMIT = 1000;
+const NO_BLOCKS: readonly string[] = [];
 const cache = new Map<string, ReactElement>();
 
 /** The longest block parsed as markdown (a 16 KB block costs at most about a second). */
@@ -73,15 +78,20 @@ const Block = memo(function Block({ text, definitions, final, plain = false }: {
   return final ? renderCached(markdown) : renderMarkdown(markdown);
 });
 
-/** A plain block wrapper (no padding, border or formatting context, so margins still collapse
- *  through it as if the blocks were direct children): it keeps the container's child count low,
- *  so the browser's layout of an update does not walk every finished block. */
-const Group = memo(function Group({ blocks, definitions, plainFrom }: { blocks: readonly string[]; definitions: string; plainFrom: number }) {
+/**
+ * A group of blocks (GROUP_SIZE at most), and the unfinished tail when it belongs to this group.
+ * Finished groups are skipped by React (memo, same array) and by the browser while off screen
+ * (`content-visibility: auto` in markdown.css): a stream's cost per frame does not grow with
+ * the answer. The tail is rendered where its block will stay, under the key it will keep, so
+ * that when it is finished React updates its DOM in place instead of building it again.
+ */
+const Group = memo(function Group({ blocks, definitions, plainFrom, tail }: { blocks: readonly string[]; definitions: string; plainFrom: number; tail?: ReactElement }) {
   return (
     <div className="md-group">
       {blocks.map((text, i) => (
         <Block key={i} text={text} definitions={definitions} final plain={i >= plainFrom} />
       ))}
+      {tail}
     </div>
   );
 });
@@ -129,8 +139,10 @@ export interface StreamingMarkdownProps {
   text: string;
   /** The stream has ended: render everything now, open fences included. */
   done: boolean;
-  /** Render every text change synchronously (no animation-frame batching). For benchmarks
-   *  and tests that time or inspect each update. */
+  /** Render every text change synchronously (no animation-frame batching of its own): the
+   *  caller already hands over at most one change a frame (the chat's frameBatcher; batching
+   *  again cost a second render a frame and a frame's delay), or times or inspects each update
+   *  (benchmarks and tests). */
   sync?: boolean;
   className?: string;
 }
@@ -150,7 +162,6 @@ export function StreamingMarkdown({ text, done, sync = false, className }: Strea
     );
   }
   const { groups, tail, open, definitions } = split;
-  const tailKey = `b${split.blocks.length}`;
   // The first block of each group that starts past MAX_MARKDOWN_CHARS of parsed text
   // (blocks.length when none); blocks too long to parse do not count.
   let chars = 0;
@@ -162,17 +173,21 @@ export function StreamingMarkdown({ text, done, sync = false, className }: Strea
     });
     return from;
   });
+  // The tail joins the last group while it has room, else starts the next one.
+  const last = groups.at(-1);
+  const tailGroup = last && last.length < GROUP_SIZE ? groups.length - 1 : groups.length;
+  const tailKey = tailGroup === groups.length ? 0 : last!.length;
+  const tailElement = !tail ? undefined : open && !done ? (
+    <Pending key={tailKey} text={tail} open={open} />
+  ) : (
+    <Block key={tailKey} text={tail} definitions={open ? '' : definitions} final={done} plain={chars >= MAX_MARKDOWN_CHARS} />
+  );
   return (
     <div className={classes} data-streaming={done ? undefined : 'true'}>
       {groups.map((blocks, i) => (
-        <Group key={i} blocks={blocks} definitions={definitions} plainFrom={plainFrom[i]!} />
+        <Group key={i} blocks={blocks} definitions={definitions} plainFrom={plainFrom[i]!} tail={i === tailGroup ? tailElement : undefined} />
       ))}
-      {tail &&
-        (open && !done ? (
-          <Pending key={tailKey} text={tail} open={open} />
-        ) : (
-          <Block key={tailKey} text={tail} definitions={open ? '' : definitions} final={done} plain={chars >= MAX_MARKDOWN_CHARS} />
-        ))}
+      {tailElement && tailGroup === groups.length && <Group key={tailGroup} blocks={NO_BLOCKS} definitions={definitions} plainFrom={0} tail={tailElement} />}
     </div>
   );
 }

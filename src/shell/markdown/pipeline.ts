@@ -127,6 +127,52 @@ function rehypeHighlight(this: Processor) {
   };
 }
 
+/** How many typeset formulas are kept (a formula's tree is a few KB). */
+const MATH_CACHE_LIMIT = 256;
+const mathCache = new Map<string, ElementContent[]>();
+const MATH_CLASSES = ['language-math', 'math-display', 'math-inline'];
+const classesOf = (node: Element): unknown[] => (Array.isArray(node.properties.className) ? node.properties.className : []);
+const withoutPositions = (key: string, value: unknown) => (key === 'position' ? undefined : value);
+
+/**
+ * rehype-katex with a cache of its results: a streamed answer's unfinished block is typeset
+ * again on every frame, and each formula once more when its block is finished, which made
+ * KaTeX (and parsing its HTML into hast) a third of the renderer's time. Each formula not seen
+ * before goes through rehype-katex alone (its own rules and error fallback); its result is
+ * kept, keyed by the formula's whole subtree, and copied for the next tree that has it.
+ */
+function rehypeMath(this: Processor) {
+  const inner = (rehypeKatex as unknown as (o: object) => Transform)(KATEX_OPTIONS);
+  return (tree: HastRoot, file: unknown) => {
+    // The same scopes rehype-katex replaces: a math `code`, or the `pre` around a display one.
+    const scopes: { scope: Element; parent: HastRoot | Element }[] = [];
+    const visit = (parent: HastRoot | Element) => {
+      for (const node of parent.children) {
+        if (node.type !== 'element') continue;
+        const math = node.tagName === 'pre' ? node.children.find((c) => c.type === 'element' && c.tagName === 'code' && classesOf(c).includes('language-math')) : undefined;
+        if (math || classesOf(node).some((c) => MATH_CLASSES.includes(c as string))) scopes.push({ scope: node, parent });
+        else visit(node);
+      }
+    };
+    visit(tree);
+    for (const { scope, parent } of scopes) {
+      const key = JSON.stringify(scope, withoutPositions);
+      let result = mathCache.get(key);
+      if (result) {
+        mathCache.delete(key);
+      } else {
+        const alone: HastRoot = { type: 'root', children: [scope] };
+        inner(alone, file);
+        result = alone.children as ElementContent[];
+      }
+      mathCache.set(key, result);
+      if (mathCache.size > MATH_CACHE_LIMIT) mathCache.delete(mathCache.keys().next().value!);
+      // A copy: later passes (harden) change the tree in place.
+      parent.children.splice(parent.children.indexOf(scope), 1, ...structuredClone(result));
+    }
+  };
+}
+
 const FORBIDDEN_TAGS = new Set([
   'script', 'style', 'iframe', 'frame', 'frameset', 'object', 'embed', 'applet', 'base', 'meta', 'link', 'form',
   'input', 'button', 'textarea', 'select', 'option', 'template', 'noscript', 'foreignobject', 'use', 'image',
@@ -200,7 +246,7 @@ function createProcessor() {
     .use(remarkMath)
     .use(remarkRehype, { allowDangerousHtml: false, handlers })
     .use(rehypeSanitize, schema)
-    .use(rehypeKatex, KATEX_OPTIONS)
+    .use(rehypeMath)
     .use(rehypeHighlight)
     .use(rehypeHarden)
     .freeze();

@@ -15,6 +15,7 @@ import { Welcome } from '../../../src/shell/components/Welcome.tsx';
 import { ShellContext, type ShellServices } from '../../../src/shell/context.tsx';
 import { ShellController, type ShellState } from '../../../src/shell/controller.ts';
 import { Markdown, StreamingMarkdown } from '../../../src/shell/markdown/index.ts';
+import { renderMarkdown } from '../../../src/shell/markdown/pipeline.ts';
 import '../../../src/shell/styles.css';
 
 interface Payload {
@@ -218,6 +219,71 @@ const api = {
   clear(): void {
     for (const root of roots.splice(0)) root.unmount();
     stage.replaceChildren();
+  },
+
+  /**
+   * The finished DOM of `text` streamed, against the same text rendered at once (issue 24):
+   * streamed a character at a time, in chunks of 2-13 characters, and cut once at every
+   * position (that prefix, then the whole). Returns how each way differs from <Markdown>, and
+   * whether <Markdown> itself, without its group wrappers, is the whole-document pipeline's DOM.
+   */
+  streamEquality(text: string): { mismatches: { how: string; streamed: string; fresh: string }[]; wholeSame: boolean; fresh: string; whole: string } {
+    const render = (steps: string[]): string => {
+      const el = document.createElement('div');
+      const root = createRoot(el);
+      for (const step of steps) flushSync(() => root.render(<StreamingMarkdown text={step} done={false} sync />));
+      flushSync(() => root.render(<StreamingMarkdown text={text} done />));
+      const html = el.innerHTML;
+      root.unmount();
+      return html;
+    };
+    const fresh = render([]);
+    const mismatches: { how: string; streamed: string; fresh: string }[] = [];
+    const check = (how: string, steps: string[]) => {
+      const streamed = render(steps);
+      if (streamed !== fresh && mismatches.length < 3) mismatches.push({ how, streamed, fresh });
+    };
+    check('a character at a time', Array.from({ length: text.length }, (_, i) => text.slice(0, i + 1)));
+    for (const size of [2, 3, 5, 8, 13]) check(`in chunks of ${size}`, Array.from({ length: Math.ceil(text.length / size) }, (_, i) => text.slice(0, (i + 1) * size)));
+    for (let cut = 0; cut <= text.length; cut++) check(`cut at ${cut}`, [text.slice(0, cut)]);
+    const el = document.createElement('div');
+    const root = createRoot(el);
+    flushSync(() => root.render(<div className="markdown">{renderMarkdown(text)}</div>));
+    const whole = el.innerHTML;
+    root.unmount();
+    // Without the group wrappers, and the pipeline's newlines between blocks (no rendering).
+    const unwrapped = fresh.replace(/<div class="md-group">|<\/div>(?=<div class="md-group">|<\/div>$)/g, '');
+    const flat = (html: string) => html.replace(/>\n+</g, '><');
+    return { mismatches, wholeSame: flat(unwrapped) === flat(whole), fresh: flat(unwrapped), whole: flat(whole) };
+  },
+
+  /**
+   * Where each top-level block of `text` starts and ends, rendered in groups (<Markdown>) and
+   * as one document without groups: the groups' containment must not move anything.
+   */
+  async groupLayout(text: string): Promise<{ grouped: number[]; whole: number[] }> {
+    const grouped = container();
+    const whole = container();
+    const a = createRoot(grouped);
+    const b = createRoot(whole);
+    roots.push(a, b);
+    flushSync(() => {
+      a.render(<Markdown text={text} />);
+      b.render(<div className="markdown">{renderMarkdown(text)}</div>);
+    });
+    await frame();
+    await frame();
+    const edges = (el: HTMLElement, blocks: Element[]) => {
+      const top = el.getBoundingClientRect().top;
+      return blocks.flatMap((b) => {
+        const r = b.getBoundingClientRect();
+        return [Math.round(r.top - top), Math.round(r.bottom - top)];
+      });
+    };
+    return {
+      grouped: edges(grouped, [...grouped.querySelectorAll('.markdown > .md-group > *')]),
+      whole: edges(whole, [...whole.querySelectorAll('.markdown > *')]),
+    };
   },
 
   // Streaming behaviour checks (renderStreaming.test.ts).

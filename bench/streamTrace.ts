@@ -14,7 +14,7 @@ import { generateMarkdown } from './render/generate.ts';
 import { FLOOR, FLOOR_HTML, plainText } from './appStream.ts';
 import { buildApp } from './initialLoad.ts';
 
-interface TraceEvent { name: string; dur?: number; ts: number; ph: string; tid: number; args?: { data?: { functionName?: string; url?: string; lineNumber?: number } } }
+interface TraceEvent { name: string; dur?: number; ts: number; ph: string; tid: number; args?: { data?: { functionName?: string; url?: string; lineNumber?: number }; [key: string]: unknown } }
 interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
 
 // Built unminified, so the profile names the app's functions.
@@ -52,7 +52,7 @@ cdp.on('Tracing.dataCollected', (d) => events.push(...(d.value as unknown as Tra
 const done = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
 await cdp.send('Profiler.enable');
 await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
-await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline', transferMode: 'ReportEvents' });
+await cdp.send('Tracing.start', { categories: process.env.BENCH_TRACE_INVALIDATIONS ? 'devtools.timeline,disabled-by-default-devtools.timeline,disabled-by-default-devtools.timeline.invalidationTracking' : 'devtools.timeline,disabled-by-default-devtools.timeline', transferMode: 'ReportEvents' });
 await cdp.send('Profiler.start');
 if (floor) {
   await page.evaluate(() => (window as unknown as { runFloor(s: number): Promise<void> }).runFloor(1_800_000_000_000));
@@ -89,6 +89,30 @@ for (const e of flat) {
 }
 close(Infinity);
 console.log('self time by kind:', [...self].sort((a, b) => b[1] - a[1]).slice(0, 14).map(([k, v]) => `${k} ${ms(v)}`).join(', '));
+
+// BENCH_TRACE_INVALIDATIONS=1: what invalidated style, most frequent first.
+if (process.env.BENCH_TRACE_INVALIDATIONS) {
+  const reasons = new Map<string, number>();
+  for (const e of events.filter((x) => x.tid === tid && /Invalidation/.test(x.name))) {
+    const d = (e.args?.data ?? {}) as { reason?: string; nodeName?: string; invalidationList?: { classes?: string[]; tagNames?: string[]; attributes?: string[] }[]; extraData?: string };
+    const list = d.invalidationList?.map((i) => [...(i.classes ?? []), ...(i.tagNames ?? []), ...(i.attributes ?? [])].join(',')).join(';') ?? '';
+    const key = `${e.name} ${d.reason ?? ''} ${d.nodeName ?? ''} ${list} ${d.extraData ?? ''}`.slice(0, 160);
+    reasons.set(key, (reasons.get(key) ?? 0) + 1);
+  }
+  for (const [k, v] of [...reasons].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`  ${String(v).padStart(6)}  ${k}`);
+}
+
+// How much each style recalculation and layout touched.
+{
+  type Args = { elementCount?: number; beginData?: { dirtyObjects?: number; totalObjects?: number } };
+  const of = (name: string) => flat.filter((e) => e.name === name).map((e) => e.args as Args | undefined);
+  const styles = of('UpdateLayoutTree').map((a) => a?.elementCount ?? 0);
+  const layouts = of('Layout').map((a) => a?.beginData?.dirtyObjects ?? 0);
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+  const sorted = [...styles].sort((a, b) => a - b);
+  console.log(`style recalcs' elements: median ${sorted[sorted.length >> 1]}, p90 ${sorted[Math.floor(sorted.length * 0.9)]}, max ${sorted.at(-1)}`);
+  console.log(`style recalcs ${styles.length}, ${sum(styles)} elements (${(sum(styles) / (styles.length || 1)).toFixed(0)} each); layouts ${layouts.length}, ${sum(layouts)} dirty objects (${(sum(layouts) / (layouts.length || 1)).toFixed(0)} each)`);
+}
 
 // The same by tenth of the stream (a flat cost keeps each tenth's figures alike).
 const t0 = mine.reduce((m, t) => Math.min(m, t.ts), Infinity);

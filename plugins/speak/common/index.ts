@@ -29,7 +29,11 @@ export function activateSpeak(ctx: PluginContext, speech: Speech): void {
       speech.speak(sentence, { voice: voice === 'default' ? undefined : voice, lang: ctx.settings.get<string>('lang') || undefined });
     }
   };
-  const onText = (delta: string) => say(buffer.push(delta));
+  // Sentences are only cut while speaking is on (a fast answer sends a thousand pieces a second).
+  const onText = (delta: string) => {
+    if (ctx.settings.get<boolean>('useSpeak')) say(buffer.push(delta));
+    else buffer.clear();
+  };
   const onEnd = () => say(buffer.flush());
   const onCancel = () => {
     buffer.clear();

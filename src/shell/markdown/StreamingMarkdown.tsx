@@ -88,10 +88,8 @@ const Block = memo(function Block({ text, definitions, final, plain = false }: {
 const Group = memo(function Group({ blocks, definitions, plainFrom, tail }: { blocks: readonly string[]; definitions: string; plainFrom: number; tail?: ReactElement }) {
   return (
     <div className="md-group">
-      {blocks.map((text, i) => (
-        <Block key={i} text={text} definitions={definitions} final plain={i >= plainFrom} />
-      ))}
-      {tail}
+      {/* One array with the tail: keys only match within the same array. */}
+      {[...blocks.map((text, i) => <Block key={i} text={text} definitions={definitions} final plain={i >= plainFrom} />), tail]}
     </div>
   );
 });
@@ -184,10 +182,10 @@ export function StreamingMarkdown({ text, done, sync = false, className }: Strea
   );
   return (
     <div className={classes} data-streaming={done ? undefined : 'true'}>
-      {groups.map((blocks, i) => (
-        <Group key={i} blocks={blocks} definitions={definitions} plainFrom={plainFrom[i]!} tail={i === tailGroup ? tailElement : undefined} />
-      ))}
-      {tailElement && tailGroup === groups.length && <Group key={tailGroup} blocks={NO_BLOCKS} definitions={definitions} plainFrom={0} tail={tailElement} />}
+      {[
+        ...groups.map((blocks, i) => <Group key={i} blocks={blocks} definitions={definitions} plainFrom={plainFrom[i]!} tail={i === tailGroup ? tailElement : undefined} />),
+        tailElement && tailGroup === groups.length && <Group key={tailGroup} blocks={NO_BLOCKS} definitions={definitions} plainFrom={0} tail={tailElement} />,
+      ]}
     </div>
   );
 }

@@ -286,6 +286,29 @@ const api = {
     };
   },
 
+  /** Elements taken out of the DOM while `text` streams in chunks of `chunk` characters,
+   *  counted with their descendants, by tag and class of the element taken out. */
+  removals(text: string, chunk: number): Record<string, number> {
+    const el = container();
+    const root = createRoot(el);
+    roots.push(root);
+    const removed: Record<string, number> = {};
+    const observer = new MutationObserver(() => {});
+    observer.observe(el, { subtree: true, childList: true });
+    for (let end = chunk; end < text.length + chunk; end += chunk) {
+      flushSync(() => root.render(<StreamingMarkdown text={text.slice(0, end)} done={false} sync />));
+      for (const record of observer.takeRecords()) {
+        for (const node of record.removedNodes) {
+          if (!(node instanceof Element)) continue;
+          const kind = `${node.localName}.${node.className}`;
+          removed[kind] = (removed[kind] ?? 0) + 1 + node.querySelectorAll('*').length;
+        }
+      }
+    }
+    observer.disconnect();
+    return removed;
+  },
+
   // Streaming behaviour checks (renderStreaming.test.ts).
   /** Ten text updates in one task: nothing changes before the next animation frame, then the
    *  last text shows at once. */

@@ -93,7 +93,7 @@ console.log('self time by kind:', [...self].sort((a, b) => b[1] - a[1]).slice(0,
 // BENCH_TRACE_INVALIDATIONS=1: what invalidated style, most frequent first.
 if (process.env.BENCH_TRACE_INVALIDATIONS) {
   const reasons = new Map<string, number>();
-  for (const e of events.filter((x) => x.tid === tid && /Invalidation/.test(x.name))) {
+  for (const e of events.filter((x) => x.tid === tid && /Style.*Invalidation/.test(x.name))) {
     const d = (e.args?.data ?? {}) as { reason?: string; nodeName?: string; invalidationList?: { classes?: string[]; tagNames?: string[]; attributes?: string[] }[]; extraData?: string };
     const list = d.invalidationList?.map((i) => [...(i.classes ?? []), ...(i.tagNames ?? []), ...(i.attributes ?? [])].join(',')).join(';') ?? '';
     const key = `${e.name} ${d.reason ?? ''} ${d.nodeName ?? ''} ${list} ${d.extraData ?? ''}`.slice(0, 160);

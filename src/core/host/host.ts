@@ -28,6 +28,7 @@ import { bindArgs, CommandRegistry, formatUsage, usageOf, type RegisteredCommand
 import { ServiceRegistry } from '../services.ts';
 import type { SettingsStore } from '../settings.ts';
 import { isSecretLine } from './secrets.ts';
+import { failureSaid, PluginLoadError, unknownCommandSaid } from './runFailure.ts';
 
 
 export interface HostOptions {
@@ -59,13 +60,6 @@ export interface RunResult {
 interface Active {
   module: PluginModule;
   disposers: (() => void)[];
-}
-
-/** A plugin's code or translations could not be loaded (as opposed to failing once loaded). */
-export class PluginLoadError extends Error {
-  constructor(cause: unknown) {
-    super(cause instanceof Error ? cause.message : String(cause), { cause });
-  }
 }
 
 export class PluginHost {
@@ -364,14 +358,7 @@ export class PluginHost {
   ): Promise<RunResult> {
     const t = this.t('shell');
     const resolution = this.registry.resolve(parsed.tokens);
-    if (resolution.kind === 'unknown') {
-      // A command of another environment says where it works (`:theme` in the terminal).
-      const elsewhere = this.registry.resolve(parsed.tokens, this.registry.elsewhere);
-      const where = elsewhere.kind === 'found' ? elsewhere.command.spec.envs?.find((e) => e !== this.env) : undefined;
-      const cmd = elsewhere.kind === 'found' ? `:${elsewhere.command.spec.words.join(' ')}` : '';
-      const said = where === 'browser' ? t('msg.browserOnly', { cmd }) : where === 'cli' ? t('msg.terminalOnly', { cmd }) : t('msg.unknownCommand');
-      return { outputs: [error(said)], parsed, remember };
-    }
+    if (resolution.kind === 'unknown') return { outputs: [error(unknownCommandSaid(this.registry, parsed.tokens, this.env, t))], parsed, remember };
     const { command, argTokens } = resolution;
     const { spec, pluginId } = command;
     // Messages in the interface's language: the shell's own among the errors (offline, a bare
@@ -399,15 +386,8 @@ export class PluginHost {
       const result = await handler(this.commandContext(pluginId, spec, bound.args, parsed.line, signal));
       return done(asOutputs(result));
     } catch (err) {
-      // The plugin's code could not be fetched: the server is down or was updated since the
-      // page loaded. Said in words, not as the browser's "Failed to fetch dynamically
-      // imported module: <url>".
-      if (err instanceof PluginLoadError) {
-        const offline = this.options.online && !this.options.online();
-        return done([error(offline ? t('msg.notAvailableOffline', { cmd: `:${spec.words[0]}` }) : t('ui.loadFailed'))]);
-      }
       // A failing plugin must not take the shell down; say what failed and keep the input.
-      return done([error(t('msg.commandFailed', { message: err instanceof Error ? err.message : String(err) }))]);
+      return done([error(failureSaid(err, spec.words[0]!, Boolean(this.options.online && !this.options.online()), t))]);
     }
   }
 }

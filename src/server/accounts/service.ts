@@ -18,6 +18,7 @@ import {
 import { groupPassword, hashPassword, randomAlphanumeric, verifyPassword } from '../auth/password.ts';
 import { hashToken, newToken } from '../auth/tokens.ts';
 import { emailError, normalizeUsername, passwordError, usernameError } from './validation.ts';
+import { issueEmailToken, useEmailToken } from './emailTokens.ts';
 import { MessageError, type Message } from '../../core/messages.ts';
 import { balanceCents, credit, creditIn, type LedgerKind } from './ledger.ts';
 import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
@@ -40,8 +41,6 @@ export class AccountError extends MessageError {
     this.status = status;
   }
 }
-
-const EMAIL_TOKEN_MS = 24 * 3_600_000;
 
 export interface AccountsOptions {
   /** The server's clock (tests move it): role expiry is decided by it. */
@@ -264,28 +263,6 @@ export class Accounts implements AccountsApi {
     await this.db.updateTable('users').set({ password_hash: await hashPassword(password), updated_at: Date.now() }).where('id', '=', user.id).execute();
   }
 
-  private async emailToken(userId: number, kind: 'verify_email' | 'reset_password', newEmail: string | null): Promise<string> {
-    const token = newToken();
-    await this.db
-      .insertInto('email_tokens')
-      .values({ token_hash: hashToken(token), user_id: userId, kind, new_email: newEmail, expires_at: Date.now() + EMAIL_TOKEN_MS })
-      .execute();
-    return token;
-  }
-
-  private async useEmailToken(token: string, kind: 'verify_email' | 'reset_password') {
-    const row = await this.db
-      .selectFrom('email_tokens')
-      .selectAll()
-      .where('token_hash', '=', hashToken(token))
-      .where('kind', '=', kind)
-      .executeTakeFirst();
-    if (!row || row.used_at !== null || row.expires_at <= Date.now()) return undefined;
-    await this.db.updateTable('email_tokens').set({ used_at: Date.now() }).where('token_hash', '=', row.token_hash).execute();
-    return row;
-  }
-
-  /** The e-mail changes only when the link sent to the new address is followed. */
   /**
    * One account per e-mail address (any case): a password reset names one account, an
    * unsubscribe link one person, and an invitation's reward is paid once per address.
@@ -296,15 +273,16 @@ export class Accounts implements AccountsApi {
     return !!(await query.executeTakeFirst());
   }
 
+  /** The e-mail changes only when the link sent to the new address is followed. */
   async requestEmailChange(user: UserRow, email: string): Promise<string> {
     const bad = emailError(email.trim());
     if (bad) throw new AccountError(bad);
     if (await this.emailTaken(email, user.id)) throw new AccountError(SERVER_MESSAGES.emailTaken, 409);
-    return this.emailToken(user.id, 'verify_email', email.trim());
+    return issueEmailToken(this.db, user.id, 'verify_email', email.trim());
   }
 
   async confirmEmailChange(token: string): Promise<UserRow | undefined> {
-    const row = await this.useEmailToken(token, 'verify_email');
+    const row = await useEmailToken(this.db, token, 'verify_email');
     if (!row?.new_email) return undefined;
     // Taken by another account since the link was sent: the link does nothing.
     if (await this.emailTaken(row.new_email, row.user_id)) return undefined;
@@ -316,12 +294,12 @@ export class Accounts implements AccountsApi {
   async requestPasswordReset(username: string, email: string): Promise<{ user: UserRow; token: string } | undefined> {
     const user = await this.byUsername(username);
     if (!user || user.email.toLowerCase() !== email.trim().toLowerCase()) return undefined;
-    return { user, token: await this.emailToken(user.id, 'reset_password', null) };
+    return { user, token: await issueEmailToken(this.db, user.id, 'reset_password', null) };
   }
 
   /** Following the link sets a new random password and ends every login. */
   async confirmPasswordReset(token: string): Promise<{ user: UserRow; password: string } | undefined> {
-    const row = await this.useEmailToken(token, 'reset_password');
+    const row = await useEmailToken(this.db, token, 'reset_password');
     const user = row ? await this.byId(row.user_id) : undefined;
     if (!user) return undefined;
     const password = randomAlphanumeric(16);

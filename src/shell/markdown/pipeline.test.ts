@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { markdownToHast, renderMarkdown } from './pipeline.ts';
+import { markdownToHast, mathCacheSize, renderMarkdown } from './pipeline.ts';
 
 /** The app's own wrapper and Copy button around each code block (CodeBlock.tsx), exactly. */
 const COPY_WRAPPER = /<div class="md-code">(<pre[\s\S]*?<\/pre>)<button type="button" class="md-copy" data-testid="code-copy">Copy<\/button><\/div>/g;
@@ -13,6 +13,21 @@ const html = (markdown: string) => withCopy(markdown).replace(COPY_WRAPPER, '$1'
 const urls = (out: string) => [...out.matchAll(/\s(?:href|src|action|formaction|xlink:href|poster|srcset)="([^"]*)"/gi)].map((m) => m[1]!);
 
 describe('markdown pipeline', () => {
+  it('typesets a formula once and reuses it, keeping at most 256 short formulas', () => {
+    const once = html('Then $a^2 + b^2$ and $$\\frac{1}{2}$$ here.\n\n$$\n\\sum_i x_i\n$$');
+    // The cached copy renders the same, and is not changed by what later passes do to a tree.
+    expect(html('Then $a^2 + b^2$ and $$\\frac{1}{2}$$ here.\n\n$$\n\\sum_i x_i\n$$')).toBe(once);
+    expect(once).toContain('katex-display');
+    for (let i = 0; i < 300; i++) html(`$x_{${i}}$`);
+    // A long formula (as a hostile log may hold) is typeset, not kept.
+    const long = `$${'x+'.repeat(3000)}y$`;
+    expect(html(long)).toContain('class="katex"');
+    const { entries, longestKey } = mathCacheSize();
+    expect(entries).toBe(256);
+    expect(longestKey).toBeLessThanOrEqual(2000);
+  });
+
+
   it('renders GFM: tables, task lists, strikethrough, autolinks', () => {
     const out = html('| a | b |\n| --- | ---: |\n| 1 | **2** |\n\n- [x] done\n- [ ] todo\n\n~~old~~ www.example.com');
     expect(out).toContain('<table><thead><tr><th>a</th><th style="text-align:right">b</th></tr></thead>');

@@ -127,9 +127,18 @@ function rehypeHighlight(this: Processor) {
   };
 }
 
-/** How many typeset formulas are kept (a formula's tree is a few KB). */
+/** How many typeset formulas are kept, and the longest kept (its subtree as JSON): a formula's
+ *  tree is a few KB, but a 16 KB formula's could be megabytes, and 256 of those from a hostile
+ *  log would hold hundreds of MB. Longer formulas are typeset each time, as before the cache. */
 const MATH_CACHE_LIMIT = 256;
+const MAX_CACHED_MATH_CHARS = 2000;
 const mathCache = new Map<string, ElementContent[]>();
+
+/** What the formula cache holds (tests). */
+export const mathCacheSize = (): { entries: number; longestKey: number } => ({
+  entries: mathCache.size,
+  longestKey: Math.max(0, ...[...mathCache.keys()].map((k) => k.length)),
+});
 const MATH_CLASSES = ['language-math', 'math-display', 'math-inline'];
 const classesOf = (node: Element): unknown[] => (Array.isArray(node.properties.className) ? node.properties.className : []);
 const withoutPositions = (key: string, value: unknown) => (key === 'position' ? undefined : value);
@@ -165,8 +174,10 @@ function rehypeMath(this: Processor) {
         inner(alone, file);
         result = alone.children as ElementContent[];
       }
-      mathCache.set(key, result);
-      if (mathCache.size > MATH_CACHE_LIMIT) mathCache.delete(mathCache.keys().next().value!);
+      if (key.length <= MAX_CACHED_MATH_CHARS) {
+        mathCache.set(key, result);
+        if (mathCache.size > MATH_CACHE_LIMIT) mathCache.delete(mathCache.keys().next().value!);
+      }
       // A copy: later passes (harden) change the tree in place.
       parent.children.splice(parent.children.indexOf(scope), 1, ...structuredClone(result));
     }

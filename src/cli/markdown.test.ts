@@ -1,7 +1,10 @@
 // The terminal's markdown as it arrives (markdown.ts), on a screen kept in memory: text shows
 // before its line ends, only the line being written is redrawn (tables aside, drawn once they
-// end), and nothing goes back out of the window's reach.
+// end), nothing goes back out of the window's reach, and whatever pieces the answer comes in,
+// the screen is the one the same answer leaves printed at once, at 80 and 120 columns.
+import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
+import { markdownDocument } from '../../tests/fixtures/markdownArbitrary.ts';
 import { VirtualTerminal } from '../../tests/fixtures/virtualTerminal.ts';
 import { answerSink, markdownTools } from './answer.ts';
 import { LiveMarkdown } from './markdown.ts';
@@ -183,6 +186,42 @@ describe('markdown in the terminal, as it arrives', () => {
       expect(performance.now() - started).toBeLessThan(20_000);
     }
   });
+});
+
+// Generated answers: the page's property-test markdown, and what a terminal adds to it — lines
+// wider than the window, tall tables, CJK, emoji, right-to-left text, tabs and control characters.
+const word = fc.constantFrom('word', 'longerword', '中文字', '😀', '👍🏽', 'é', 'שָׁלוֹם', 'مرحبا', '**b**', '*', '`c`', '[l](u)', 'a_b', '\t', '\u001b[31m', 'x|y', '\\|', '|');
+const longLine = fc.array(word, { minLength: 10, maxLength: 120 }).map((w) => w.join(' '));
+const row = fc.array(fc.array(word, { minLength: 1, maxLength: 5 }).map((w) => w.join(' ')), { minLength: 1, maxLength: 4 }).map((cells) => `| ${cells.join(' | ')} |`);
+const table = fc
+  .tuple(fc.integer({ min: 1, max: 4 }), fc.array(row, { maxLength: 25 }))
+  .map(([n, rows]) => [`| ${Array.from({ length: n }, (_, i) => `h${i}`).join(' | ')} |`, `|${'---|'.repeat(n)}`, ...rows].join('\n'));
+const code = fc
+  .tuple(fc.constantFrom('js', 'python', '', 'nosuchlanguage'), fc.array(fc.oneof(longLine, fc.constantFrom('x = 1', '', '  y()')), { maxLength: 4 }))
+  .map(([lang, lines]) => `\`\`\`${lang}\n${lines.join('\n')}\n\`\`\``);
+const block = fc.oneof(markdownDocument(4), longLine, table, code, longLine.map((l) => `# ${l}`), longLine.map((l) => `- ${l}`), longLine.map((l) => `> ${l}`));
+const answer = fc.tuple(fc.array(block, { minLength: 1, maxLength: 4 }), fc.constantFrom('\n\n', '\n', '\r\n')).map(([blocks, gap]) => blocks.join('\n\n').replace(/\n/g, gap));
+const pieces = fc.array(fc.integer({ min: 1, max: 24 }), { minLength: 1, maxLength: 30 });
+
+describe('a streamed answer, property-tested', () => {
+  // Bounded by count (a few hundred renders), with room for a loaded two-core machine.
+  for (const columns of [80, 120]) {
+    it(`leaves the screen the answer printed at once leaves, whatever its pieces, at ${columns} columns`, () => {
+      fc.assert(
+        fc.property(answer, pieces, fc.constantFrom(24, 8), (text, sizes, rows) => {
+          const once = render([text], columns, rows);
+          const streamed = render(cut(text, sizes), columns, rows);
+          expect(streamed.screen.styled()).toBe(once.screen.styled());
+          expect(streamed.screen.cursor()).toEqual(once.screen.cursor());
+          // Nothing was gone back to out of the window's reach...
+          expect(streamed.screen.clamped).toBe(0);
+          // ...nor above the line being written, where no line could start a table.
+          if (!/^[ \t]*\|/m.test(text)) expect(streamed.screen.ups.filter((u) => u.to < u.lastLineFeed)).toEqual([]);
+        }),
+        { numRuns: 120 },
+      );
+    }, 120_000);
+  }
 });
 
 describe('the answer sink', () => {

@@ -108,6 +108,24 @@ describe.skipIf(!HAS_TMUX)('a streamed answer in the terminal', () => {
   }, 60_000);
 });
 
+describe.skipIf(!HAS_TMUX)('text widths', () => {
+  it("measures text in the columns tmux gives it: CJK, emoji, combining marks, right-to-left", async () => {
+    const samples = ['愛麗絲', 'ボブ', '김철수', '😀', '👍', '🎉🎉', 'é', 'e\u0301', 'שָׁלוֹם', 'مرحبا', '│─┌', 'plain'];
+    const name = `shellchat-widths-${process.pid}`;
+    await tmux('new-session', '-d', '-s', name, '-x', '80', '-y', '5', 'sleep 600');
+    try {
+      for (const sample of samples) {
+        await tmux('respawn-pane', '-k', '-t', name, `printf '%s' '${sample}'; sleep 600`);
+        let column = '';
+        for (let tries = 0; tries < 100 && (column = (await tmux('display', '-p', '-t', name, '#{cursor_x}')).trim()) === '0'; tries++) await sleep(20);
+        expect(Number(column), sample).toBe(textWidth(sample));
+      }
+    } finally {
+      spawnSync('tmux', [...SOCKET, 'kill-session', '-t', name]);
+    }
+  }, 30_000);
+});
+
 /**
  * A styled capture as cells: tmux writes the same cells with different escape sequences
  * depending on which were written and which erased, so the rows are compared once applied.
@@ -160,7 +178,7 @@ const RICH = [
   '|:-----|:----:|------:|-------|',
   '| Alice | 愛麗絲 | 😀 | likes tables |',
   '| Bob | ボブ | 👍 | wide characters keep the borders aligned, even when a cell wraps inside its column |',
-  '| Carol | 김철수 | 🎉🎉 | `code` in a cell |',
+  '| Carol | 김철수 | 🎉🎉 | `code` in a cell, שָׁלוֹם and مرحبا |',
   '',
   '```js',
   '// highlighted once each line ends',

@@ -6,7 +6,7 @@
 import type { Token, Tokens } from 'marked';
 import { sanitize, sgr, type Run } from './termText.ts';
 
-export const STYLE = {
+const STYLE = {
   strong: sgr(1),
   em: sgr(3),
   code: sgr(33),
@@ -116,7 +116,7 @@ export class SegmentCuts {
 // What can only be plain text: no markup character, entity or autolink.
 const MARKUP = /[\\`*_~[\]<>&@]|:\/\/|www\./i;
 
-export type InlineLexer = (text: string) => Token[];
+type InlineLexer = (text: string) => Token[];
 
 /** A segment's runs, in the line's `base` style. */
 export function inlineRuns(text: string, base: string, lex: InlineLexer): Run[] {

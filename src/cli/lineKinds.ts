@@ -5,10 +5,10 @@
 // so a line is classed alike whether it arrived in pieces or at once.
 import { sgr, type Run } from './termText.ts';
 
-export const HEADING = [sgr(35, 4, 1), sgr(32, 1)];
+const HEADING = [sgr(35, 4, 1), sgr(32, 1)];
 const QUOTE = sgr(90, 3);
 const QUOTE_BAR = sgr(90);
-export const RULE = sgr(90);
+const RULE = sgr(90);
 
 export type LineKind =
   /** Inline text from `content` on, after `prefix` (a bullet, a heading's marks), in `base`. */
@@ -19,7 +19,7 @@ export type LineKind =
   | { kind: 'fence'; char: string; length: number; lang: string }
   | { kind: 'row' };
 
-export interface LineContext {
+interface LineContext {
   columns: number;
   /** The previous line was a paragraph's text (a `===` under it makes it a heading). */
   afterParagraph: boolean;

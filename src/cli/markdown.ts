@@ -1,61 +1,410 @@
-// A streamed answer rendered for a terminal (marked + marked-terminal: headings, lists, tables,
-// highlighted code), block by block as each completes, so nothing printed is ever reprinted.
-// A block is complete once the lexer sees another block after it: the last one may still grow
-// (a paragraph gaining a line, a table gaining rows, a code fence not yet closed).
-import type { Marked, Token } from 'marked';
+// A streamed answer rendered for a terminal as it arrives (DESIGN §5): text shows as it comes,
+// finished lines are never printed again, and only the end of the line being written is redrawn
+// (carriage return, cursor up over its wrapped rows, erase) once it is known how it renders:
+// - a line of text (paragraph, heading, list item, quote) is cut into segments (inline.ts); the
+//   open one shows as typed and is rendered once it closes (`**bold**` loses its asterisks);
+// - a code line shows as typed and is highlighted when it ends; fences are not shown;
+// - a table's rows show as typed, and the rows typed so far are drawn as a table once it ends,
+//   as the columns' widths are not known before; a table taller than the window is drawn with
+//   the widths of the rows on the window, and later rows follow them as each ends;
+// - a line too tall to redraw (more than the window's rows) is left as typed.
+// The same answer printed at once goes through the same steps, so it looks the same.
+import type { Token } from 'marked';
+import { inlineRuns, plainAs, SegmentCuts } from './inline.ts';
+import { classify, classifyInFence, type LineKind } from './lineKinds.ts';
+import { columnWidths, delimiterAligns, delimiterSoFar, splitCells, TableDrawing, type Align } from './mdTable.ts';
+import { TermCursor, type Pos } from './termCursor.ts';
+import { sanitize, sgr, type Run } from './termText.ts';
 
-export interface BlockStream {
-  push(delta: string): void;
-  /** The answer ended: what is left is printed. */
-  end(): void;
+export interface MarkdownTools {
+  lex(text: string): Token[];
+  /** A line of code highlighted in `lang`, or undefined when the language is not known. */
+  highlight?(code: string, lang: string): string | undefined;
 }
 
-const loaded = new Map<number, Promise<Marked>>();
+type Text = Extract<LineKind, { kind: 'text' }>;
+type Kind = LineKind | { kind: 'code'; content: number } | { kind: 'close' } | { kind: 'typed' };
 
-/** marked with the terminal renderer, loaded on the first answer (it costs ~40 ms to import). */
-export function terminalMarked(width: number): Promise<Marked> {
+interface Fence {
+  char: string;
+  length: number;
+  indent: number;
+  lang: string;
+}
+
+interface Table {
+  start: Pos;
+  header: string;
+  /** Known once the delimiter row has ended. */
+  aligns?: Align[];
+  /** Rows shown as typed until the table is drawn. */
+  rows: string[];
+  /** Once drawn, the widths later rows follow. */
+  drawing?: TableDrawing;
+}
+
+const CODE = sgr(33);
+const HEADER = sgr(1);
+const CODE_INDENT = '  ';
+
+export class LiveMarkdown {
+  private readonly cur: TermCursor;
+  /** The most rows a redrawn part may span: its first row must still be on the window. */
+  private readonly live: number;
+  private readonly soft: number;
+  private readonly hard: number;
+  private readonly cutoff: number;
+  private readonly cuts: SegmentCuts;
+  private held = '';
+  private blanks = 0;
+  private afterParagraph = false;
+  private fence: Fence | undefined;
+  private table: Table | undefined;
+  // The line being written: its text, its kind once known, where it shows, how much of it is
+  // final (`commit`, up to `seg` in the text), scanned for cuts, and shown as typed.
+  private line = '';
+  private kind: Kind | undefined;
+  private started = false;
+  private start: Pos = { row: 0, col: 0 };
+  private commit: Pos = { row: 0, col: 0 };
+  private seg = 0;
+  private scanned = 0;
+  private shown = 0;
+
+  private readonly tools: MarkdownTools;
+  private readonly output: (bytes: string) => void;
+
+  constructor(tools: MarkdownTools, size: { columns: number; rows: number }, output: (bytes: string) => void) {
+    this.tools = tools;
+    this.output = output;
+    const columns = Math.max(8, size.columns);
+    this.cur = new TermCursor(columns);
+    this.live = Math.max(4, size.rows - 1);
+    // A segment shown as typed, even of wide characters from the middle of a row, fits the window.
+    this.hard = Math.max(16, Math.floor(((this.live - 2) * columns) / 2));
+    this.soft = this.hard >> 1;
+    this.cutoff = Math.min(200, this.soft);
+    this.cuts = new SegmentCuts(this.soft, this.hard);
+  }
+
+  push(delta: string): void {
+    // A CR may be half of a CR LF, a high surrogate half of a character: kept for the next piece.
+    let text = this.held + delta;
+    this.held = /(\r|[\ud800-\udbff])$/.test(text) ? text.slice(-1) : '';
+    if (this.held) text = text.slice(0, -1);
+    text = text.replace(/\r\n?/g, '\n');
+    for (let at = 0; ; ) {
+      const end = text.indexOf('\n', at);
+      this.grow(end < 0 ? text.slice(at) : text.slice(at, end));
+      if (end < 0) break;
+      this.finish();
+      at = end + 1;
+    }
+    this.showTyped();
+    this.flush();
+  }
+
+  /** The answer ended: its last line is finished, an open table drawn. */
+  end(): void {
+    const held = this.held;
+    this.held = '';
+    if (held) this.push(held === '\r' ? '\n' : '\ufffd');
+    if (this.line || this.kind) this.finish();
+    if (this.table) this.closeTable();
+    this.flush();
+  }
+
+  private flush(): void {
+    const bytes = this.cur.take();
+    if (bytes) this.output(bytes);
+  }
+
+  private grow(piece: string): void {
+    this.line += piece;
+    if (!this.kind) this.decide(false);
+    const kind = this.kind;
+    if (kind?.kind === 'text') {
+      for (; this.scanned < this.line.length; this.scanned++) if (this.cuts.feed(this.line[this.scanned]!)) this.segment(this.scanned + 1, kind);
+    } else if (kind?.kind === 'row' && this.table && !this.table.aligns && !delimiterSoFar(this.line)) {
+      // Under a row that could have been a header, a line that is no delimiter row: no table.
+      this.headerAsText();
+    }
+  }
+
+  private decide(complete: boolean): void {
+    const fence = this.fence;
+    let kind: Kind | undefined;
+    if (fence) {
+      const inFence = classifyInFence(this.line, complete, fence);
+      kind = inFence === 'code' ? { kind: 'code', content: Math.min(fence.indent, /^ */.exec(this.line)![0].length) } : inFence && { kind: 'close' };
+    } else kind = classify(this.line, complete, { columns: this.cur.columns, afterParagraph: this.afterParagraph, cutoff: this.cutoff });
+    if (!kind) return;
+    this.kind = kind;
+    if (this.table && kind.kind !== 'row') this.closeTable();
+    if (kind.kind === 'text') {
+      this.begin();
+      if (kind.prefix.length || kind.base) this.restyle(kind.prefix, kind.content);
+      this.seg = this.scanned = kind.content;
+      this.cuts.reset();
+    } else if (kind.kind === 'code') {
+      this.begin();
+      this.restyle([{ text: ' '.repeat(fence!.indent) + CODE_INDENT, sgr: '' }], kind.content);
+    }
+  }
+
+  /** The line's start shown as `prefix`, its text from `content` on to be shown in its style. */
+  private restyle(prefix: Run[], content: number): void {
+    if (this.shown > 0) this.cur.back(this.start);
+    this.cur.runs(prefix);
+    this.commit = this.cur.pos();
+    this.shown = content;
+  }
+
+  /** Where the line shows, once something of it does (blank lines before it first). */
+  private begin(): void {
+    if (this.started) return;
+    for (; this.blanks > 0; this.blanks--) this.cur.newline();
+    this.started = true;
+    this.start = this.commit = this.cur.pos();
+  }
+
+  /** The segment of a text line that ends at `end`, rendered; left as shown when it is plain. */
+  private segment(end: number, kind: Text): void {
+    const raw = this.line.slice(this.seg, end);
+    const runs = inlineRuns(raw, kind.base, this.tools.lex);
+    if (plainAs(runs, sanitize(raw), kind.base)) {
+      // Shown right already (what is shown past it stays, as typed).
+      if (this.shown < end) this.cur.write(styled(sanitize(this.line.slice(this.shown, end)), kind.base));
+      this.commit = this.shown > end ? this.cur.after(this.commit, sanitize(raw)) : this.cur.pos();
+      this.shown = Math.max(this.shown, end);
+    } else {
+      if (this.shown > this.seg) this.cur.back(this.commit);
+      this.cur.runs(runs);
+      this.commit = this.cur.pos();
+      this.shown = end;
+    }
+    this.seg = end;
+  }
+
+  /** What arrived of the line and is not shown yet, as typed. */
+  private showTyped(): void {
+    const kind = this.kind;
+    if (this.shown >= this.line.length) return;
+    // A line that may yet show nothing (blank, a fence) shows once it is known.
+    if (!kind && /^[ \t]*([`~]|$)/.test(this.line)) return;
+    this.begin();
+    if (kind?.kind === 'row') this.rowGrows();
+    if (this.shown >= this.line.length) return;
+    const base = kind?.kind === 'text' ? kind.base : kind?.kind === 'code' ? CODE : '';
+    this.cur.write(styled(sanitize(this.line.slice(this.shown)), base));
+    this.shown = this.line.length;
+  }
+
+  private finish(): void {
+    if (!this.kind) this.decide(true);
+    const kind = this.kind!;
+    switch (kind.kind) {
+      case 'text':
+        if (this.seg < this.line.length) this.segment(this.line.length, kind);
+        this.begin();
+        this.cur.newline();
+        break;
+      case 'code':
+        this.finishCode(kind.content);
+        break;
+      case 'fence':
+        this.fence = { char: kind.char, length: kind.length, indent: /^ */.exec(this.line)![0].length, lang: kind.lang };
+        this.erase();
+        break;
+      case 'close':
+        this.fence = undefined;
+        this.erase();
+        break;
+      case 'blank':
+        this.erase();
+        this.blanks++;
+        break;
+      case 'rule':
+        this.erase();
+        this.begin();
+        this.cur.runs(kind.runs);
+        this.cur.newline();
+        break;
+      case 'row':
+        this.finishRow();
+        break;
+      case 'typed':
+        this.showTyped();
+        this.cur.newline();
+    }
+    this.afterParagraph = kind.kind === 'text' && kind.paragraph;
+    this.line = '';
+    this.kind = undefined;
+    this.started = false;
+    this.seg = this.scanned = this.shown = 0;
+  }
+
+  /** Whatever of the line shows, gone. */
+  private erase(): void {
+    if (this.started) this.cur.back(this.start);
+  }
+
+  private finishCode(content: number): void {
+    const code = sanitize(this.line.slice(content));
+    const lang = this.fence?.lang ?? '';
+    const highlighted = lang && this.fits(this.commit.col, code) ? this.tools.highlight?.(code, lang) : undefined;
+    this.begin();
+    if (highlighted === undefined) this.showTyped();
+    else {
+      this.cur.back(this.commit);
+      this.cur.write(highlighted);
+    }
+    this.cur.newline();
+  }
+
+  /** Whether `text` shown from column `col` spans few enough rows to be redrawn. */
+  private fits(col: number, text: string): boolean {
+    return this.cur.after({ row: 0, col }, text).row + 1 <= this.live;
+  }
+
+  /** Rows span: from `from` to the end of what is left of the line, once shown. */
+  private spanWithLine(from: Pos): number {
+    const end = this.cur.after(this.cur.pos(), sanitize(this.line.slice(this.shown)));
+    return end.row - from.row + 1;
+  }
+
+  /**
+   * A table line grows: a table that would no longer fit the window is drawn now (or, before its
+   * delimiter row, shown as text); a line that alone would not is left as typed.
+   */
+  private rowGrows(): void {
+    for (;;) {
+      const table = this.table;
+      if (!table || table.drawing) {
+        if (this.spanWithLine(this.start) > this.live) this.kind = { kind: 'typed' };
+        return;
+      }
+      if (this.spanWithLine(table.start) <= this.live) return;
+      if (table.aligns) this.drawTable(table, false);
+      else this.headerAsText();
+    }
+  }
+
+  private finishRow(): void {
+    this.begin();
+    this.rowGrows();
+    if (this.kind?.kind === 'typed') {
+      this.showTyped();
+      this.cur.newline();
+      return;
+    }
+    const table = this.table;
+    if (!table) {
+      this.showTyped();
+      this.table = { start: this.start, header: this.line, rows: [] };
+      this.cur.newline();
+      return;
+    }
+    if (!table.aligns) {
+      table.aligns = delimiterAligns(this.line, splitCells(table.header).length);
+      if (!table.aligns) {
+        this.headerAsText();
+        this.finishRow();
+        return;
+      }
+      this.showTyped();
+      this.cur.newline();
+      return;
+    }
+    if (!table.drawing) {
+      this.showTyped();
+      table.rows.push(this.line);
+      this.cur.newline();
+      return;
+    }
+    this.cur.back(this.start);
+    for (const line of table.drawing.row(this.cells(this.line, table.drawing.widths.length, ''))) {
+      this.cur.write(line);
+      this.cur.newline();
+    }
+  }
+
+  private cells(line: string, count: number, base: string): Run[][] {
+    const cells = splitCells(line);
+    return Array.from({ length: count }, (_, i) => inlineRuns(cells[i] ?? '', base, this.tools.lex));
+  }
+
+  /** The table's rows so far drawn in place of the rows as typed; `last` closes it. */
+  private drawTable(table: Table, last: boolean): void {
+    const count = table.aligns!.length;
+    const header = this.cells(table.header, count, HEADER);
+    const rows = table.rows.map((r) => this.cells(r, count, ''));
+    const drawing = new TableDrawing(columnWidths([header, ...rows], count, this.cur.columns, !last), table.aligns!);
+    this.cur.back(table.start);
+    const lines = [drawing.top(), ...drawing.row(header), drawing.separator(), ...rows.flatMap((r) => drawing.row(r))];
+    if (last) lines.push(drawing.bottom());
+    for (const line of lines) {
+      this.cur.write(line);
+      this.cur.newline();
+    }
+    table.drawing = drawing;
+    table.rows = [];
+    this.restart();
+  }
+
+  /** A line that looked like a table's header, shown as text: there is no table after all. */
+  private headerAsText(): void {
+    const table = this.table!;
+    this.table = undefined;
+    this.cur.back(table.start);
+    const cuts = new SegmentCuts(this.soft, this.hard);
+    let seg = 0;
+    const line = table.header;
+    for (let i = 0; i < line.length; i++) {
+      if (cuts.feed(line[i]!)) {
+        this.cur.runs(inlineRuns(line.slice(seg, i + 1), '', this.tools.lex));
+        seg = i + 1;
+      }
+    }
+    if (seg < line.length) this.cur.runs(inlineRuns(line.slice(seg), '', this.tools.lex));
+    this.cur.newline();
+    this.restart();
+  }
+
+  /** The table is over: drawn whole, or its last border under the rows drawn already. */
+  private closeTable(): void {
+    const table = this.table!;
+    if (!table.aligns) return this.headerAsText();
+    this.table = undefined;
+    if (!table.drawing) return this.drawTable(table, true);
+    this.erase();
+    this.cur.write(table.drawing.bottom());
+    this.cur.newline();
+    this.restart();
+  }
+
+  /** The line being written shows again from here (what showed of it was erased). */
+  private restart(): void {
+    if (this.started) this.start = this.commit = this.cur.pos();
+    this.shown = 0;
+  }
+}
+
+const styled = (text: string, style: string) => (style && text ? `${style}${text}\u001b[0m` : text);
+
+const loaded = new Map<number, Promise<import('marked').Marked>>();
+
+/** marked with the terminal renderer, for a log's markdown shown at once (render.ts). */
+export function terminalMarked(width: number): Promise<import('marked').Marked> {
   let marked = loaded.get(width);
   if (!marked) {
     // Called once the client chose colour (a TTY, no NO_COLOR): the renderer's chalk is told
     // so, as it would guess otherwise from the process's own stdout (a pipe under a test).
     process.env.FORCE_COLOR ??= '1';
     marked = Promise.all([import('marked'), import('marked-terminal')]).then(
-      // width: tables and rules fit the window; text is left to the terminal's own wrapping.
       ([{ Marked }, { markedTerminal }]) => new Marked(markedTerminal({ width, reflowText: false, tab: 2 })),
     );
     loaded.set(width, marked);
   }
   return marked;
-}
-
-const content = (token: Token) => token.type !== 'space';
-
-export function blockStream(marked: Marked, write: (text: string) => void): BlockStream {
-  let pending = '';
-  // Blocks are a blank line apart, as marked-terminal prints a whole document; the last ends its line.
-  const print = (source: string, last = false) => {
-    const rendered = marked.parse(source, { async: false });
-    if (rendered.trim()) write(rendered.replace(/\n*$/, last ? '\n' : '\n\n'));
-  };
-  return {
-    push(delta) {
-      // marked reads CR LF as LF; its tokens' raw lengths must add up to what is held.
-      pending += delta;
-      if (pending.includes('\r')) pending = pending.replace(/\r\n|\r(?!$)/g, '\n');
-      // A block ends at a line end: lexing only then keeps the cost per line, not per token.
-      // The line being typed is left out: "2" may yet become "2. item" and continue a list.
-      if (!delta.includes('\n')) return;
-      const tokens = marked.lexer(pending.slice(0, pending.lastIndexOf('\n') + 1));
-      let last = tokens.length - 1;
-      while (last >= 0 && !content(tokens[last]!)) last--;
-      if (last <= 0) return;
-      const done = tokens.slice(0, last).reduce((n, t) => n + t.raw.length, 0);
-      print(pending.slice(0, done));
-      pending = pending.slice(done);
-    },
-    end() {
-      if (pending.trim()) print(pending, true);
-      pending = '';
-    },
-  };
 }

@@ -60,13 +60,20 @@ export async function generateOnce(
   request: GenerateRequest,
   options: { signal: AbortSignal; baseUrl?: string; fetch?: typeof fetch },
 ): Promise<GenerateResult> {
-  const response = await (options.fetch ?? fetch)(`${options.baseUrl ?? ''}/api/generate`, {
-    method: 'POST',
-    credentials: 'same-origin',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(request),
-    signal: options.signal,
-  });
+  let response: Response;
+  // A server that cannot be reached is said as with streaming on, not as fetch's 'fetch failed'.
+  try {
+    response = await (options.fetch ?? fetch)(`${options.baseUrl ?? ''}/api/generate`, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(request),
+      signal: options.signal,
+    });
+  } catch (err) {
+    if (options.signal.aborted) throw err;
+    throw offlineError();
+  }
   const body = (await response.json().catch(() => ({}))) as { success?: boolean; error?: string; result?: GenerateResult };
   if (response.status !== 200 || !body.success || !body.result) {
     if (body.error) throw new ApiError(body.error, response.status);

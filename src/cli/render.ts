@@ -35,7 +35,8 @@ const paint = (on: boolean, code: number, text: string) => (on ? `\u001b[${code}
 const CLEAR_SCREEN = '\u001b[H\u001b[2J\u001b[3J';
 
 /**
- * What a browser effect is in a terminal: `:clear` clears the screen (a TTY's only), a page of
+ * What a browser effect is in a terminal: `:clear` clears the screen (a TTY's only), `:stop`
+ * says how an answer is stopped here, a page of
  * the browser's back view is named with the server's address, a link or a saved answer's
  * pictures are printed as URLs. Returns the text to print under the outputs, if any.
  */
@@ -54,7 +55,8 @@ function effectText(effect: Effect, term: Terminal): string | undefined {
     case 'result':
       return effect.previews.map((url) => (term.server ? new URL(url, term.server).href : url)).join('\n') || undefined;
     case 'stop':
-      return undefined;
+      // Typed at the prompt, nothing is running (a line typed while an answer streams is not run).
+      return term.tFor?.('cli')('msg.stopHere');
   }
 }
 

@@ -1,10 +1,16 @@
 // The generation client: POST /api/generate_sse and read its events, or POST /api/generate
 // when streaming is off. Runs in the browser and in Node (tests, the CLI).
-import { ApiError, connectionLostError, offlineError, statusError } from './client.ts';
+import { ApiError, connectionLostError, offlineError, saidIn, statusError, type ApiAnswer } from './client.ts';
 import { GENERATION_EVENT_TYPES, type GenerateRequest, type GenerateResult, type GenerationEvent } from '../generation.ts';
 import { readSse } from './sse.ts';
 
 const KNOWN = new Set<string>(GENERATION_EVENT_TYPES);
+
+/** The server's refusal, with its message's code when it has one (a gate's, a guard's), so that it is shown translated. */
+function refused(body: Partial<ApiAnswer> & { error: string }, status: number): ApiError {
+  const said = saidIn(body);
+  return new ApiError(body.error, status, undefined, typeof said === 'string' ? undefined : said);
+}
 
 export async function streamGeneration(
   request: GenerateRequest,
@@ -26,13 +32,13 @@ export async function streamGeneration(
     throw offlineError();
   }
   if (response.status !== 200 || !response.body) {
-    let message: string | undefined;
+    let body: Partial<ApiAnswer> | undefined;
     try {
-      message = ((await response.json()) as { error?: string }).error;
+      body = (await response.json()) as Partial<ApiAnswer>;
     } catch {
       // not JSON
     }
-    throw message ? new ApiError(message, response.status) : statusError(response.status);
+    throw body?.error ? refused({ ...body, error: body.error }, response.status) : statusError(response.status);
   }
   // An answer ends with 'done' or 'error'. A stream that stops before either (the server was
   // killed, a proxy dropped the connection) is said to be cut, not taken for a whole answer.
@@ -74,9 +80,9 @@ export async function generateOnce(
     if (options.signal.aborted) throw err;
     throw offlineError();
   }
-  const body = (await response.json().catch(() => ({}))) as { success?: boolean; error?: string; result?: GenerateResult };
+  const body = (await response.json().catch(() => ({}))) as Partial<ApiAnswer<GenerateResult>>;
   if (response.status !== 200 || !body.success || !body.result) {
-    if (body.error) throw new ApiError(body.error, response.status);
+    if (body.error) throw refused({ ...body, error: body.error }, response.status);
     throw response.status === 200 ? new ApiError('Error occurred.', 200, { key: 'msg.errorOccurred' }) : statusError(response.status);
   }
   return body.result;

@@ -88,6 +88,9 @@ describe('item 2: the plus plan cannot be skipped by logging out', () => {
     expect(await run('hello')).toEqual({ status: 1, out: '', err: CLI_PLAN });
     expect((await run(':logout')).status).toBe(0);
     expect(await run('hello')).toEqual({ status: 1, out: '', err: CLI_LOGIN });
+    // In the interface's language, as every refusal with a code is.
+    expect((await run(':lang use de-DE')).status).toBe(0);
+    expect((await run('hello')).err).toMatch(/^Der Kommandozeilen-Client braucht ein Konto mit dem Plan plus_user oder höher: Melde dich mit :login/);
     expect(fake.requests.length).toBe(asked);
   });
 
@@ -190,6 +193,8 @@ describe('item 6: what works in the browser only says so in the CLI', () => {
     const dir = profile();
     expect(await cli(dir, [':split'])).toEqual({ status: 1, out: '', err: ':split works in the browser only.\n' });
     expect(await cli(dir, [':fullscreen split'])).toEqual({ status: 1, out: '', err: ':fullscreen works in the browser only.\n' });
+    // :stop at the prompt: nothing runs then; how an answer is stopped here.
+    expect(await cli(dir, [':stop'])).toEqual({ status: 0, out: 'Nothing is being answered now; Ctrl+C stops an answer as it streams.\n', err: '' });
     for (const [key, value] of [['theme', 'dark'], ['fullscreen', 'split'], ['useSpeak', 'true'], ['voice', 'x'], ['useLocation', 'true']]) {
       expect(await cli(dir, [`:set ${key} ${value}`])).toEqual({ status: 1, out: '', err: `:set ${key} works in the browser only.\n` });
     }

@@ -142,8 +142,8 @@ export async function openSession(options: {
   host.services.provide(TerminalRef, options.control);
   const session = { host, settings, i18n, api, persist, reach, systemInfo: () => systemInfo, server: options.server, control: options.control };
   runner = options.chat(session as CliSession);
-  // Plugins that start with the shell (the user's sync with the server) start as the prompt
-  // shows, not before it; a command waits for them (`ready`).
+  // Plugins that start with the shell (the user's sync with the server) and the server's system
+  // info (its default model): the flags, the first prompt and a command wait for them (`ready`).
   const ready = Promise.all([
     host.activateStartup().catch(() => undefined),
     loadSystemInfo(options.server, api.fetch).then((info) => void (systemInfo = info)),

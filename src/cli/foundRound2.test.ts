@@ -146,6 +146,11 @@ describe('item 5: a server that cannot be reached is named, with why', () => {
     expect((await cli(dir, ['hi'], { server: 'http://127.0.0.1:1' })).err).toBe('Could not reach the server http://127.0.0.1:1: port 1 is one that HTTP clients refuse to use.\n');
     // A host name that does not resolve.
     expect((await cli(dir, ['hi'], { server: 'http://no-such-host.invalid' })).err).toBe('Could not reach the server http://no-such-host.invalid: no host is named no-such-host.invalid.\n');
+    // Something else answers at that address (here the fake provider, whose errors are objects): its status, no trace.
+    const other = new URL(fake.url).origin;
+    for (const args of [['hi'], ['--no-stream', 'hi']]) {
+      expect(await cli(dir, args, { server: other }), args.join(' ')).toEqual({ status: 1, out: '', err: 'Request failed with status 404\n' });
+    }
     // Where the server answers, :info says so, with its default model.
     const online = await cli(dir, [':info']);
     expect(online.out).toMatch(/^Status +online$/m);

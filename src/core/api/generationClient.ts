@@ -6,10 +6,16 @@ import { readSse } from './sse.ts';
 
 const KNOWN = new Set<string>(GENERATION_EVENT_TYPES);
 
-/** The server's refusal, with its message's code when it has one (a gate's, a guard's), so that it is shown translated. */
-function refused(body: Partial<ApiAnswer> & { error: string }, status: number): ApiError {
-  const said = saidIn(body);
-  return new ApiError(body.error, status, undefined, typeof said === 'string' ? undefined : said);
+/**
+ * The server's refusal (its `error` text), with its message's code when it has one (a gate's, a
+ * guard's) so that it is shown translated; undefined when the body is not one of ours (another
+ * server at that address answers other JSON).
+ */
+function refused(body: unknown, status: number): ApiError | undefined {
+  const answer = (body ?? {}) as Partial<ApiAnswer>;
+  if (typeof answer.error !== 'string' || !answer.error) return undefined;
+  const said = typeof answer.code === 'string' ? saidIn({ error: answer.error, code: answer.code, ...(answer.params ? { params: answer.params } : {}) }) : undefined;
+  return new ApiError(answer.error, status, undefined, typeof said === 'object' ? said : undefined);
 }
 
 export async function streamGeneration(
@@ -32,13 +38,13 @@ export async function streamGeneration(
     throw offlineError();
   }
   if (response.status !== 200 || !response.body) {
-    let body: Partial<ApiAnswer> | undefined;
+    let body: unknown;
     try {
-      body = (await response.json()) as Partial<ApiAnswer>;
+      body = await response.json();
     } catch {
       // not JSON
     }
-    throw body?.error ? refused({ ...body, error: body.error }, response.status) : statusError(response.status);
+    throw refused(body, response.status) ?? statusError(response.status);
   }
   // An answer ends with 'done' or 'error'. A stream that stops before either (the server was
   // killed, a proxy dropped the connection) is said to be cut, not taken for a whole answer.
@@ -82,7 +88,8 @@ export async function generateOnce(
   }
   const body = (await response.json().catch(() => ({}))) as Partial<ApiAnswer<GenerateResult>>;
   if (response.status !== 200 || !body.success || !body.result) {
-    if (body.error) throw refused({ ...body, error: body.error }, response.status);
+    const refusal = refused(body, response.status);
+    if (refusal) throw refusal;
     throw response.status === 200 ? new ApiError('Error occurred.', 200, { key: 'msg.errorOccurred' }) : statusError(response.status);
   }
   return body.result;

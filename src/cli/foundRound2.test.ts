@@ -148,7 +148,7 @@ describe('item 5: a server that cannot be reached is named, with why', () => {
     expect((await cli(dir, ['hi'], { server: 'http://no-such-host.invalid' })).err).toBe('Could not reach the server http://no-such-host.invalid: no host is named no-such-host.invalid.\n');
     // Something else answers at that address (here the fake provider, whose errors are objects): its status, no trace.
     const other = new URL(fake.url).origin;
-    for (const args of [['hi'], ['--no-stream', 'hi']]) {
+    for (const args of [['hi'], ['--no-stream', 'hi'], [':login bob hunter2hunter2']]) {
       expect(await cli(dir, args, { server: other }), args.join(' ')).toEqual({ status: 1, out: '', err: 'Request failed with status 404\n' });
     }
     // Where the server answers, :info says so, with its default model.

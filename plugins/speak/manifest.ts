@@ -15,7 +15,7 @@ export default definePlugin({
     { id: 'voice.reset', words: ['voice', 'reset'], envs: ['browser'], group: 'speak' },
   ],
   settings: [
-    { key: 'useSpeak', type: 'boolean', default: false, scope: 'tab', sync: true, info: true },
-    { key: 'voice', type: 'string', default: 'default', scope: 'device', info: true },
+    { key: 'useSpeak', type: 'boolean', default: false, scope: 'tab', sync: true, info: true, envs: ['browser'] },
+    { key: 'voice', type: 'string', default: 'default', scope: 'device', info: true, envs: ['browser'] },
   ],
 });

@@ -154,7 +154,7 @@ describe.skipIf(!HAS_TMUX)('shellchat, the interactive shell in tmux', () => {
     const name = `shellchat-${process.pid}`;
     tmux('new-session', '-d', '-s', name, '-x', '120', '-y', '40', `SHELLCHAT_CONFIG_DIR=${dir} ${process.execPath} ${MAIN} --server ${t.url}`);
     try {
-      await until(name, (s) => s.includes('shellchat>'));
+      await until(name, (s) => s.includes('gpt-demo>'));
       // The answer's markdown rendered for the terminal: no asterisks, no fences, a drawn table.
       fake.reply({ text: '# Hi from the REPL\n\nThe **bold** part.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```js\nconst x = 1;\n```\n' });
       tmux('send-keys', '-t', name, 'hello', 'Enter');
@@ -183,7 +183,7 @@ describe.skipIf(!HAS_TMUX)('shellchat, the interactive shell in tmux', () => {
       tmux('send-keys', '-t', name, 'Right');
       await until(name, (s) => s.lastIndexOf('Second answer.') > s.lastIndexOf('Got both.'));
       tmux('send-keys', '-t', name, 'Right');
-      await until(name, (s) => s.trimEnd().endsWith('shellchat>') && s.lastIndexOf('No log found.') > s.lastIndexOf('Second answer.'));
+      await until(name, (s) => s.trimEnd().endsWith('gpt-demo>') && s.lastIndexOf('No log found.') > s.lastIndexOf('Second answer.'));
 
       // Tab completes a command from the manifests.
       tmux('send-keys', '-t', name, ':hel', 'Tab');
@@ -211,7 +211,7 @@ describe.skipIf(!HAS_TMUX)('shellchat, the interactive shell in tmux', () => {
       while (fake.aborted() === abortedBefore && Date.now() - stopped < 2_000) await new Promise((r) => setTimeout(r, 10));
       expect(fake.aborted()).toBe(abortedBefore + 1);
       expect(Date.now() - stopped).toBeLessThan(200);
-      await until(name, (s) => s.trimEnd().endsWith('shellchat>'), 5_000);
+      await until(name, (s) => s.trimEnd().endsWith('gpt-demo>'), 5_000);
       expect(fake.requests.length).toBe(before + 1);
       expect(existsSync(path.join(dir, 'history.json'))).toBe(true);
       expect(JSON.parse(readFileSync(path.join(dir, 'history.json'), 'utf8'))[0]).toBe(':help');
@@ -237,7 +237,7 @@ describe.skipIf(!HAS_TMUX)('shellchat, the interactive shell in tmux', () => {
     const name = `shellchat-edit-${process.pid}`;
     tmux('new-session', '-d', '-s', name, '-x', '120', '-y', '40', `EDITOR=${editor} SHELLCHAT_CONFIG_DIR=${dir} ${process.execPath} ${MAIN} --server ${t.url}`);
     try {
-      await until(name, (s) => s.includes('shellchat>'));
+      await until(name, (s) => s.includes('gpt-demo>'));
       fake.reply({ text: 'Edited text read.' });
       tmux('send-keys', '-t', name, ':edit', 'Enter');
       await until(name, (s) => s.includes('Edited text read.'));

@@ -1,10 +1,11 @@
 // `shellchat [options] ["question" | ":command"]`: one-shot (with what is piped on stdin sent
-// along, as a file's text is) or the interactive shell. Exit codes: 0, 1 after an error (on
-// stderr), 130 after Ctrl+C.
+// along, as a file's text is, or as the input itself when no text is given) or the interactive
+// shell. Exit codes: 0, 1 after an error (on stderr), 130 after Ctrl+C.
 import { answerSink, type AnswerInfo } from './answer.ts';
-import { parseCliArgs, USAGE } from './args.ts';
+import { CliArgsError, parseCliArgs, USAGE } from './args.ts';
 import { cliChat } from './chat.ts';
 import { cliControl } from './control.ts';
+import { applyFlags } from './flags.ts';
 import { openProfile } from './profile.ts';
 import { renderOutputs, type Terminal } from './render.ts';
 import { repl } from './repl.ts';
@@ -23,16 +24,28 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
   try {
     args = parseCliArgs(argv, env);
   } catch (err) {
-    term.err.write(`${(err as Error).message}\n${USAGE}\n`);
+    const showUsage = err instanceof CliArgsError ? err.showUsage : true;
+    term.err.write(`${(err as Error).message}\n${showUsage ? `${USAGE}\n` : ''}`);
     return 1;
   }
   if (args.help) {
     term.out.write(`${USAGE}\n`);
     return 0;
   }
+  // Without text, what is piped is the input (`echo ":model ls" | shellchat`); the shell needs a terminal.
+  let piped = args.text !== undefined || !process.stdin.isTTY ? await readStdin() : '';
+  let text = args.text;
+  if (text === undefined && !process.stdin.isTTY) [text, piped] = [piped.trim(), ''];
+  if (text !== undefined && !text.trim()) {
+    term.err.write('Nothing to send: give a question or a :command, as text or on stdin.\n');
+    return 1;
+  }
+  if (args.json && text === undefined) {
+    term.err.write('--json prints one answer: give a question or a :command.\n');
+    return 1;
+  }
+
   const profile = openProfile(env);
-  const oneShot = args.text !== undefined;
-  const piped = oneShot ? await readStdin() : '';
   let answered: AnswerInfo | undefined;
   const session = await openSession({
     server: args.server,
@@ -44,10 +57,16 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
       () => (piped ? `File content (stdin):\n${piped}` : ''),
     ),
   });
-  if (args.model) session.settings.set('model', args.model);
-  if (args.role) session.settings.set('role', args.role);
-  if (args.stream !== undefined) session.settings.set('useStream', args.stream);
-  if (!oneShot) return repl(session, profile, term);
+  term.server = args.server;
+  term.tFor = (ns) => session.host.t(ns);
+  // The flags apply once the account's settings are in (they would otherwise replace them).
+  await session.ready;
+  const refused = await applyFlags(session, args);
+  if (refused.length) {
+    await renderOutputs(await session.host.inLanguage(refused), term);
+    return 1;
+  }
+  if (text === undefined) return repl(session, profile, term);
 
   const abort = new AbortController();
   let interrupted = false;
@@ -55,8 +74,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
     interrupted = true;
     abort.abort();
   });
-  await session.ready;
-  let result = await session.host.run(args.text!, abort.signal);
+  let result = await session.host.run(text, abort.signal);
   // What `:edit` wrote is sent after it.
   for (let line; !abort.signal.aborted && (line = session.control.pending.shift()); ) {
     await renderOutputs(result.outputs, term);
@@ -65,8 +83,8 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
   session.persist();
   if (interrupted) return 130;
   if (args.json && answered) {
-    const { text, model, session: id, stats, evaluation } = answered;
-    term.out.write(`${JSON.stringify({ text, model, session: id, ...(stats ? { stats } : {}), ...(evaluation ? { evaluation } : {}) })}\n`);
+    const { text: answer, model, session: id, stats, evaluation } = answered;
+    term.out.write(`${JSON.stringify({ text: answer, model, session: id, ...(stats ? { stats } : {}), ...(evaluation ? { evaluation } : {}) })}\n`);
     return (await renderOutputs(result.outputs.filter((o) => o.kind === 'error'), term)) ? 1 : 0;
   }
   return (await renderOutputs(result.outputs, term)) ? 1 : 0;

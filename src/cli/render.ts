@@ -1,8 +1,9 @@
 // Outputs as terminal text: the same plain rendering the tests read (outputToText), errors on
 // stderr, and colour only on a TTY without NO_COLOR (https://no-color.org): then a log's
-// markdown is rendered as an answer is.
-import { outputToText, type Output } from '../core/host/index.ts';
+// markdown is rendered as an answer is, and tables fit the terminal's width (table.ts).
+import { outputToText, type Effect, type Output, type Translate } from '../core/host/index.ts';
 import { terminalMarked } from './markdown.ts';
+import { tableText } from './table.ts';
 
 type ListOutput = Extract<Output, { kind: 'list' }>;
 
@@ -21,27 +22,61 @@ export interface Terminal {
   out: NodeJS.WriteStream;
   err: NodeJS.WriteStream;
   env: NodeJS.ProcessEnv;
+  /** The server, and the translations, once the session is open: what effects are said with. */
+  server?: string;
+  tFor?: (ns: string) => Translate;
 }
 
 export const colours = (stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv) => !!stream.isTTY && !env.NO_COLOR;
 
 const paint = (on: boolean, code: number, text: string) => (on ? `\u001b[${code}m${text}\u001b[0m` : text);
 
-/** Writes outputs; resolves whether one was an error. Browser-only effects are left out. */
+/** Erases the screen and its scrollback, as `clear` does. */
+const CLEAR_SCREEN = '\u001b[H\u001b[2J\u001b[3J';
+
+/**
+ * What a browser effect is in a terminal: `:clear` clears the screen (a TTY's only), `:stop`
+ * says how an answer is stopped here, a page of
+ * the browser's back view is named with the server's address, a link or a saved answer's
+ * pictures are printed as URLs. Returns the text to print under the outputs, if any.
+ */
+function effectText(effect: Effect, term: Terminal): string | undefined {
+  switch (effect.type) {
+    case 'notice':
+      return effect.text;
+    case 'clear':
+      if (term.out.isTTY) term.out.write(CLEAR_SCREEN);
+      return undefined;
+    case 'open':
+      return effect.url;
+    case 'view':
+      if (effect.view !== 'back' || !effect.page || !term.tFor || !term.server) return undefined;
+      return term.tFor('cli')('msg.pageInBrowser', { page: term.tFor('shell')(`nav.${effect.page}`), url: term.server });
+    case 'result':
+      return effect.previews.map((url) => (term.server ? new URL(url, term.server).href : url)).join('\n') || undefined;
+    case 'stop':
+      // Typed at the prompt, nothing is running (a line typed while an answer streams is not run).
+      return term.tFor?.('cli')('msg.stopHere');
+  }
+}
+
+/** Writes outputs; resolves whether one was an error. */
 export async function renderOutputs(outputs: readonly Output[], term: Terminal): Promise<boolean> {
   let failed = false;
   const coloured = colours(term.out, term.env);
   for (const output of outputs) {
     if (output.kind === 'effect') {
-      // A line under the output ("No log found." when walking past the last log).
-      if (output.effect.type === 'notice') term.out.write(`${paint(coloured, 2, output.effect.text)}\n`);
+      const said = effectText(output.effect, term);
+      if (said) term.out.write(`${paint(coloured, 2, said)}\n`);
       continue;
     }
     if (output.kind === 'markdown' && coloured) {
       term.out.write(`${(await terminalMarked(term.out.columns || 80)).parse(output.text, { async: false }).replace(/\n*$/, '\n')}`);
       continue;
     }
-    const text = output.kind === 'list' ? listText(output, term.out.columns || 80) : outputToText(output);
+    // Laid out for the width only on a terminal: a pipe gets each row on one line, for scripts.
+    const width = term.out.isTTY ? term.out.columns : undefined;
+    const text = output.kind === 'list' ? listText(output, width || 80) : output.kind === 'table' && width ? tableText(output, width) : outputToText(output);
     if (output.kind === 'error') {
       failed = true;
       term.err.write(`${paint(colours(term.err, term.env), 31, text)}\n`);

@@ -1,4 +1,4 @@
-// The interactive shell: a prompt that shows the model, Tab completion from the manifests (the
+// The interactive shell: a prompt that shows the model in use, Tab completion from the manifests (the
 // browser's completeLine), history kept in the profile (100 lines, newest first, no secrets),
 // Ctrl+C stopping an answer as it streams (the request is aborted; the server stops the
 // provider), Ctrl+C on an empty line or Ctrl+D leaving, several pasted lines kept as one input
@@ -6,7 +6,7 @@
 import readline from 'node:readline';
 import { PassThrough } from 'node:stream';
 import { completeLine } from '../core/host/tabCompletion.ts';
-import { maskSecrets, pushHistory, type Output } from '../core/host/index.ts';
+import { maskSecrets, pushHistory, settingIn, type Output } from '../core/host/index.ts';
 import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON, pasteFilter } from './paste.ts';
 import type { Profile } from './profile.ts';
 import { renderOutputs, type Terminal } from './render.ts';
@@ -28,15 +28,18 @@ export async function repl(session: CliSession, profile: Profile, term: Terminal
     removeHistoryDuplicates: true,
     completer: (line: string, done: (err: null, result: [string[], string]) => void) => {
       completeLine(line, host.registry, {
-        settingKeys: () => settings.specs().filter((s) => s.settable !== false).map((s) => s.key),
+        settingKeys: () => settings.specs().filter((s) => s.settable !== false && settingIn(s, 'cli')).map((s) => s.key),
         provider: (source, pluginId) => host.completionProvider(source, pluginId),
       })
         .then(({ base, candidates }) => done(null, [candidates.map((c) => base + c), line]))
         .catch(() => done(null, [[], line]));
     },
   });
-  const prompt = () => `${settings.get<string>('model') || 'shellchat'}> `;
-  maskWhileTyped(rl, (line) => maskSecrets(line, host.registry));
+  // The model the next question goes to: the one in use, else the server's default.
+  const prompt = () => `${settings.get<string>('model') || session.systemInfo().model || 'shellchat'}> `;
+  maskWhileTyped(rl, (line) => (settings.get<boolean>('passMask') === false ? line : maskSecrets(line, host.registry)));
+  // A server that did not answer at the start is said before the first prompt, not at the first question.
+  if (session.reach.ok === false) term.err.write(`${session.reach.said(session.i18n.tFor('cli'))}\n`);
   let running: AbortController | undefined;
   rl.on('SIGINT', () => {
     if (running) {

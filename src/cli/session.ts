@@ -19,10 +19,14 @@ import {
   type PluginManifest,
   type PluginModule,
   type SettingValue,
+  type SystemInfo,
+  type Translate,
 } from '../core/host/index.ts';
 import { TerminalRef } from '../core/index.ts';
 import type { CliControl } from './control.ts';
+import { withRunOnly } from './flags.ts';
 import type { Profile } from './profile.ts';
+import { createReach, type Reach } from './reach.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -69,6 +73,32 @@ async function builtins(env: NodeJS.ProcessEnv): Promise<PluginEntry[]> {
   );
 }
 
+/** How long the start waits for the server's system info (its default model) before going on without it. */
+const SYSTEM_INFO_WAIT_MS = 5_000;
+
+/** The server's system info (its default model, for the prompt and `:info`), or {} when it does not answer. */
+async function loadSystemInfo(server: string, fetcher: typeof fetch): Promise<SystemInfo> {
+  try {
+    const response = await fetcher(`${server}/api/system/info`, { signal: AbortSignal.timeout(SYSTEM_INFO_WAIT_MS) });
+    return response.ok ? (((await response.json()) as { result?: SystemInfo }).result ?? {}) : {};
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * The translations, with the terminal's own words where the browser's would be wrong: a
+ * server that cannot be reached is said as such (which one, and why), not 'You are offline.'.
+ */
+function cliTranslator(tFor: (ns: string) => Translate, reach: Reach): (ns: string) => Translate {
+  return (ns) => {
+    const t = tFor(ns);
+    if (ns === 'shell') return (key, vars) => (key === 'msg.offline' && reach.failure ? reach.said(tFor('cli')) : t(key, vars));
+    if (ns === 'info') return (key, vars) => (key === 'info.offline' && reach.failure ? tFor('cli')('reach.status', { reason: reach.reason(tFor('cli')) }) : t(key, vars));
+    return t;
+  };
+}
+
 export type ChatRunner = (parsed: Extract<ParsedLine, { kind: 'chat' }>, signal: AbortSignal) => Promise<Output[]>;
 
 export async function openSession(options: {
@@ -82,34 +112,42 @@ export async function openSession(options: {
   const plugins = await builtins(options.env);
   const specs = [...SHELL_SETTINGS, ...plugins.flatMap((p) => p.manifest.settings ?? [])];
   const stored = profile.readJson<Record<string, SettingValue>>('settings.json', {});
-  const settings = createMemorySettings(specs, stored);
+  // What is saved, and what this run uses: the saved values under the flags' (flags.ts).
+  const saved = createMemorySettings(specs, stored);
+  const settings = withRunOnly(saved);
   // A first run (or a profile from another server) starts a session, as the browser does at load.
   if (!(settings.get<number>('session') > SESSION_ID_MIN)) resetSession(settings);
   // Settings persist as the browser's localStorage does (the login cookie separately, 0600).
-  const persist = () => profile.writeJson('settings.json', Object.fromEntries(specs.map((s) => [s.key, settings.get(s.key)])));
-  const i18n = await createI18n({ lang: settings.get<string>('lang') || 'en-US', namespaces: ['shell', 'core'], load: loadLocale });
-  const api = createApiClient({ baseUrl: options.server, fetch: profileFetch(profile) });
+  const persist = () => profile.writeJson('settings.json', Object.fromEntries(specs.map((s) => [s.key, saved.get(s.key)])));
+  const i18n = await createI18n({ lang: settings.get<string>('lang') || 'en-US', namespaces: ['shell', 'core', 'cli'], load: loadLocale });
+  const reach = createReach(options.server);
+  const api = createApiClient({ baseUrl: options.server, fetch: reach.track(profileFetch(profile)) });
+  let systemInfo: SystemInfo = {};
   const identity = () => (settings.get<string>('user') ? { loggedIn: true, username: settings.get<string>('user') } : { loggedIn: false });
   let runner: ChatRunner | undefined;
   const host: PluginHost = new PluginHost({
     env: 'cli',
     plugins,
     settings,
-    translator: (ns) => i18n.tFor(ns),
+    translator: cliTranslator((ns) => i18n.tFor(ns), reach),
     loadNamespace: (ns) => i18n.loadNamespaces([ns]),
     languageReady: () => i18n.ready(),
     identity,
-    online: () => true,
+    // No `online`: every command tries the server (a terminal has no offline mode to fall back
+    // to), and one it could not reach says which server and why (cliTranslator).
     onChat: (parsed, signal) => runner!(parsed, signal),
     onFunction: (parsed) => runFunctionCalls(host, parsed),
   });
-  host.services.provide(PlatformRef, { online: () => true, serverUrl: () => options.server, systemInfo: () => ({}), api });
+  host.services.provide(PlatformRef, { online: () => reach.ok !== false, serverUrl: () => options.server, systemInfo: () => systemInfo, api });
   host.services.provide(TerminalRef, options.control);
-  const session = { host, settings, i18n, api, persist, server: options.server, control: options.control };
+  const session = { host, settings, i18n, api, persist, reach, systemInfo: () => systemInfo, server: options.server, control: options.control };
   runner = options.chat(session as CliSession);
-  // Plugins that start with the shell (the user's sync with the server) start as the prompt
-  // shows, not before it; a command waits for them (`ready`).
-  const ready = host.activateStartup().catch(() => undefined);
+  // Plugins that start with the shell (the user's sync with the server) and the server's system
+  // info (its default model): the flags, the first prompt and a command wait for them (`ready`).
+  const ready = Promise.all([
+    host.activateStartup().catch(() => undefined),
+    loadSystemInfo(options.server, api.fetch).then((info) => void (systemInfo = info)),
+  ]).then(() => undefined);
   return { ...session, ready };
 }
 

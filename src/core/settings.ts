@@ -1,6 +1,7 @@
 // Settings declared by manifests (spec part 3 keys and defaults), their validation for `:set`,
 // and an in-memory store used by the CLI and the tests. The browser store persists the same
 // interface with TinyBase (src/shell/settingsStore.ts).
+import type { Env } from './contract.ts';
 
 export type SettingType = 'boolean' | 'number' | 'string' | 'enum' | 'list';
 /** device: localStorage, kept across tabs; tab: sessionStorage, one browser tab. */
@@ -19,6 +20,11 @@ export interface SettingSpec {
   settable?: boolean;
   /** Shown by `:info`. */
   info?: boolean;
+  /**
+   * Environments where the setting does something (`theme` only in the browser); all when
+   * absent. Elsewhere `:set` says where it works and `:info` leaves it out, as for commands.
+   */
+  envs?: readonly Env[];
   /**
    * Rendered on the Settings page as buttons: `values`, or the groups of choices the declaring
    * plugin serves (ctx.choices). A pick goes through the plugin's setter when it has one
@@ -42,6 +48,11 @@ export interface SettingsStore {
   /** Subscribe to one key, or '*' for all; returns the unsubscribe function. */
   onChange(key: string, fn: (key: string, value: SettingValue) => void): () => void;
   specs(): readonly SettingSpec[];
+}
+
+/** Does the setting do something in `env`? */
+export function settingIn(spec: Pick<SettingSpec, 'envs'>, env: Env): boolean {
+  return !spec.envs || spec.envs.includes(env);
 }
 
 export function findSetting(specs: readonly SettingSpec[], key: string): SettingSpec | undefined {

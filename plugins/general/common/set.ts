@@ -7,6 +7,7 @@ import {
   parseSettingInput,
   SESSION_ID_MAX,
   SESSION_ID_MIN,
+  settingIn,
   text,
   type CommandContext,
   type CommandHandler,
@@ -19,6 +20,13 @@ import { SERVER_MESSAGES } from '../../../src/core/serverMessages.ts';
 
 export function settableKeys(settings: SettingsStore): string[] {
   return settings.specs().filter((s) => s.settable !== false).map((s) => s.key);
+}
+
+/** A setting that does nothing here (`theme` in the terminal) says where it works, as its command does. */
+function elsewhere(ctx: CommandContext, spec: SettingSpec): string | undefined {
+  if (settingIn(spec, ctx.env)) return undefined;
+  const cmd = `:set ${spec.key}`;
+  return spec.envs?.includes('browser') ? ctx.tFor('shell')('msg.browserOnly', { cmd }) : ctx.tFor('shell')('msg.terminalOnly', { cmd });
 }
 
 /**
@@ -48,9 +56,11 @@ function checked(ctx: CommandContext, spec: SettingSpec, raw: string): { value: 
 
 export const setCommands: Record<string, CommandHandler> = {
   set: async (ctx) => {
-    const keys = settableKeys(ctx.settings);
+    const keys = settableKeys(ctx.settings).filter((key) => settingIn(findSetting(ctx.settings.specs(), key)!, ctx.env));
     const spec = findSetting(ctx.settings.specs(), ctx.args.key ?? '');
     if (!spec || spec.settable === false) return error(ctx.t('msg.unknownKey', { keys: keys.join(', ') }));
+    const notHere = elsewhere(ctx, spec);
+    if (notHere) return error(notHere);
     const raw = ctx.args.value ?? '';
     // A plugin that owns how its setting is set (`model`, `role`, `stores`) applies its own rules.
     const owned = await ctx.setThroughOwner(spec.key, raw);
@@ -63,7 +73,7 @@ export const setCommands: Record<string, CommandHandler> = {
   'set.all': (ctx) => {
     const all: Record<string, unknown> = {};
     for (const spec of ctx.settings.specs()) {
-      if (spec.settable !== false) all[spec.key] = ctx.settings.get(spec.key);
+      if (spec.settable !== false && settingIn(spec, ctx.env)) all[spec.key] = ctx.settings.get(spec.key);
     }
     return { kind: 'json', value: all };
   },

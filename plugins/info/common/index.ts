@@ -1,4 +1,4 @@
-import { findLanguage, formatSettingValue, PlatformRef, type PluginContext } from '../../../src/core/index.ts';
+import { findLanguage, formatSettingValue, PlatformRef, settingIn, type PluginContext } from '../../../src/core/index.ts';
 
 /** `:info`: connectivity, the server, the language, and every setting a manifest marks `info`. */
 export function activateInfo(ctx: PluginContext): void {
@@ -14,7 +14,8 @@ export function activateInfo(ctx: PluginContext): void {
     const lang = c.settings.get<string>('lang');
     rows.push([c.t('info.language'), lang ? `${findLanguage(lang)?.name ?? lang} (${lang})` : c.t('info.notSet')]);
     for (const spec of c.settings.specs()) {
-      if (!spec.info || spec.key === 'lang') continue;
+      // Only what works here: the terminal's `:info` leaves out the theme, speech, location...
+      if (!spec.info || spec.key === 'lang' || !settingIn(spec, c.env)) continue;
       const value = formatSettingValue(c.settings.get(spec.key));
       rows.push([spec.key, value === '' ? c.t('info.notSet') : value]);
     }

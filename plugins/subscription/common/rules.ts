@@ -41,6 +41,7 @@ export const MESSAGES = defineMessages(
     already: 'This payment was already credited.',
     balanceExceeded: 'Your fees (${{usage}}) are more than your balance (${{balance}}). Top up with :subscription topup 5, or on the Subscriptions page.',
     plusRequired: '{{feature}} needs the plus_user plan or above. See :subscription ls.',
+    cliLogin: 'The command-line client needs an account on the plus_user plan or above: log in with :login <username> <password> (new here? :user add <username> <email> <password>), then see :subscription ls.',
     status: 'Plan: {{role}}, until {{expires}}. Balance: ${{balance}}.',
     statusScheduled: 'Then {{role}} from {{date}}.',
     webhookRefused: 'Webhook refused.',

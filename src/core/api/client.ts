@@ -70,12 +70,14 @@ export async function readAnswer<T>(response: Response): Promise<ApiAnswer<T>> {
   } catch {
     answer = undefined;
   }
-  const refusal = (error: string) => {
-    const said = saidIn(answer!);
-    return new ApiError(error, response.status, undefined, typeof said === 'string' ? undefined : said);
+  // Only our answer's fields: another server at that address may answer other JSON ({error: {...}}).
+  const error = typeof answer?.error === 'string' ? answer.error : undefined;
+  const refusal = (text: string) => {
+    const said = typeof answer?.code === 'string' ? saidIn(answer) : undefined;
+    return new ApiError(text, response.status, undefined, said && typeof said !== 'string' ? said : undefined);
   };
-  if (response.status !== 200 || !answer) throw answer?.error ? refusal(answer.error) : statusError(response.status);
-  if (!answer.success) throw refusal(answer.error || 'An error occurred during your request.');
+  if (response.status !== 200 || !answer) throw error ? refusal(error) : statusError(response.status);
+  if (!answer.success) throw refusal(error || 'An error occurred during your request.');
   return answer;
 }
 

@@ -1,10 +1,22 @@
 // The generation client: POST /api/generate_sse and read its events, or POST /api/generate
 // when streaming is off. Runs in the browser and in Node (tests, the CLI).
-import { ApiError, connectionLostError, offlineError, statusError } from './client.ts';
+import { ApiError, connectionLostError, offlineError, saidIn, statusError, type ApiAnswer } from './client.ts';
 import { GENERATION_EVENT_TYPES, type GenerateRequest, type GenerateResult, type GenerationEvent } from '../generation.ts';
 import { readSse } from './sse.ts';
 
 const KNOWN = new Set<string>(GENERATION_EVENT_TYPES);
+
+/**
+ * The server's refusal (its `error` text), with its message's code when it has one (a gate's, a
+ * guard's) so that it is shown translated; undefined when the body is not one of ours (another
+ * server at that address answers other JSON).
+ */
+function refused(body: unknown, status: number): ApiError | undefined {
+  const answer = (body ?? {}) as Partial<ApiAnswer>;
+  if (typeof answer.error !== 'string' || !answer.error) return undefined;
+  const said = typeof answer.code === 'string' ? saidIn({ error: answer.error, code: answer.code, ...(answer.params ? { params: answer.params } : {}) }) : undefined;
+  return new ApiError(answer.error, status, undefined, typeof said === 'object' ? said : undefined);
+}
 
 export async function streamGeneration(
   request: GenerateRequest,
@@ -26,13 +38,13 @@ export async function streamGeneration(
     throw offlineError();
   }
   if (response.status !== 200 || !response.body) {
-    let message: string | undefined;
+    let body: unknown;
     try {
-      message = ((await response.json()) as { error?: string }).error;
+      body = await response.json();
     } catch {
       // not JSON
     }
-    throw message ? new ApiError(message, response.status) : statusError(response.status);
+    throw refused(body, response.status) ?? statusError(response.status);
   }
   // An answer ends with 'done' or 'error'. A stream that stops before either (the server was
   // killed, a proxy dropped the connection) is said to be cut, not taken for a whole answer.
@@ -60,16 +72,24 @@ export async function generateOnce(
   request: GenerateRequest,
   options: { signal: AbortSignal; baseUrl?: string; fetch?: typeof fetch },
 ): Promise<GenerateResult> {
-  const response = await (options.fetch ?? fetch)(`${options.baseUrl ?? ''}/api/generate`, {
-    method: 'POST',
-    credentials: 'same-origin',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(request),
-    signal: options.signal,
-  });
-  const body = (await response.json().catch(() => ({}))) as { success?: boolean; error?: string; result?: GenerateResult };
+  let response: Response;
+  // A server that cannot be reached is said as with streaming on, not as fetch's 'fetch failed'.
+  try {
+    response = await (options.fetch ?? fetch)(`${options.baseUrl ?? ''}/api/generate`, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(request),
+      signal: options.signal,
+    });
+  } catch (err) {
+    if (options.signal.aborted) throw err;
+    throw offlineError();
+  }
+  const body = (await response.json().catch(() => ({}))) as Partial<ApiAnswer<GenerateResult>>;
   if (response.status !== 200 || !body.success || !body.result) {
-    if (body.error) throw new ApiError(body.error, response.status);
+    const refusal = refused(body, response.status);
+    if (refusal) throw refusal;
     throw response.status === 200 ? new ApiError('Error occurred.', 200, { key: 'msg.errorOccurred' }) : statusError(response.status);
   }
   return body.result;

@@ -19,9 +19,10 @@ export const SHELL_SETTINGS: readonly SettingSpec[] = [
     scope: 'device',
     sync: true,
     info: true,
+    envs: ['browser'],
     page: { order: 10 },
   },
-  { key: 'fullscreen', type: 'enum', values: FULLSCREEN_MODES, default: 'off', scope: 'device', sync: true, info: true },
+  { key: 'fullscreen', type: 'enum', values: FULLSCREEN_MODES, default: 'off', scope: 'device', sync: true, info: true, envs: ['browser'] },
   // The Settings page offers the 28 locales of SETTINGS_LOCALES (spec part 9).
   { key: 'lang', type: 'string', default: '', scope: 'device', sync: true, info: true, settable: false, page: { order: 70 } },
   { key: 'passMask', type: 'boolean', default: true, scope: 'device', sync: true },

@@ -135,4 +135,26 @@ describe.each(await engines())('questions sent at once, on %s', (engine) => {
     expect(fake.requests.length - asked).toBe(2);
     expect(await chatUses(user.id)).toHaveLength(3);
   }, 30_000);
+
+  it('counts a question whose tool calls the browser runs once, and a round with results but no question waiting as a new one', async () => {
+    const { client, user } = await account();
+    const s = session();
+    const mcp = [{ name: 'fs_read', description: 'Reads a file.', parameters: { type: 'object', properties: { path: { type: 'string' } } } }];
+    fake.reply({ toolCalls: [{ id: 'call_1', name: 'fs_read', arguments: '{"path":"/notes.txt"}' }], usage: { prompt_tokens: 7, completion_tokens: 1 } });
+    const first = await post(client, '/api/generate', { session: s, user_input: 'read my notes', mcp_tools: mcp });
+    const calls = (JSON.parse(await first.text()) as { result: { tool_calls: { id: string; name: string; args: string }[] } }).result.tool_calls;
+    expect(calls).toHaveLength(1);
+    const results = [{ ...calls[0]!, result: 'buy milk' }];
+    expect((await post(client, '/api/generate', { session: s, user_input: 'read my notes', mcp_tools: mcp, tool_results: results })).status).toBe(200);
+    // One use, with both rounds' tokens.
+    expect(await chatUses(user.id)).toEqual([{ model: 'gpt-4o-mini', input_tokens: 17, output_tokens: 3, log_id: expect.any(Number) }]);
+    // Results sent again, with no question waiting for them: a question of its own.
+    expect((await post(client, '/api/generate', { session: s, user_input: 'read my notes', mcp_tools: mcp, tool_results: results })).status).toBe(200);
+    expect(await chatUses(user.id)).toHaveLength(2);
+    // A third is the limit's last; after it, results without a question waiting are refused.
+    expect((await post(client, '/api/generate', { session: s, user_input: 'again', tool_results: results })).status).toBe(200);
+    const refused = await post(client, '/api/generate', { session: s, user_input: 'again', tool_results: results });
+    expect(JSON.parse(await refused.text()).error).toMatch(LIMIT);
+    expect(await chatUses(user.id)).toHaveLength(3);
+  }, 30_000);
 });

@@ -166,10 +166,13 @@ export function uploadRoutes(deps: UploadDeps) {
     // counted one after the other; taken once: a second PUT to the same URL finds it claimed.
     const holder: Holder = { userId: row.user_id, deviceId: row.device_id, address: row.address };
     const claimed = await withKeyLocks(db, quotaLockKeys(holder), async (trx) => {
+      // Another PUT of this URL got here first: refused without touching its upload.
+      const open = await trx.selectFrom('uploads').select('id').where('id', '=', id).where('ready', '=', 0).where('size', '=', 0).executeTakeFirst();
+      if (!open) return false;
       const over = await quotaRefusal(trx, holder, quotas, data.byteLength);
       if (over) return over;
-      const marked = await trx.updateTable('uploads').set({ size: data.byteLength }).where('id', '=', id).where('ready', '=', 0).where('size', '=', 0).executeTakeFirst();
-      return Number(marked.numUpdatedRows) === 1;
+      await trx.updateTable('uploads').set({ size: data.byteLength }).where('id', '=', id).execute();
+      return true;
     });
     if (claimed instanceof Message) return refuse(claimed);
     if (!claimed) return invalid();

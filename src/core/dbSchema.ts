@@ -111,6 +111,15 @@ export interface UsageTable {
   output_tokens: number;
   cost: number;
   created_at: number;
+  /** A visitor's address key (an HMAC of the address: src/server/http/clientAddress.ts); null for a user. */
+  address: ColumnType<string | null, string | null | undefined, string | null>;
+  /**
+   * A question counted when it started, waiting in this session for what completes it: a local
+   * model's log (/api/log/add), or the browser's tool results. Null once settled.
+   */
+  awaiting: ColumnType<number | null, number | null | undefined, number | null>;
+  /** How many times the browser's tool results went on with this question (at most MAX_TOOL_ROUNDS). */
+  continued: ColumnType<number, number | undefined, number>;
 }
 
 export interface ModelsTable {
@@ -152,6 +161,8 @@ export interface UploadsTable {
   created_at: number;
   /** Until when the presigned PUT is taken. */
   expires_at: number;
+  /** A visitor's address key (as in the usage table); null for a user's upload. */
+  address: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /**

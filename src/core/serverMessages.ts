@@ -64,6 +64,8 @@ export const SERVER_MESSAGES = defineMessages(
     uploadMismatch: 'The file is not what its name says: its content is not {{type}}.',
     uploadContentType: 'The content type {{type}} does not match the file name.',
     uploadQuota: 'Your uploads have reached their limit of {{mb}} MB.',
+    uploadAddressQuota: 'Uploads from visitors without an account at this address have reached their limit of {{mb}} MB. Sign up or log in to upload more.',
+    uploadVisitorsFull: 'This server takes no more uploads from visitors without an account. Sign up or log in to upload.',
     uploadNotFound: 'The uploaded file {{url}} was not found.',
     // Reading a document's text (src/server/uploads/limits.ts: what reading one may cost)
     documentUnpacked: 'The document unpacks to more than {{mb}} MB.',

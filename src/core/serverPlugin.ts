@@ -1,7 +1,7 @@
 // The server side of the plugin contract (DESIGN.md §2). Type-only: a plugin's
 // `server/index.ts` exports a ServerPluginModule, and the server hands it this context.
 import type { Context, Hono, MiddlewareHandler, TypedResponse } from 'hono';
-import type { ColumnDataType, Expression, Kysely, Selectable } from 'kysely';
+import type { ColumnDataType, Expression, Kysely, Selectable, Transaction } from 'kysely';
 import type { z, ZodType } from 'zod';
 import type { MessageData, Message } from './messages.ts';
 import type { Translate } from './contract.ts';
@@ -167,6 +167,8 @@ export interface ServerPluginContext {
     operatorRoles: { name: string; prompt: string }[];
     /** Uses per role and window (USAGE_LIMITS); a role not listed, and root, have none. */
     usageLimits: Record<string, UsageLimits>;
+    /** How many visitors' worth of the `anonymous` limits one address gets (VISITORS_PER_ADDRESS). */
+    visitorsPerAddress: number;
     /** The subscription plugin's settings: plans, trial balance, PayPal (USE_SUBSCRIPTIONS turns them on). */
     subscriptions: {
       on: boolean;
@@ -272,6 +274,8 @@ export interface SessionOwner {
   user: UserRow | null;
   deviceId: string;
   root: boolean;
+  /** A visitor's address key (an HMAC of the client's address), which a visitor's limits count under too; none for a user. */
+  address?: string;
 }
 
 export type SessionRow = Selectable<Database['sessions']>;
@@ -330,9 +334,22 @@ export interface ModelsApi {
  */
 export type GenerationGuard = (input: { request: GenerateRequest; owner: SessionOwner }) => Promise<string | Message | undefined>;
 
+/**
+ * A limit on questions (usage limits), checked when a question starts, inside a transaction
+ * that holds the asker's locks (the user's; a visitor's browser and address), so that questions
+ * sent at once are counted one after the other: it reads the uses through `db`, that
+ * transaction, and never through the plugin's own handle (which would wait for a connection the
+ * lock holders keep). A message refuses the question; otherwise the server records the use at
+ * once, as a `chat` row of the usage ledger that the finished turn completes, or removes when
+ * the model was never asked. Uses are counted by their rows: `kind` 'chat', the user's
+ * `user_id`, or a visitor's `device_id` and `address` (with `user_id` null).
+ */
+export type UseLimit = (input: { db: Transaction<Database>; owner: SessionOwner; now: number }) => Promise<string | Message | undefined>;
+
 export interface GenerationRegistry {
   addContextProvider(provider: ContextProvider): void;
   addGuard(guard: GenerationGuard): void;
+  addUseLimit(limit: UseLimit): void;
   addTool(name: string, tool: ServerTool): void;
   /**
    * A one-shot, non-streaming completion with a model the user may use (default: the system's

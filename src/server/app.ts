@@ -5,7 +5,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Hono, type Context } from 'hono';
 import type { DestinationStream } from 'pino';
-import type { AppEnv, ContextProvider, GenerationGuard, ServerPluginContext, ServerPluginModule, ServerTool } from '../core/index.ts';
+import type { AppEnv, ContextProvider, GenerationGuard, ServerPluginContext, ServerPluginModule, ServerTool, UseLimit } from '../core/index.ts';
 import { SERVER_MESSAGES } from '../core/serverMessages.ts';
 import { Accounts } from './accounts/service.ts';
 import { isHttps } from './auth/session.ts';
@@ -17,6 +17,7 @@ import { connectDatabase, type Db } from './db/connect.ts';
 import { migrate, type MigrationFactory } from './db/migrations.ts';
 import { apiMiddleware } from './http/middleware.ts';
 import { fail, ok } from './http/respond.ts';
+import { addressReader } from './http/clientAddress.ts';
 import { serveSpa } from './http/spa.ts';
 import { createLogger, type Logger } from './log.ts';
 import { ModelRegistry } from './models/registry.ts';
@@ -93,7 +94,7 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
   const shared = config.redisUrl ? await (await import('./shared/redis.ts')).connectShared(config.redisUrl, log) : undefined;
   const core = await coreServices(config, db, now, shared);
   const { accounts, secret, models, egressFetch, attachments } = core;
-  const generation = { contextProviders: [] as ContextProvider[], guards: [] as GenerationGuard[], tools: new Map<string, ServerTool>() };
+  const generation = { contextProviders: [] as ContextProvider[], guards: [] as GenerationGuard[], useLimits: [] as UseLimit[], tools: new Map<string, ServerTool>() };
 
   const app = new Hono<AppEnv>();
   const { setBodyLimit, addGate } = apiMiddleware(app, config, log, accounts);
@@ -102,16 +103,20 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
 
   const inflight = new InFlight();
   const secure = (c: Context<AppEnv>) => isHttps(c, config.trustProxy);
+  // A visitor's limits count under the key of their address too (issue 34).
+  const addresses = addressReader(config.trustProxy, secret);
   const { querying, generating } = config.texts;
   const settings = { roleContentSystem: config.roleContentSystem, temperature: config.temperature, topP: config.topP, querying, generating, streamRelay: config.streamRelay, publicUrl: config.publicUrl };
-  app.route('/', generationRoutes({ inflight, db: db.db, models, providers: generation.contextProviders, guards: generation.guards, tools: generation.tools, egressFetch, attachments, settings, log }, secure));
+  const deps = { inflight, db: db.db, models, providers: generation.contextProviders, guards: generation.guards, useLimits: generation.useLimits, tools: generation.tools, egressFetch, attachments, settings, log };
+  app.route('/', generationRoutes(deps, secure, addresses.key));
   app.route('/', uploadRoutes({
     db: db.db,
-    owner: (c) => ownerOf(c, secure(c)),
+    owner: (c) => ownerOf(c, secure(c), addresses.key),
     sign: (...parts) => sign(secret, ...parts),
     verify: (signature, ...parts) => verifySignature(secret, signature, ...parts),
     publicUrl: config.publicUrl,
     quotaBytes: config.uploadQuotaBytes,
+    visitorQuotas: { addressBytes: config.visitors.addressUploadBytes, totalBytes: config.visitors.totalUploadBytes },
   }));
   app.all('/api/*', (c) => fail(c, 404, SERVER_MESSAGES.notFound));
   serveSpa(app, config.distDir);

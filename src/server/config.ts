@@ -88,6 +88,8 @@ export interface ServerConfig {
   uploadQuotaBytes: number;
   /** Uses per role and window (USAGE_LIMITS: `role:daily,weekly,monthly;...`). */
   usageLimits: Record<string, UsageLimits>;
+  /** Visitors without an account, per address (VISITORS_PER_ADDRESS, UPLOAD_ADDRESS_QUOTA_MB, UPLOAD_ANONYMOUS_TOTAL_MB). */
+  visitors: { perAddress: number; addressUploadBytes: number; totalUploadBytes: number };
 }
 
 function parseRemotes(raw: string | undefined): RemotePluginConfig[] {
@@ -216,6 +218,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     uploadQuotaBytes: e.UPLOAD_QUOTA_MB * 1024 * 1024,
     usageLimits: parseUsageLimits(e.USAGE_LIMITS),
+    visitors: {
+      perAddress: e.VISITORS_PER_ADDRESS,
+      addressUploadBytes: e.UPLOAD_ADDRESS_QUOTA_MB * 1024 * 1024,
+      totalUploadBytes: e.UPLOAD_ANONYMOUS_TOTAL_MB * 1024 * 1024,
+    },
   };
 }
 

@@ -100,7 +100,11 @@ export const envSchema = z.object({
   EGRESS_ALLOW_HOSTS: doc(list, '', '`host` or `host:port` entries (comma-separated) that user-supplied URLs, such as a user model\'s base URL, may reach although they are private or loopback'),
   INVITE_REWARD: doc(number(0, 0, 1000), '`0`', 'What an accepted invitation adds to the balance of both the inviter and the new user, in dollars'),
   UPLOAD_QUOTA_MB: doc(number(100, 0, 1_000_000), '`100`', 'What one owner (a user, or an anonymous browser) may keep in uploaded files; files go with the account'),
-  USAGE_LIMITS: doc(text(), '', 'Questions per rolling 24 hours, 7 days and 30 days by role: `user:540,3780,16740;plus_user:4320,-,-;anonymous:20,-,-` (`-` or nothing: no limit; `anonymous` counts per browser; root has none). Past a limit the next question is refused with \'The usage limitation has been reached.\' Unset: no limits'),
+  USAGE_LIMITS: doc(text(), '', 'Questions per rolling 24 hours, 7 days and 30 days by role: `user:540,3780,16740;plus_user:4320,-,-;anonymous:20,-,-` (`-` or nothing: no limit; `anonymous` counts per browser, and per address too: see `VISITORS_PER_ADDRESS`; root has none). A question counts from when it is sent, so questions sent at once cannot pass a limit together. Past a limit the next question is refused with \'The usage limitation has been reached.\' and when it can be asked again (a visitor is also told how to sign up or log in). Unset: no limits'),
+  // Visitors without an account, counted per address as well as per browser (issue 34)
+  VISITORS_PER_ADDRESS: doc(number(5, 1, 100_000, true), '`5`', 'The visitors without an account at one address (behind `TRUST_PROXY`, the forwarded one; an IPv6 address counts by its /64) share this many times the `anonymous` limits of `USAGE_LIMITS`, so dropping the browser\'s cookie does not start a visitor\'s count again'),
+  UPLOAD_ADDRESS_QUOTA_MB: doc(number(100, 0, 1_000_000), '`100`', 'What the visitors without an account at one address may keep in uploaded files together (each browser also within `UPLOAD_QUOTA_MB`)'),
+  UPLOAD_ANONYMOUS_TOTAL_MB: doc(number(2048, 0, 100_000_000), '`2048`', 'What all visitors without an account may keep in uploaded files together on this server; past it they are asked to sign up or log in to upload'),
   // Models
   MODEL: doc(text(), '', 'The default system model (shown in `:info` and system info), served through the OpenAI-compatible provider'),
   OPENAI_BASE_URL: doc(text(), '`https://api.openai.com/v1`', 'Base URL of the default model\'s OpenAI-compatible API'),

@@ -2,8 +2,7 @@
 // mail, configuration, response helpers, the egress-safe fetch, sessions, models, and the
 // generation registry its tools, context providers and guards go into.
 import type { Context, Hono } from 'hono';
-import { getConnInfo } from '@hono/node-server/conninfo';
-import type { AppEnv, ContextProvider, GenerationGuard, ServerPluginContext, ServerTool } from '../core/index.ts';
+import type { AppEnv, ContextProvider, GenerationGuard, ServerPluginContext, ServerTool, UseLimit } from '../core/index.ts';
 import { adoptDevice } from './accounts/adopt.ts';
 import type { Accounts } from './accounts/service.ts';
 import { cookieHelpers, isHttps, requireUser } from './auth/session.ts';
@@ -12,6 +11,7 @@ import { sign, verifySignature } from './auth/tokens.ts';
 import type { ServerConfig } from './config.ts';
 import type { SecretBox } from './crypto/secretBox.ts';
 import type { Db } from './db/connect.ts';
+import { clientAddress as addressOf } from './http/clientAddress.ts';
 import { fail, ok } from './http/respond.ts';
 import { validate } from './http/validate.ts';
 import type { Logger } from './log.ts';
@@ -45,22 +45,13 @@ export interface PluginContextDeps {
   /** Filled by the plugins' register(): the generation pipeline reads them. */
   contextProviders: ContextProvider[];
   guards: GenerationGuard[];
+  useLimits: UseLimit[];
   tools: Map<string, ServerTool>;
 }
 
 export function pluginContext(deps: PluginContextDeps): ServerPluginContext {
-  const { app, config, db, log, accounts, secret, box, models, egressFetch, attachments, throttles, setBodyLimit, addGate, now, contextProviders, guards, tools } = deps;
-  const clientAddress = (c: Context<AppEnv>): string => {
-    if (config.trustProxy) {
-      const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
-      if (forwarded) return forwarded;
-    }
-    try {
-      return getConnInfo(c).remote.address ?? 'unknown';
-    } catch {
-      return 'unknown';
-    }
-  };
+  const { app, config, db, log, accounts, secret, box, models, egressFetch, attachments, throttles, setBodyLimit, addGate, now, contextProviders, guards, useLimits, tools } = deps;
+  const clientAddress = (c: Context<AppEnv>): string => addressOf(c, config.trustProxy);
 
   return {
     app,
@@ -73,6 +64,7 @@ export function pluginContext(deps: PluginContextDeps): ServerPluginContext {
     config: {
       inviteReward: config.inviteReward,
       usageLimits: config.usageLimits,
+      visitorsPerAddress: config.visitors.perAddress,
       functions: config.functions,
       useNodeAi: config.useNodeAi,
       operatorRoles: config.operatorRoles,
@@ -126,6 +118,7 @@ export function pluginContext(deps: PluginContextDeps): ServerPluginContext {
     generation: {
       addContextProvider: (provider) => contextProviders.push(provider),
       addGuard: (guard) => guards.push(guard),
+      addUseLimit: (limit) => useLimits.push(limit),
       addTool: (name, serverTool) => {
         if (tools.has(name)) throw new Error(`Tool ${name} is registered twice`);
         tools.set(name, serverTool);

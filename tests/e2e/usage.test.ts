@@ -1,12 +1,13 @@
 // The Usage page in Chromium (spec part 2): shown when system info enables payment; the spec's
 // message without a login; questions this month, each limit with a progress bar, and 'The
-// usage limitation has been reached.' once a limit is; the next question is refused in words.
+// usage limitation has been reached.' once a limit is; the next question is refused in words,
+// which say what one can do next (issue 33): when to ask again, and a visitor how to sign up.
 import { describe, expect, it } from 'vitest';
 import { HAS_CHROME, openApp, run, useAppWithFakeProvider } from './support.ts';
 
 // Skipped only where Chromium is missing, never under CI=true (support.ts refuses to start then).
 describe.skipIf(!HAS_CHROME)('the Usage page', () => {
-  const app = useAppWithFakeProvider((url) => ({ MODEL: 'gpt-demo', OPENAI_BASE_URL: url, OPENAI_API_KEY: 'sk-test', USE_PAYMENT: 'true', USAGE_LIMITS: 'user:2,10,-', ROOT_PASSWORD: 'root-password-1' }));
+  const app = useAppWithFakeProvider((url) => ({ MODEL: 'gpt-demo', OPENAI_BASE_URL: url, OPENAI_API_KEY: 'sk-test', USE_PAYMENT: 'true', USAGE_LIMITS: 'user:2,10,-;anonymous:1,-,-', VISITORS_PER_ADDRESS: '10', ROOT_PASSWORD: 'root-password-1' }));
 
   it('shows the uses against each limit, says when one is reached, and the next question is refused', async () => {
     const { page, context, errors } = await openApp(app.browser, app.server.url);
@@ -38,7 +39,24 @@ describe.skipIf(!HAS_CHROME)('the Usage page', () => {
 
     await page.getByTestId('view-toggle').click();
     const asked = app.fake.requests.length;
-    expect(await run(page, 'three')).toBe('The usage limitation has been reached.');
+    expect(await run(page, 'three')).toBe('The usage limitation has been reached. You can ask again in 24 hours.');
+    expect(app.fake.requests.length).toBe(asked);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('tells a visitor over the limit how to sign up or log in, or when to ask again, in the interface’s language', async () => {
+    const { page, context, errors } = await openApp(app.browser, app.server.url);
+    app.fake.reply({ text: 'first answer' });
+    expect(await run(page, 'first')).toContain('first answer');
+    const asked = app.fake.requests.length;
+    expect(await run(page, 'second')).toBe(
+      'The usage limitation has been reached. Sign up with :user add <username> <email> [<password>] or log in with :login <username> <password> [--save|-s [Nh|Nd]], or ask again in 24 hours.',
+    );
+    await run(page, ':lang use de-DE');
+    expect(await run(page, 'third')).toBe(
+      'Das Nutzungslimit ist erreicht. Registriere dich mit :user add <username> <email> [<password>] oder melde dich mit :login <username> <password> [--save|-s [Nh|Nd]] an, oder frag in 24 Stunden wieder.',
+    );
     expect(app.fake.requests.length).toBe(asked);
     expect(errors).toEqual([]);
     await context.close();
@@ -59,9 +77,9 @@ describe.skipIf(!HAS_CHROME)('the Usage page', () => {
     await page.getByTestId('view-toggle').click();
     await page.getByTestId('nav-usage').click();
     const services = page.getByTestId('usage-services');
-    // The earlier test's two questions and this one, every user's.
+    // The first test's two questions, the visitor's one and this one: everyone's.
     await expect.poll(() => services.textContent()).toContain('gpt-demo');
-    expect(await services.textContent()).toContain('3 questions');
+    expect(await services.textContent()).toContain('4 questions');
     await context.close();
   });
 });

@@ -7,7 +7,11 @@ import { parseUsageLimits, type UsageRecord } from '../../src/core/index.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fakeOpenAI.ts';
 import { engines, failure, startTestServer, type TestServer } from './support.ts';
 
-const LIMIT = 'The usage limitation has been reached.';
+// The spec's sentence, then what one can do next (issue 33): the 3 uses of a moment ago hold the
+// daily limit for 24 hours; a visitor is also told how to sign up or log in, as :help writes it.
+const LIMIT = 'The usage limitation has been reached. You can ask again in 24 hours.';
+const VISITOR_LIMIT =
+  'The usage limitation has been reached. Sign up with :user add <username> <email> [<password>] or log in with :login <username> <password> [--save|-s [Nh|Nd]], or ask again in 24 hours.';
 
 describe('USAGE_LIMITS', () => {
   it('reads role:daily,weekly,monthly, with - or nothing for no limit, and says which part is wrong', () => {
@@ -71,7 +75,8 @@ describe.each(await engines())('usage on %s', (engine) => {
     const asked = fake.requests.length;
     expect(await failure(uma.post('/api/generate', { session: s, user_input: 'one more' }))).toEqual({ status: 400, error: LIMIT });
     const streamed = await uma.raw(`${t.url}/api/generate_sse`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ session: s, user_input: 'one more' }) });
-    expect(await streamed.text()).toContain(`event: error\ndata: ${JSON.stringify({ error: LIMIT, message: { code: 'user.usageLimit', params: {}, text: LIMIT } })}`);
+    const wait = { code: 'user.waitHours', params: { n: 24 }, text: '24 hours' };
+    expect(await streamed.text()).toContain(`event: error\ndata: ${JSON.stringify({ error: LIMIT, message: { code: 'user.usageLimitUser', params: { wait }, text: LIMIT } })}`);
     // A local model's turn is a use too.
     expect(await failure(uma.post('/api/generate_msg', { session: s, user_input: 'one more' }))).toEqual({ status: 429, error: LIMIT });
     expect(fake.requests.length).toBe(asked);
@@ -125,7 +130,7 @@ describe.each(await engines())('usage on %s', (engine) => {
     const visitor = t.client();
     fake.reply({ text: 'ok' });
     await visitor.post('/api/generate', { session: session(), user_input: 'first' });
-    expect(await failure(visitor.post('/api/generate', { session: session(), user_input: 'second' }))).toEqual({ status: 400, error: LIMIT });
+    expect(await failure(visitor.post('/api/generate', { session: session(), user_input: 'second' }))).toEqual({ status: 400, error: VISITOR_LIMIT });
     // Another browser has its own count; the usage page itself needs a login.
     fake.reply({ text: 'ok' });
     expect((await t.client().post<{ text: string }>('/api/generate', { session: session(), user_input: 'first' })).result!.text).toBe('ok');

@@ -1,5 +1,10 @@
 // Login expiry rules (spec part 5) and messages shared by the client and the server.
 import { defineMessages, type Message } from '../../../src/core/messages.ts';
+import { usageOf } from '../../../src/core/registry.ts';
+import manifest from '../manifest.ts';
+
+/** A command's syntax as `:help` shows it (`:user add <username> <email> [<password>]`). */
+const syntax = (id: string) => usageOf(manifest.commands!.find((c) => c.id === id)!);
 
 // Also what the account API answers in words, so that the browser shows it in the interface's
 // language (src/core/messages.ts).
@@ -8,6 +13,13 @@ export const MESSAGES = defineMessages('user', {
   expiryTooShort: 'Invalid expiration time. A login lasts at least 1h.',
   loginExtra: 'Only --save (or -s) may follow the password. A password with spaces goes in double quotes.',
   usageLimit: 'The usage limitation has been reached.',
+  // What one can do next (issue 33): a user waits for the rolling window, a visitor can also sign up or log in.
+  usageLimitUser: 'The usage limitation has been reached. You can ask again in {{wait}}.',
+  usageLimitVisitor: 'The usage limitation has been reached. Sign up with {{signUp}} or log in with {{logIn}}, or ask again in {{wait}}.',
+  usageLimitSignUp: 'The usage limitation has been reached. Sign up with {{signUp}} or log in with {{logIn}}.',
+  waitMinutes: '{{n}} minutes',
+  waitHours: '{{n}} hours',
+  waitDays: '{{n}} days',
   tooManyLogins: 'Too many failed logins. Try again in {{minutes}} minutes.',
   badLogin: 'Incorrect username or password.',
   loggedIn: 'Logged in as {{name}}.',
@@ -43,7 +55,7 @@ export const MESSAGES = defineMessages('user', {
   hasAccount: 'This address already has an account.',
   invitedToday: 'You already invited {{email}} today.',
   verifySent: 'A verification link was sent to {{email}}. Your e-mail address changes when you follow it.',
-});
+}, { signUp: syntax('user.add'), logIn: syntax('login') });
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -78,4 +90,17 @@ export function parseLoginOptions(options: string | undefined): { expiresIn: str
   const problem = expiryProblem(words[1]);
   if (problem) return { error: problem };
   return { expiresIn: words[1]! };
+}
+
+/**
+ * How long until a limit lets the next question through, in words: minutes below two hours,
+ * hours below two days, else days; rounded up, so never sooner than said (and never under 2,
+ * so every language's plural fits).
+ */
+export function waitFor(ms: number): Message {
+  const minutes = Math.max(2, Math.ceil(ms / 60_000));
+  if (minutes < 120) return MESSAGES.waitMinutes(minutes);
+  const hours = Math.ceil(ms / 3_600_000);
+  if (hours < 48) return MESSAGES.waitHours(hours);
+  return MESSAGES.waitDays(Math.ceil(ms / 86_400_000));
 }

@@ -25,7 +25,8 @@ import { forgetInvitations, invitations, invitationsMigration } from './invitati
 import { userMail } from './mail.ts';
 import { htmlPage } from './page.ts';
 import { readerLanguage } from './readerLanguage.ts';
-import { registerUsageGuard, totalFees, usageDeviceMigration, usageFor } from './usage.ts';
+import { totalFees, usageDeviceMigration, usageFor } from './usage.ts';
+import { registerUseLimit } from './useLimit.ts';
 
 type C = Context<AppEnv>;
 
@@ -286,10 +287,10 @@ export function userRoutes(ctx: ServerPluginContext) {
 
 export type UserRoutes = ReturnType<typeof userRoutes>;
 
-/** What goes with the routes: a deleted account's invitations, and the usage limits' guard. */
+/** What goes with the routes: a deleted account's invitations, and the usage limits (counted when a question starts). */
 function registerUser(ctx: ServerPluginContext): void {
   forgetInvitations(ctx);
-  registerUsageGuard(ctx);
+  registerUseLimit(ctx);
 }
 
 const module: ServerPluginModule = {

@@ -1,10 +1,10 @@
 // Usage (spec parts 2, 3, 7, 8 and 9): `GET /api/user/usage` counts the caller's questions and
-// tokens from the usage ledger that every turn writes, and the guard refuses a turn once a
-// limit of the caller's role (USAGE_LIMITS) is reached: 'The usage limitation has been reached.'
+// tokens from the usage ledger that every turn writes; the limits of the caller's role
+// (USAGE_LIMITS) refuse a question once one is reached (useLimit.ts).
 // Uses are counted over rolling windows (24 hours, 7 days, 30 days), as the original did;
 // months of the record are calendar months in UTC. Root has no limits; visitors who are not
-// logged in have the `anonymous` role's, counted per browser (device cookie).
-import type { ExpressionBuilder, Kysely } from 'kysely';
+// logged in have the `anonymous` role's, counted per browser (device cookie) and per address.
+import type { Expression, ExpressionBuilder, Kysely, SqlBool } from 'kysely';
 import {
   limitReached,
   ROLE_RANKS,
@@ -14,14 +14,11 @@ import {
   type MigrationFactory,
   type ModelUsage,
   type ServiceUsage,
-  type ServerPluginContext,
-  type SessionOwner,
   type TokenPair,
   type UsageLimits,
   type UsageRecord,
   type UserRow,
 } from '../../../src/core/index.ts';
-import { MESSAGES } from '../common/rules.ts';
 
 /** Anonymous visitors' uses are found by their device: an index for that count. */
 export const usageDeviceMigration: MigrationFactory = () => ({
@@ -34,8 +31,10 @@ export const usageDeviceMigration: MigrationFactory = () => ({
 });
 
 type Who = { user: UserRow | null; deviceId?: string };
+/** Which rows of the ledger a count is over. */
+export type UsageRows = (eb: ExpressionBuilder<Database, 'usage'>) => Expression<SqlBool>;
 
-const mine = (who: Who) => (eb: ExpressionBuilder<Database, 'usage'>) =>
+export const mine = (who: Who): UsageRows => (eb) =>
   who.user ? eb('user_id', '=', who.user.id) : eb.and([eb('user_id', 'is', null), eb('device_id', '=', who.deviceId ?? '')]);
 
 /** The limits that apply to someone: their role's, the `anonymous` entry's, or none (root). */
@@ -44,8 +43,8 @@ export function limitsFor(limits: Record<string, UsageLimits>, who: Who): UsageL
   return limits[who.user ? who.user.role : 'anonymous'];
 }
 
-/** Questions answered in the last 24 hours, 7 days and 30 days (one `chat` row per turn). */
-async function useCounts(db: Kysely<Database>, who: Who, now: number): Promise<{ daily: number; weekly: number; monthly: number }> {
+/** Questions asked in the last 24 hours, 7 days and 30 days (one `chat` row per question, from when it started). */
+export async function useCounts(db: Kysely<Database>, rows: UsageRows, now: number): Promise<{ daily: number; weekly: number; monthly: number }> {
   const since = (ms: number) => now - ms;
   const row = await db
     .selectFrom('usage')
@@ -54,7 +53,7 @@ async function useCounts(db: Kysely<Database>, who: Who, now: number): Promise<{
       eb.fn.sum<number | string | null>(eb.case().when('created_at', '>=', since(USAGE_WINDOWS_MS.weekly)).then(1).else(0).end()).as('weekly'),
       eb.fn.sum<number | string | null>(eb.case().when('created_at', '>=', since(USAGE_WINDOWS_MS.daily)).then(1).else(0).end()).as('daily'),
     ])
-    .where(mine(who))
+    .where(rows)
     .where('kind', '=', 'chat')
     .where('created_at', '>=', since(USAGE_WINDOWS_MS.monthly))
     .executeTakeFirst();
@@ -100,7 +99,7 @@ export async function usageOf(db: Kysely<Database>, who: Who, limits: Record<str
     }
     for (const w of ['daily', 'weekly', 'monthly'] as const) if (at >= now - USAGE_WINDOWS_MS[w]) add(m.token_frequencies[w]);
   }
-  const counts = await useCounts(db, who, now);
+  const counts = await useCounts(db, mine(who), now);
   const applied = limitsFor(limits, who);
   return {
     use_count_monthly: uses,
@@ -168,15 +167,4 @@ export async function usageFor(db: Kysely<Database>, user: UserRow, limits: Reco
   const fees = await db.selectFrom('usage').select((eb) => eb.fn.sum<number | string | null>('cost').as('fees')).where('user_id', '=', user.id).executeTakeFirst();
   const balance = await db.selectFrom('users').select('balance_cents').where('id', '=', user.id).executeTakeFirst();
   return { ...record, fees_total: Number(fees?.fees ?? 0), balance: Number(balance?.balance_cents ?? 0) / 100 };
-}
-
-/** The guard that refuses a turn once a limit is reached: only when some limit is set (a server without USAGE_LIMITS counts nothing per turn). */
-export function registerUsageGuard(ctx: ServerPluginContext): void {
-  const limits = ctx.config.usageLimits;
-  if (!Object.keys(limits).length) return;
-  ctx.generation.addGuard(async ({ owner }: { owner: SessionOwner }) => {
-    const applied = limitsFor(limits, owner);
-    if (!applied) return undefined;
-    return limitReached(await useCounts(ctx.db, owner, Date.now()), applied) ? MESSAGES.usageLimit : undefined;
-  });
 }

@@ -202,8 +202,32 @@ export const ledgerMigration: MigrationFactory = (engine, c) => ({
   },
 });
 
+/**
+ * Visitors' limits keyed by address as well as by browser (issue 34): the address key of a
+ * visitor's uses and uploads, and a use that waits for what completes it (a local model's log,
+ * the browser's tool results).
+ */
+export const visitorAddressMigration: MigrationFactory = (_engine, c) => ({
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('usage').addColumn('address', c.name).execute();
+    await db.schema.alterTable('usage').addColumn('awaiting', c.bigint).execute();
+    await db.schema.alterTable('usage').addColumn('continued', 'integer', (col) => col.notNull().defaultTo(0)).execute();
+    await db.schema.createIndex('usage_address').on('usage').columns(['address', 'created_at']).execute();
+    await db.schema.alterTable('uploads').addColumn('address', c.name).execute();
+    await db.schema.createIndex('uploads_address').on('uploads').column('address').execute();
+  },
+  async down(db: Kysely<unknown>) {
+    await db.schema.dropIndex('uploads_address').on('uploads').execute();
+    await db.schema.alterTable('uploads').dropColumn('address').execute();
+    await db.schema.dropIndex('usage_address').on('usage').execute();
+    await db.schema.alterTable('usage').dropColumn('continued').execute();
+    await db.schema.alterTable('usage').dropColumn('awaiting').execute();
+    await db.schema.alterTable('usage').dropColumn('address').execute();
+  },
+});
+
 export async function migrate(db: Kysely<unknown>, engine: Engine, extra: Record<string, MigrationFactory> = {}): Promise<void> {
-  const all: Record<string, MigrationFactory> = { '0001_accounts': accountsMigration, '0002_chat': chatMigration, '0400_uploads': uploadsMigration, '0600_ledger': ledgerMigration, ...extra };
+  const all: Record<string, MigrationFactory> = { '0001_accounts': accountsMigration, '0002_chat': chatMigration, '0400_uploads': uploadsMigration, '0600_ledger': ledgerMigration, '0820_visitor_addresses': visitorAddressMigration, ...extra };
   const migrations: Record<string, Migration> = Object.fromEntries(
     Object.entries(all).map(([name, factory]) => [name, factory(engine, columns(engine))]),
   );

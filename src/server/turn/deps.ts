@@ -2,18 +2,21 @@
 // request, owner, events and stop, then its session and model), and which fetch a model's
 // requests go through.
 import type { Kysely } from 'kysely';
-import type { AttachmentsApi, ContextProvider, Database, GenerateRequest, GenerationEvent, GenerationGuard, Message, ServerTool } from '../../core/index.ts';
+import type { AttachmentsApi, ContextProvider, Database, GenerateRequest, GenerationEvent, GenerationGuard, Message, ServerTool, UseLimit } from '../../core/index.ts';
 import type { ModelRegistry } from '../models/registry.ts';
 import type { ModelEntry } from '../models/systemModels.ts';
 import type { InFlight } from './inflight.ts';
 import type { Owner } from './owner.ts';
+import type { Use } from './uses.ts';
 
 export interface GenerationDeps {
   db: Kysely<Database>;
   models: ModelRegistry;
   providers: ContextProvider[];
-  /** Checks before a turn (usage limits): a message refuses it. */
+  /** Checks before a turn (a plan's gates): a message refuses it. */
   guards?: GenerationGuard[];
+  /** Limits on questions (usage limits), counted when a question starts (uses.ts); none: uses are recorded with the log. */
+  useLimits?: UseLimit[];
   tools: Map<string, ServerTool>;
   /** fetch for user-supplied URLs (files, user models). */
   egressFetch: typeof fetch;
@@ -35,6 +38,8 @@ export interface Turn {
   owner: Owner;
   emit: Emit;
   signal: AbortSignal;
+  /** The question's use, recorded when it started (with usage limits on: uses.ts). */
+  use?: Use;
 }
 
 /** A turn once its session and its model are known. */

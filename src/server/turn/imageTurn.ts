@@ -20,6 +20,7 @@ import type { Message } from '../../core/messages.ts';
 import { GenerationError, statusEvent } from './errors.ts';
 import { saveTurn } from './persist.ts';
 import { memory } from './sessions.ts';
+import type { Use } from './uses.ts';
 
 export interface ImageTurn {
   /** What it needs of the generation's dependencies (deps.ts's GenerationDeps has it all). */
@@ -34,6 +35,8 @@ export interface ImageTurn {
   origin: string;
   emit: (event: GenerationEvent) => void | Promise<void>;
   signal: AbortSignal;
+  /** The question's use, recorded when it started (uses.ts): the log completes it. */
+  use?: Use;
 }
 
 /** The pictures to edit: the question's, else the last one of the previous turn. */
@@ -55,6 +58,7 @@ export async function runImageTurn(turn: ImageTurn): Promise<GenerateResult> {
   emit(statusEvent(deps.settings.generating));
   const edits = await sources(turn);
   const files = await Promise.all(edits.map((url) => deps.attachments.fetch(url, signal)));
+  if (turn.use) turn.use.asked = true;
   const result = await generateImage({
     model,
     prompt: files.length ? { text: request.user_input, images: files.map((f) => f.data) } : request.user_input,
@@ -84,6 +88,7 @@ export async function runImageTurn(turn: ImageTurn): Promise<GenerateResult> {
     images,
     tools: [],
     usage: { ...used, cost: used.inputTokens * entry.priceInput + used.outputTokens * entry.priceOutput },
+    useId: turn.use?.id,
   });
   if (request.use_stats) emit({ type: 'stats', stats });
   emit({ type: 'done', session: turn.session, time });

@@ -1,5 +1,7 @@
 // Who owns what a request creates: the logged-in user, or an anonymous browser through a
-// random device cookie (so anonymous visitors own their sessions too).
+// random device cookie (so anonymous visitors own their sessions too). A visitor's limits are
+// also counted under the key of the address the request comes from (http/clientAddress.ts), so
+// a visitor who drops the cookie is still counted with the others from that address.
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
@@ -11,6 +13,8 @@ export interface Owner {
   user: UserRow | null;
   deviceId: string;
   root: boolean;
+  /** A visitor's address key (clientAddress.ts's addressKey); none for a user, or where no limit needs it. */
+  address?: string;
 }
 
 // New device ids are cut from a pool of random bytes drawn 4 KB at a time: a call into the
@@ -33,13 +37,17 @@ export function newDeviceId(): string {
   return id;
 }
 
-/** The request's owner; sets a device cookie on the first visit that needs one. */
-export function ownerOf(c: Context<AppEnv>, secure: boolean): Owner {
+/**
+ * The request's owner; sets a device cookie on the first visit that needs one. `addressKey`
+ * gives a visitor's address key (asked only when no one is logged in).
+ */
+export function ownerOf(c: Context<AppEnv>, secure: boolean, addressKey?: (c: Context<AppEnv>) => string): Owner {
   let deviceId = getCookie(c, DEVICE_COOKIE);
   if (!deviceId || !/^[A-Za-z0-9_-]{22,64}$/.test(deviceId)) {
     deviceId = newDeviceId();
     setCookie(c, DEVICE_COOKIE, deviceId, { httpOnly: true, sameSite: 'Lax', secure, path: '/', maxAge: 365 * 86_400 });
   }
   const user = c.get('user');
+  if (!user && addressKey) return { user, deviceId, root: false, address: addressKey(c) };
   return { user, deviceId, root: !!user && rankOf(user.role) >= ROLE_RANKS.root_user };
 }

@@ -1,13 +1,15 @@
 // A finished turn is one log row plus its usage rows, written in one transaction, so a
 // crash can lose an unfinished answer but never leaves a log without its cost (or the reverse).
 // Turns that finish together share that transaction (group commit); the turn is reported done
-// only once it is committed.
+// only once it is committed. Where the question's use was recorded when it started (uses.ts),
+// the turn completes that row instead of adding one.
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, ToolResult } from '../../core/index.ts';
 import { grouped } from '../db/groupCommit.ts';
 import { precompiled } from '../db/precompiled.ts';
 import type { Owner } from './owner.ts';
 import { maxLogTime } from './sessions.ts';
+import { ownedBy } from './uses.ts';
 
 export interface TurnRecord {
   session: number;
@@ -20,6 +22,10 @@ export interface TurnRecord {
   usage: { inputTokens: number; outputTokens: number; cost: number };
   /** Self-evaluation tokens, counted too. */
   evalUsage?: { model: string; inputTokens: number; outputTokens: number; cost: number };
+  /** The question's use, recorded when it started (uses.ts): completed rather than added. */
+  useId?: number;
+  /** A local model's log (/api/log/add): it completes the use waiting in its session, if there is one. */
+  localTurn?: boolean;
 }
 
 /**
@@ -67,6 +73,7 @@ const insertLog = precompiled((db, a: LogValues) => {
 interface UsageValues {
   userId: number | null;
   deviceId: string | null;
+  address: string | null;
   logId: number;
   kind: string;
   model: string;
@@ -79,6 +86,7 @@ const insertUsage = precompiled((db, a: UsageValues) =>
   db.insertInto('usage').values({
     user_id: a.userId,
     device_id: a.deviceId,
+    address: a.address,
     log_id: a.logId,
     kind: a.kind,
     model: a.model,
@@ -87,6 +95,20 @@ const insertUsage = precompiled((db, a: UsageValues) =>
     cost: a.cost,
     created_at: a.now,
   }),
+);
+/** The use recorded when the question started gets its log, model, tokens and cost (adding to an earlier round's). */
+const completeUse = precompiled((db, a: { id: number; logId: number; model: string; inputTokens: number; outputTokens: number; cost: number }) =>
+  db
+    .updateTable('usage')
+    .set((eb) => ({
+      log_id: a.logId,
+      model: a.model,
+      input_tokens: eb('input_tokens', '+', a.inputTokens),
+      output_tokens: eb('output_tokens', '+', a.outputTokens),
+      cost: eb('cost', '+', a.cost),
+      awaiting: null,
+    }))
+    .where('id', '=', a.id),
 );
 const touchSession = precompiled((db, a: { id: number; now: number }) => db.updateTable('sessions').set({ updated_at: a.now }).where('id', '=', a.id));
 
@@ -120,8 +142,24 @@ async function writeTurn(trx: Transaction<Database>, turn: TurnRecord): Promise<
     now,
   });
   const logId = Number((inserted.rows[0] as { id?: number } | undefined)?.id ?? inserted.insertId);
-  const usage = [{ kind: 'chat', model: turn.model, ...turn.usage }, ...(turn.evalUsage ? [{ kind: 'eval', ...turn.evalUsage }] : [])];
-  for (const u of usage) await insertUsage(trx, { userId, deviceId, logId, kind: u.kind, model: u.model, inputTokens: u.inputTokens, outputTokens: u.outputTokens, cost: u.cost, now });
+  const address = turn.owner.user ? null : (turn.owner.address ?? null);
+  const useId = turn.useId ?? (turn.localTurn ? await waitingLocalUse(trx, turn) : undefined);
+  if (useId !== undefined) await completeUse(trx, { id: useId, logId, model: turn.model, ...turn.usage });
+  else await insertUsage(trx, { userId, deviceId, address, logId, kind: 'chat', model: turn.model, ...turn.usage, now });
+  if (turn.evalUsage) await insertUsage(trx, { userId, deviceId, address, logId, kind: 'eval', ...turn.evalUsage, now });
   await touchSession(trx, { id: turn.session, now });
   return { time, logId };
+}
+
+/** The use a local model's turn recorded at /api/generate_msg, waiting for this log in its session. */
+async function waitingLocalUse(trx: Transaction<Database>, turn: TurnRecord): Promise<number | undefined> {
+  const row = await trx
+    .selectFrom('usage')
+    .select('id')
+    .where(ownedBy(turn.owner))
+    .where('kind', '=', 'chat')
+    .where('awaiting', '=', turn.session)
+    .orderBy('id')
+    .executeTakeFirst();
+  return row ? Number(row.id) : undefined;
 }

@@ -18,11 +18,15 @@ import { checkGuards, GenerationError, runGeneration } from './run.ts';
 import { nodeSseStream, webSseStream } from '../transport/sseStream.ts';
 import { getSession, memory, owns, SessionError, sessionForTurn, validSessionId } from './sessions.ts';
 import { fetchFileTexts, imagesOf, inlineUploadedImages } from './files.ts';
+import { awaitLocalLog, reserveUse, settleUse, type Use } from './uses.ts';
 import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
 
-/** The generation routes; the browser's local-model turn is typed from them (GenerationRoutes). */
-export function generationRoutes(deps: GenerationDeps, secureCookies: (c: Context<AppEnv>) => boolean) {
-  const owner = (c: Context<AppEnv>): Owner => ownerOf(c, secureCookies(c));
+/**
+ * The generation routes; the browser's local-model turn is typed from them (GenerationRoutes).
+ * `addressKey`: a visitor's address key, which their limits count under too (clientAddress.ts).
+ */
+export function generationRoutes(deps: GenerationDeps, secureCookies: (c: Context<AppEnv>) => boolean, addressKey?: (c: Context<AppEnv>) => string) {
+  const owner = (c: Context<AppEnv>): Owner => ownerOf(c, secureCookies(c), addressKey);
   // Asked for only by an image model's turn: parsing the request's URL costs every other turn.
   const originOf = (c: Context<AppEnv>) => deps.settings.publicUrl || new URL(c.req.url).origin;
 
@@ -78,9 +82,12 @@ export function generationRoutes(deps: GenerationDeps, secureCookies: (c: Contex
   .post('/api/generate_msg', validate('json', generateBody), async (c) => {
     const request = c.req.valid('json') as GenerateRequest;
     const who = owner(c);
+    let use: Use | undefined;
     try {
-      // A local model's turn is a use too: the same limits.
+      // A local model's turn is a use too: the same limits, counted now (uses.ts); its use then
+      // waits in its session for the turn's /api/log/add.
       await checkGuards(deps.guards, request, who);
+      if (deps.useLimits?.length) use = await reserveUse(deps.db, deps.useLimits, who, { model: request.model ?? '' });
       const session = await sessionForTurn(deps.db, request.session, request.time, who);
       const memLength = request.mem_length ?? DEFAULT_MEM_LENGTH;
       const past = memLength > 0 ? await memory(deps.db, session, memLength) : [];
@@ -94,8 +101,11 @@ export function generationRoutes(deps: GenerationDeps, secureCookies: (c: Contex
       // A local model cannot fetch the server's uploads either: they go inline.
       const inlineImages = await inlineUploadedImages(imagesOf(request.images ?? [], past), deps.attachments, abort.signal);
       const messages = buildMessages(request, { systemPrompt: deps.settings.roleContentSystem, providerSystem, memory: past, fileTexts, vision: true, inlineImages });
+      if (use) await awaitLocalLog(deps.db, use, session);
       return ok(c, { msg: { messages, mem: past.length, session } });
     } catch (err) {
+      // The browser never got its messages, so it asks no model: the use is not one.
+      await settleUse(deps.db, use);
       if (err instanceof SessionError) return fail(c, err.status, saidBy(err));
       if (err instanceof GenerationError) return fail(c, 429, saidBy(err));
       throw err;
@@ -118,6 +128,7 @@ export function generationRoutes(deps: GenerationDeps, secureCookies: (c: Contex
       images: body.images ?? [],
       tools: body.tools ?? [],
       usage: { inputTokens: 0, outputTokens: 0, cost: 0 },
+      localTurn: true,
     });
     return ok(c, { session: id, time });
   });

@@ -6,7 +6,8 @@
 // relayTools, streamAnswer (streamAnswer.ts: the relay, its retries, the parts it hands over),
 // splitToolCalls, handOverToolCalls (the browser's tools), selfEvaluate and the log
 // (turnRecord). A stop, a shutdown or a failure keeps the answer so far (keepAnswerSoFar,
-// through stopped and failed).
+// through stopped and failed). With usage limits on, the question's use is recorded when it
+// starts (startUse, uses.ts), and removed again if the turn ends before its model is asked.
 import type { ModelMessage } from 'ai';
 import type { GenerateRequest, GenerateResult, GenerationGuard, RedirectEvent, Stats, ToolCall, ToolResult } from '../../core/index.ts';
 import { DEFAULT_MEM_LENGTH, MAX_TOOL_ROUNDS } from '../../core/index.ts';
@@ -25,6 +26,7 @@ import type { Owner } from './owner.ts';
 import { estimateUsage, saveTurn, type TurnRecord } from './persist.ts';
 import { memory, memoryUnits, SessionError, sessionForTurn, type LogRow } from './sessions.ts';
 import { StreamedAnswer, streamAnswer } from './streamAnswer.ts';
+import { awaitToolResults, reserveUse, settleUse, type Use } from './uses.ts';
 
 export { GenerationError, MAX_TOOL_ROUNDS };
 
@@ -52,9 +54,11 @@ export async function runGeneration(
   let keepSoFar: KeepSoFar | undefined;
   try {
     if (deps.guards?.length) await checkGuards(deps.guards, request, owner);
+    turn.use = await startUse(turn);
     const session = await sessionForTurn(deps.db, request.session, request.time, owner);
     const modelTurn: ModelTurn = { ...turn, session, entry: await resolveModel(turn) };
     const { entry } = modelTurn;
+    if (turn.use) turn.use.model = entry.name;
     const images = request.images ?? [];
     // An image model answers with a picture (imageTurn.ts); the images attached are to be edited.
     if (entry.capabilities.image) return await imageModelTurn(modelTurn, origin);
@@ -73,6 +77,7 @@ export async function runGeneration(
     emit(statusEvent(deps.settings.generating));
     const streamed = new StreamedAnswer();
     keepSoFar = () => keepAnswerSoFar(modelTurn, streamed, context.messages);
+    if (turn.use) turn.use.asked = true;
     await streamAnswer(modelTurn, context.messages, tools, streamed);
     const text = streamed.answer.text;
     if (streamed.failure !== undefined) throw streamed.failure;
@@ -81,7 +86,7 @@ export async function runGeneration(
     const { ran, pending } = splitToolCalls(streamed);
     stats.func = [...streamed.calls.values()].map((c) => c.name).join('|');
     stats.token_ct = streamed.usage.inputTokens + streamed.usage.outputTokens;
-    if (pending.length) return handOverToolCalls(modelTurn, pending, { events, tool_calls: pending, images: shownImages, text, stats });
+    if (pending.length) return await handOverToolCalls(modelTurn, pending, streamed.usage, { events, tool_calls: pending, images: shownImages, text, stats });
     if (streamed.steps >= MAX_TOOL_ROUNDS && streamed.lastStepCalledTools) {
       throw new GenerationError(SERVER_MESSAGES.toolRounds(MAX_TOOL_ROUNDS));
     }
@@ -105,6 +110,16 @@ export async function checkGuards(guards: GenerationGuard[] | undefined, request
   }
 }
 
+/**
+ * The question's use, recorded now when usage limits are on (uses.ts): refused here past a
+ * limit. A round that brings the browser's tool results takes over the use waiting in its session.
+ */
+async function startUse({ deps, request, owner }: Turn): Promise<Use | undefined> {
+  if (!deps.useLimits?.length) return undefined;
+  const model = request.model || deps.models.defaultModel()?.name || '';
+  return reserveUse(deps.db, deps.useLimits, owner, { model, ...(request.tool_results?.length ? { continues: request.session } : {}) });
+}
+
 /** The model asked for (the user's, their groups', or the system's), or the default one. */
 async function resolveModel({ deps, request, owner }: Turn): Promise<ModelEntry> {
   const entry = request.model ? await deps.models.resolve(request.model, owner.user) : deps.models.defaultModel();
@@ -114,10 +129,10 @@ async function resolveModel({ deps, request, owner }: Turn): Promise<ModelEntry>
 
 /** The turn of an image model (imageTurn.ts): a picture for an answer, not streamed. */
 function imageModelTurn(turn: ModelTurn, origin: () => string): Promise<GenerateResult> {
-  const { deps, request, owner, entry, session, emit, signal } = turn;
+  const { deps, request, owner, entry, session, emit, signal, use } = turn;
   emit(statusEvent(deps.settings.querying));
   const stats = turnStats(deps, request, `0/${request.mem_length ?? DEFAULT_MEM_LENGTH}`);
-  return runImageTurn({ deps, request, owner, entry, session, stats, fetch: modelFetch(entry, deps), origin: origin(), emit, signal });
+  return runImageTurn({ deps, request, owner, entry, session, stats, fetch: modelFetch(entry, deps), origin: origin(), emit, signal, use });
 }
 
 /** The model's context, and what building it found on the way. */
@@ -205,16 +220,19 @@ function splitToolCalls({ calls, results }: StreamedAnswer): { ran: ToolResult[]
 
 /**
  * Ends the turn with the calls the browser runs (its MCP tools): it sends the turn again with
- * their results. A pending call to anything else means the tool rounds ran out.
+ * their results. A pending call to anything else means the tool rounds ran out. The question's
+ * use, with this round's tokens, waits for that next round (uses.ts).
  */
-function handOverToolCalls(
-  { request, entry, session, emit }: ModelTurn,
+async function handOverToolCalls(
+  { deps, request, entry, session, emit, use }: ModelTurn,
   pending: ToolCall[],
+  used: { inputTokens: number; outputTokens: number },
   result: Omit<GenerateResult, 'info' | 'eval'>,
-): GenerateResult {
+): Promise<GenerateResult> {
   if (pending.some((c) => !request.mcp_tools?.some((t) => t.name === c.name))) {
     throw new GenerationError(SERVER_MESSAGES.toolRounds(MAX_TOOL_ROUNDS));
   }
+  if (use) await awaitToolResults(deps.db, use, session, { ...used, cost: used.inputTokens * entry.priceInput + used.outputTokens * entry.priceOutput });
   emit({ type: 'call', calls: pending });
   emit({ type: 'done', session, time: 0, tool_calls: pending });
   return { ...result, info: { model: entry.name, session, time: 0 } };
@@ -243,7 +261,7 @@ async function selfEvaluate(
 
 /** The turn's log: what was said, the tools that ran and the tokens used, at the model's prices. */
 function turnRecord(
-  { request, owner, entry, session }: ModelTurn,
+  { request, owner, entry, session, use }: ModelTurn,
   output: string,
   tools: ToolResult[],
   used: { inputTokens: number; outputTokens: number },
@@ -259,6 +277,7 @@ function turnRecord(
     tools,
     usage: { ...used, cost: used.inputTokens * entry.priceInput + used.outputTokens * entry.priceOutput },
     evalUsage,
+    useId: use?.id,
   };
 }
 
@@ -272,10 +291,15 @@ async function keepAnswerSoFar(turn: ModelTurn, streamed: StreamedAnswer, messag
   return { session: turn.session, time };
 }
 
-/** Keeps the answer so far, if there is one; a failure to save it is logged, not thrown. */
-async function keep({ deps }: Turn, keepSoFar: KeepSoFar | undefined, what: string): Promise<Kept | undefined> {
+/**
+ * Keeps the answer so far, if there is one; a failure to save it is logged, not thrown. Without
+ * a log, the question's use is settled: removed if the model was never asked (uses.ts).
+ */
+async function keep({ deps, use }: Turn, keepSoFar: KeepSoFar | undefined, what: string): Promise<Kept | undefined> {
   try {
-    return await keepSoFar?.();
+    const kept = await keepSoFar?.();
+    if (!kept) await settleUse(deps.db, use);
+    return kept;
   } catch (err) {
     deps.log.error({ err: { message: String((err as Error)?.message) } }, `saving ${what} failed`);
     return undefined;

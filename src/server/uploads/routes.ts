@@ -11,10 +11,11 @@
 //   limits.ts);
 // - what is served is the type the extension says, images inline and everything else as an
 //   attachment, with nosniff and a sandboxing CSP, so nothing uploaded runs in the app's origin;
-// - each owner (user, or anonymous browser) has a quota; uploads go with the account.
+// - each owner (user, or anonymous browser) has a quota, and visitors without an account also
+//   one per address and one for all of them (quota.ts); uploads go with the account.
 // The object URL's UUID is its capability: it is shown to its owner, and to those the owner
 // shares a session with, as logs carry it.
-import type { Message } from '../../core/messages.ts';
+import { Message } from '../../core/messages.ts';
 import { Hono, type Context } from 'hono';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
@@ -26,13 +27,16 @@ import type { Owner } from '../turn/owner.ts';
 import { fail, ok } from '../http/respond.ts';
 import { validate } from '../http/validate.ts';
 import { IMAGE_MAX_MEGAPIXELS, IMAGE_MAX_SIDE, imageTooLarge, mismatch } from './sniff.ts';
+import { withKeyLocks } from '../db/keyLock.ts';
+import { quotaLockKeys, quotaRefusal, type Holder, type UploadQuotas } from './quota.ts';
 import { insertUpload, objectUrl, readUpload, writeParts } from './uploadStorage.ts';
 
 /** How long a presigned PUT URL is taken (a 10 MB file on a slow link fits). */
 export const PRESIGN_TTL_MS = 5 * 60_000;
 export const UPLOAD_PUT_PATH = '/api/file/upload';
-/** Presigned URLs one owner may hold unused at once. */
+/** Presigned URLs one owner may hold unused at once, and the visitors at one address together. */
 export const MAX_WAITING = 20;
+export const MAX_WAITING_PER_ADDRESS = 5 * MAX_WAITING;
 
 export interface UploadDeps {
   db: Kysely<Database>;
@@ -42,6 +46,8 @@ export interface UploadDeps {
   /** PUBLIC_URL, or '' to use the request's origin. */
   publicUrl: string;
   quotaBytes: number;
+  /** Visitors without an account: per address, and all of them (quota.ts). */
+  visitorQuotas: { addressBytes: number; totalBytes: number };
 }
 
 const presignQuery = z.object({
@@ -69,11 +75,14 @@ function contentDisposition(kind: 'inline' | 'attachment', name: string): string
 
 const ownerFilter = (owner: Owner) =>
   owner.user ? { column: 'user_id' as const, value: owner.user.id } : { column: 'device_id' as const, value: owner.deviceId };
+const holderOf = (owner: Owner): Holder =>
+  owner.user ? { userId: owner.user.id, deviceId: null, address: null } : { userId: null, deviceId: owner.deviceId, address: owner.address ?? null };
 
 /** The upload routes; the browser's upload is typed from them (UploadRoutes). */
 export function uploadRoutes(deps: UploadDeps) {
   const { db } = deps;
   const origin = (url: string) => deps.publicUrl || new URL(url).origin;
+  const quotas: UploadQuotas = { ownerBytes: deps.quotaBytes, ...deps.visitorQuotas };
 
   return new Hono<AppEnv>()
   .get('/api/file/generate-presigned-url', validate('query', presignQuery), async (c) => {
@@ -88,17 +97,30 @@ export function uploadRoutes(deps: UploadDeps) {
     if (!acceptsContentType(ext, query.contentType)) return fail(c, 400, SERVER_MESSAGES.uploadContentType(query.contentType));
     const owner = deps.owner(c);
     const mine = ownerFilter(owner);
+    const address = owner.user ? null : (owner.address ?? null);
     const now = Date.now();
-    // Presigned URLs that were never used end here, so they stop counting against the quota.
-    await db.deleteFrom('uploads').where(mine.column, '=', mine.value as never).where('ready', '=', 0).where('expires_at', '<', now).execute();
+    // Presigned URLs that were never used end here (this browser's, and a visitor's address's),
+    // so they stop counting against the quota; one whose bytes were being written when it
+    // expired is left a while longer, for that write to end.
+    const expired = (column: 'user_id' | 'device_id' | 'address', value: string | number) =>
+      db
+        .deleteFrom('uploads')
+        .where(column, '=', value as never)
+        .where('ready', '=', 0)
+        .where('expires_at', '<', now)
+        .where((eb) => eb.or([eb('size', '=', 0), eb('expires_at', '<', now - PRESIGN_TTL_MS)]))
+        .execute();
+    await expired(mine.column, mine.value);
+    if (address) await expired('address', address);
     // Refused here when nothing is left; a file too big for what is left is refused at its PUT,
     // where its size is known. Waiting URLs are capped so that they cannot pile up.
-    const held = await db
-      .selectFrom('uploads')
-      .select((eb) => [eb.fn.sum<number | string | null>('size').as('bytes'), eb.fn.countAll<number | string>().as('rows'), eb.fn.sum<number | string | null>('ready').as('ready')])
-      .where(mine.column, '=', mine.value as never)
-      .executeTakeFirst();
-    if (Number(held?.bytes ?? 0) >= deps.quotaBytes || Number(held?.rows ?? 0) - Number(held?.ready ?? 0) >= MAX_WAITING) {
+    const waiting = async (column: 'user_id' | 'device_id' | 'address', value: string | number) =>
+      Number(
+        (await db.selectFrom('uploads').select((eb) => eb.fn.countAll<number | string>().as('rows')).where(column, '=', value as never).where('ready', '=', 0).executeTakeFirst())?.rows ?? 0,
+      );
+    const refusal = await quotaRefusal(db, holderOf(owner), quotas, 0);
+    if (refusal) return fail(c, 403, refusal);
+    if ((await waiting(mine.column, mine.value)) >= MAX_WAITING || (address && (await waiting('address', address)) >= MAX_WAITING_PER_ADDRESS)) {
       return fail(c, 403, SERVER_MESSAGES.uploadQuota(Math.round(deps.quotaBytes / 1024 / 1024)));
     }
     const expires = now + PRESIGN_TTL_MS;
@@ -123,7 +145,7 @@ export function uploadRoutes(deps: UploadDeps) {
     const invalid = () => fail(c, 403, SERVER_MESSAGES.presignedInvalid);
     if (!/^\d{13}$/.test(expires) || Number(expires) < now) return invalid();
     if (!deps.verify(signature, 'upload', id, putType, expires)) return invalid();
-    const row = await db.selectFrom('uploads').select(['id', 'name', 'ready', 'user_id', 'device_id']).where('id', '=', id).executeTakeFirst();
+    const row = await db.selectFrom('uploads').select(['id', 'name', 'ready', 'user_id', 'device_id', 'address']).where('id', '=', id).executeTakeFirst();
     if (!row || row.ready) return invalid();
     const data = new Uint8Array(await c.req.arrayBuffer());
     if (data.byteLength > UPLOAD_MAX_BYTES) {
@@ -140,24 +162,29 @@ export function uploadRoutes(deps: UploadDeps) {
     if (wrong) return refuse(SERVER_MESSAGES.uploadMismatch(wrong));
     const huge = ext === 'png' || ext === 'jpg' || ext === 'jpeg' ? imageTooLarge(ext, data) : undefined;
     if (huge) return refuse(SERVER_MESSAGES.imageTooLarge(huge.width, huge.height, IMAGE_MAX_SIDE, IMAGE_MAX_MEGAPIXELS));
-    const mine = row.user_id !== null ? { column: 'user_id' as const, value: row.user_id } : { column: 'device_id' as const, value: row.device_id! };
-    const held = await db
-      .selectFrom('uploads')
-      .select((eb) => eb.fn.sum<number | string | null>('size').as('bytes'))
-      .where(mine.column, '=', mine.value as never)
-      .where('ready', '=', 1)
-      .executeTakeFirst();
-    if (Number(held?.bytes ?? 0) + data.byteLength > deps.quotaBytes) {
-      return refuse(SERVER_MESSAGES.uploadQuota(Math.round(deps.quotaBytes / 1024 / 1024)));
-    }
-    // Taken once: a second PUT to the same URL finds the row ready and is refused.
-    const done = await db.transaction().execute(async (trx) => {
-      const marked = await trx.updateTable('uploads').set({ size: data.byteLength, ready: 1 }).where('id', '=', id).where('ready', '=', 0).executeTakeFirst();
-      if (Number(marked.numUpdatedRows) !== 1) return false;
-      await writeParts(trx, id, data);
+    // The size is claimed under the holder's locks (quota.ts), so uploads sent at once are
+    // counted one after the other; taken once: a second PUT to the same URL finds it claimed.
+    const holder: Holder = { userId: row.user_id, deviceId: row.device_id, address: row.address };
+    const claimed = await withKeyLocks(db, quotaLockKeys(holder), async (trx) => {
+      // Another PUT of this URL got here first: refused without touching its upload.
+      const open = await trx.selectFrom('uploads').select('id').where('id', '=', id).where('ready', '=', 0).where('size', '=', 0).executeTakeFirst();
+      if (!open) return false;
+      const over = await quotaRefusal(trx, holder, quotas, data.byteLength);
+      if (over) return over;
+      await trx.updateTable('uploads').set({ size: data.byteLength }).where('id', '=', id).execute();
       return true;
     });
-    if (!done) return invalid();
+    if (claimed instanceof Message) return refuse(claimed);
+    if (!claimed) return invalid();
+    try {
+      await db.transaction().execute(async (trx) => {
+        await writeParts(trx, id, data);
+        await trx.updateTable('uploads').set({ ready: 1 }).where('id', '=', id).execute();
+      });
+    } catch (err) {
+      await db.deleteFrom('uploads').where('id', '=', id).execute();
+      throw err;
+    }
     return ok(c, undefined, 'Uploaded.');
   })
   .get('/api/file/:id/:name?', async (c) => {

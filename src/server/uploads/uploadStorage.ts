@@ -50,6 +50,7 @@ export async function insertUpload(
         id,
         user_id: owner.user?.id ?? null,
         device_id: owner.user ? null : owner.deviceId,
+        address: owner.user ? null : (owner.address ?? null),
         name: file.name,
         content_type: file.contentType,
         put_type: file.putType ?? file.contentType,

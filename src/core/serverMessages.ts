@@ -24,6 +24,7 @@ export const SERVER_MESSAGES = defineMessages(
     emailTaken: 'An account with this e-mail address already exists.',
     invalidKey: 'Invalid key.',
     groupDenied: 'Group not found or wrong password.',
+    groupPasswordWeak: 'A group password you choose needs at least 12 characters, with lower-case and upper-case letters and digits. :user reset groupPassword makes a random one.',
     alreadyInGroup: 'You are already in group {{group}}.',
     groupNotFound: 'Group not found.',
     ownGroup: 'You cannot leave your own group.',

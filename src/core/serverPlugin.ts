@@ -207,8 +207,12 @@ export interface ServerPluginContext {
   models: ModelsApi;
   /** Context providers and server tools for the generation pipeline. */
   generation: GenerationRegistry;
-  /** Login throttles: failures per username and per address. */
-  throttles: { username: Throttler; address: Throttler };
+  /**
+   * Throttles, counted across instances: failed logins (target: the username) and group joins
+   * (target: the group), and sign-ups per address (those done, and those refused because the
+   * name or the address has an account).
+   */
+  throttles: { login: AttemptThrottle; groupJoin: AttemptThrottle; signups: Throttler; signupProbes: Throttler };
   /** The egress-safe fetch: refuses private and loopback addresses unless EGRESS_ALLOW_HOSTS allows them. */
   egressFetch: typeof fetch;
   /** Encryption at rest with the server's secret box (node keys, store passwords). */
@@ -340,6 +344,18 @@ export interface GenerationRegistry {
    * Its tokens go into the usage ledger.
    */
   complete(input: { user: UserRow | null; model?: string; system: string; prompt: string; signal: AbortSignal }): Promise<string>;
+}
+
+/**
+ * Failed attempts at a secret, per (target, address), per address and per target
+ * (src/server/auth/attempts.ts): the same target from another address is not held back by a
+ * pair's lock-out.
+ */
+export interface AttemptThrottle {
+  /** Milliseconds until `target` may be tried from `address`; 0 when it may now. */
+  wait(target: string, address: string): Promise<number>;
+  failed(target: string, address: string): Promise<void>;
+  succeeded(target: string, address: string): Promise<void>;
 }
 
 /** Counts failures per key across every instance (in Redis with REDIS_URL). */

@@ -9,6 +9,7 @@ export const MESSAGES = defineMessages('user', {
   loginExtra: 'Only --save (or -s) may follow the password. A password with spaces goes in double quotes.',
   usageLimit: 'The usage limitation has been reached.',
   tooManyLogins: 'Too many failed logins. Try again in {{minutes}} minutes.',
+  tooManyJoins: 'Too many wrong group passwords. Try again in {{minutes}} minutes.',
   badLogin: 'Incorrect username or password.',
   loggedIn: 'Logged in as {{name}}.',
   loggedOut: 'Logged out.',

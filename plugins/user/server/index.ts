@@ -59,18 +59,20 @@ export function userRoutes(ctx: ServerPluginContext) {
       if (ttl === undefined) return refuse(c, 400, expiryProblem(expiresIn) ?? MESSAGES.invalidExpiry);
       const userKey = username.trim().toLowerCase();
       const address = ctx.clientAddress(c);
-      const wait = Math.max(...(await Promise.all([ctx.throttles.username.retryAfter(userKey), ctx.throttles.address.retryAfter(address)])));
+      // Failures count per (username, address), per address, and per username from anywhere
+      // (src/server/auth/throttles.ts): a stranger's guesses do not lock the owner out.
+      const wait = await ctx.throttles.login.wait(userKey, address);
       if (wait > 0) {
         c.header('Retry-After', String(Math.ceil(wait / 1000)));
         return refuse(c, 429, MESSAGES.tooManyLogins(Math.ceil(wait / 60_000)));
       }
       const user = await accounts.authenticate(username, password);
       if (!user) {
-        await Promise.all([ctx.throttles.username.fail(userKey), ctx.throttles.address.fail(address)]);
+        await ctx.throttles.login.failed(userKey, address);
         ctx.log.warn({ username: userKey }, 'login failed');
         return refuse(c, 401, MESSAGES.badLogin);
       }
-      await ctx.throttles.username.clear(userKey);
+      await ctx.throttles.login.succeeded(userKey, address);
       // A login replaces the one this browser had.
       const previous = c.get('token');
       if (previous) await accounts.revokeToken(previous);
@@ -93,7 +95,11 @@ export function userRoutes(ctx: ServerPluginContext) {
       attempt(c, async () => {
         const body = c.req.valid('json');
         const address = ctx.clientAddress(c);
-        if ((await ctx.throttles.address.retryAfter(`signup:${address}`)) > 0) return refuse(c, 429, MESSAGES.tooManySignups);
+        const wait = Math.max(await ctx.throttles.signups.retryAfter(address), await ctx.throttles.signupProbes.retryAfter(address));
+        if (wait > 0) {
+          c.header('Retry-After', String(Math.ceil(wait / 1000)));
+          return refuse(c, 429, MESSAGES.tooManySignups);
+        }
         let settings: Record<string, unknown> = {};
         try {
           const parsed: unknown = body.settings ? JSON.parse(body.settings) : {};
@@ -101,8 +107,12 @@ export function userRoutes(ctx: ServerPluginContext) {
         } catch {
           return refuse(c, 400, MESSAGES.settingsNotJson);
         }
-        const { user, generatedPassword } = await accounts.create({ ...body, settings });
-        await ctx.throttles.address.fail(`signup:${address}`);
+        const { user, generatedPassword } = await accounts.create({ ...body, settings }).catch(async (err: unknown) => {
+          // 'Username already exists.' and its e-mail twin tell who has an account: counted.
+          if ((err as { status?: unknown }).status === 409) await ctx.throttles.signupProbes.fail(address);
+          throw err;
+        });
+        await ctx.throttles.signups.fail(address);
         await invites.rewardSignup(user);
         let password: string | undefined = generatedPassword;
         if (generatedPassword && ctx.mail.enabled) {
@@ -218,7 +228,19 @@ export function userRoutes(ctx: ServerPluginContext) {
       attempt(c, async () => {
         const { group, password } = c.req.valid('json');
         if (!policy.can(me(c), 'group.join')) return refuse(c, 403, MESSAGES.cannotJoin);
-        await accounts.joinGroup(me(c), group, password);
+        // Wrong group passwords count as wrong login passwords do, apart from them.
+        const target = group.trim().toLowerCase();
+        const address = ctx.clientAddress(c);
+        const wait = await ctx.throttles.groupJoin.wait(target, address);
+        if (wait > 0) {
+          c.header('Retry-After', String(Math.ceil(wait / 1000)));
+          return refuse(c, 429, MESSAGES.tooManyJoins(Math.ceil(wait / 60_000)));
+        }
+        await accounts.joinGroup(me(c), group, password).catch(async (err: unknown) => {
+          if ((err as { status?: unknown }).status === 403) await ctx.throttles.groupJoin.failed(target, address);
+          throw err;
+        });
+        await ctx.throttles.groupJoin.succeeded(target, address);
         return answer(c, undefined, MESSAGES.joined(group.toLowerCase()));
       }),
     )

@@ -17,7 +17,7 @@ import {
 } from '../../core/index.ts';
 import { groupPassword, hashPassword, randomAlphanumeric, verifyPassword } from '../auth/password.ts';
 import { hashToken, newToken } from '../auth/tokens.ts';
-import { emailError, normalizeUsername, passwordError, usernameError } from './validation.ts';
+import { emailError, groupPasswordWeak, normalizeUsername, passwordError, usernameError } from './validation.ts';
 import { issueEmailToken, useEmailToken } from './emailTokens.ts';
 import { MessageError, type Message } from '../../core/messages.ts';
 import { balanceCents, credit, creditIn, type LedgerKind } from './ledger.ts';
@@ -236,6 +236,7 @@ export class Accounts implements AccountsApi {
   async updateSetting(user: UserRow, key: string, value: unknown): Promise<UserSettings> {
     const checked = checkUserSetting(key, value);
     if (!checked.ok) throw new AccountError(checked.error);
+    if (key === 'groupPassword' && groupPasswordWeak(String(checked.value))) throw new AccountError(SERVER_MESSAGES.groupPasswordWeak);
     const settings = normalizeUserSettings(user.settings);
     (settings as Record<string, unknown>)[key] = checked.value;
     await this.setSettings(user, settings);

@@ -80,7 +80,7 @@ export const SERVER_MESSAGES = defineMessages(
     dnsSilent: 'Could not resolve {{host}}: the name server did not answer.',
     unresolved: 'Could not resolve {{host}}.',
     unresolvedFamily: 'Could not resolve {{host}} for IPv{{family}}.',
-    refusedVia: 'Refused to connect to {{address}} ({{reason}}) ({{host}} resolves to it).',
+    refusedVia: 'Refused to connect to {{host}}: it does not resolve to a public address.',
     refused: 'Refused to connect to {{host}} ({{reason}}).',
     invalidUrl: 'Invalid URL.',
     badScheme: 'Refused the {{scheme}}: URL scheme (only http and https are allowed).',

@@ -295,13 +295,13 @@ export interface SessionsApi {
   adopt(c: Context<AppEnv>, user: UserRow): Promise<number>;
 }
 
-/** A model as the API shows it: never a key, and the owner's own key only masked. */
+/** A model as the API shows it: never a key; the base URL and the key (masked) to its manager only. */
 export interface PublicModel {
   name: string;
   scope: 'system' | 'group' | 'user';
   provider: string;
   model: string;
-  base_url: string;
+  base_url?: string;
   api_key?: string;
   price_input: number;
   price_output: number;

@@ -62,6 +62,8 @@ export interface Mail {
 export interface AccountsApi {
   onDelete(hook: (userId: number) => Promise<void>): void;
   byUsername(username: string): Promise<UserRow | undefined>;
+  /** The account of an e-mail address (in any case). */
+  byEmail(email: string): Promise<UserRow | undefined>;
   /** The groups a user belongs to (their own included), by name: what their groups may see starts here. */
   groupsOf(userId: number): Promise<{ id: number; name: string; owner_id: number }[]>;
   toPublic(user: UserRow): Promise<PublicUser>;
@@ -77,6 +79,8 @@ export interface AccountsApi {
   requestEmailChange(user: UserRow, email: string): Promise<string>;
   confirmEmailChange(token: string): Promise<UserRow | undefined>;
   requestPasswordReset(username: string, email: string): Promise<{ user: UserRow; token: string } | undefined>;
+  /** The account a reset link is for while the link still works (nothing changes). */
+  passwordResetFor(token: string): Promise<UserRow | undefined>;
   confirmPasswordReset(token: string): Promise<{ user: UserRow; password: string } | undefined>;
   setEmailSubscription(email: string, subscribed: boolean): Promise<number>;
   delete(user: UserRow): Promise<void>;

@@ -23,7 +23,7 @@ import {
 import { expiryProblem, loginExpiry, MESSAGES } from '../common/rules.ts';
 import { forgetInvitations, invitations, invitationsMigration } from './invitations.ts';
 import { userMail } from './mail.ts';
-import { htmlPage } from './page.ts';
+import { htmlPage, pageHeaders, wantsHtml } from './page.ts';
 import { readerLanguage } from './readerLanguage.ts';
 import { registerUsageGuard, totalFees, usageDeviceMigration, usageFor } from './usage.ts';
 
@@ -213,15 +213,31 @@ export function userRoutes(ctx: ServerPluginContext) {
       return answer(c, undefined, MESSAGES.resetSent);
     })
 
-    // The page behind a password-reset link: the new password, shown once.
+    // The page behind a password-reset link. Opening it changes nothing: mail scanners open
+    // links in advance, and one that reset the password would leave the person with a used link
+    // and an old password that no longer works. Its button POSTs; the new password shows once.
     .get('/api/user/reset-password/confirm', validate('query', tokenQuery), async (c) => {
-      const reset = await accounts.confirmPasswordReset(c.req.valid('query').token);
-      c.header('Cache-Control', 'no-store');
+      const { token } = c.req.valid('query');
+      const user = await accounts.passwordResetFor(token);
+      pageHeaders(c);
+      const lang = readerLanguage(user, c.req.header('accept-language'));
+      const t = await ctx.texts(lang, 'user');
+      if (!user) return c.html(htmlPage(lang, t('page.expiredTitle'), t('page.resetExpired')), 400);
+      const form = { action: '/api/user/reset-password/confirm', fields: { token }, button: t('page.resetButton') };
+      return c.html(htmlPage(lang, t('page.resetTitle'), t('page.resetAsk', { username: user.username }), { form }));
+    })
+
+    .post('/api/user/reset-password/confirm', async (c) => {
+      // The page's form (urlencoded), or JSON from a script.
+      const raw: unknown = /json/i.test(c.req.header('content-type') ?? '') ? await c.req.json().catch(() => ({})) : await c.req.parseBody().catch(() => ({}));
+      const parsed = tokenQuery.safeParse(raw);
+      const reset = parsed.success ? await accounts.confirmPasswordReset(parsed.data.token) : undefined;
+      pageHeaders(c);
       const lang = readerLanguage(reset?.user, c.req.header('accept-language'));
       const t = await ctx.texts(lang, 'user');
       if (!reset) return c.html(htmlPage(lang, t('page.expiredTitle'), t('page.resetExpired')), 400);
       ctx.log.info({ username: reset.user.username }, 'password reset');
-      return c.html(htmlPage(lang, t('page.newPasswordTitle'), t('page.newPassword', { username: reset.user.username }), reset.password));
+      return c.html(htmlPage(lang, t('page.newPasswordTitle'), t('page.newPassword', { username: reset.user.username }), { code: reset.password }));
     })
 
     .post('/api/user/group/join', requireUser, validate('json', groupJoinBody), (c) =>
@@ -300,9 +316,19 @@ export function userRoutes(ctx: ServerPluginContext) {
       const user = c.get('user');
       // A signed link from our own mail, or the logged-in owner of the address; nobody else.
       const allowed = (sig && ctx.verify(sig, 'email-subscription', email, email_subscription)) || (user && user.email === email);
-      if (!allowed) return refuse(c, 403, MESSAGES.linkInvalid);
-      await accounts.setEmailSubscription(email, email_subscription === '1');
-      return answer(c, undefined, email_subscription === '1' ? MESSAGES.subscribed : MESSAGES.unsubscribed);
+      if (allowed) await accounts.setEmailSubscription(email, email_subscription === '1');
+      const said = !allowed ? MESSAGES.linkInvalid : email_subscription === '1' ? MESSAGES.subscribed : MESSAGES.unsubscribed;
+      // The API answers API clients (the Settings page, the terminal); a browser that opens the
+      // link in a mail gets a page saying what was done, in the reader's language.
+      c.header('Vary', 'Accept');
+      if (!wantsHtml(c)) return allowed ? answer(c, undefined, said) : refuse(c, 403, said);
+      pageHeaders(c);
+      const reader = user ?? (allowed ? await accounts.byEmail(email) : undefined);
+      const lang = readerLanguage(reader, c.req.header('accept-language'));
+      const t = await ctx.texts(lang, 'user');
+      if (!allowed) return c.html(htmlPage(lang, t('page.linkInvalidTitle'), t('err.linkInvalid')), 403);
+      const [title, body] = email_subscription === '1' ? ['page.subscribedTitle', 'page.subscribed'] : ['page.unsubscribedTitle', 'page.unsubscribed'];
+      return c.html(htmlPage(lang, t(title), t(body, { email })));
     });
 }
 

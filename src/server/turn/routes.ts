@@ -19,6 +19,7 @@ import { nodeSseStream, webSseStream } from '../transport/sseStream.ts';
 import { getSession, memory, owns, SessionError, sessionForTurn, validSessionId } from './sessions.ts';
 import { fetchFileTexts, imagesOf, inlineUploadedImages } from './files.ts';
 import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
+import { ownImages } from './ownImages.ts';
 
 /** The generation routes; the browser's local-model turn is typed from them (GenerationRoutes). */
 export function generationRoutes(deps: GenerationDeps, secureCookies: (c: Context<AppEnv>) => boolean) {
@@ -115,7 +116,7 @@ export function generationRoutes(deps: GenerationDeps, secureCookies: (c: Contex
       model: body.model,
       input: body.input,
       output: body.output,
-      images: body.images ?? [],
+      images: ownImages(body.images ?? [], originOf(c)),
       tools: body.tools ?? [],
       usage: { inputTokens: 0, outputTokens: 0, cost: 0 },
     });

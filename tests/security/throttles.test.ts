@@ -177,3 +177,22 @@ describe('sign-up probes (item 6)', () => {
     for (let i = 0; i < 12; i++) expect((await person.post('/api/user/add', { username: `okay${i}`, email: `okay${i}@example.org`, password: PW })).status).toBe(200);
   }, SLOW);
 });
+
+describe('what held, kept held', () => {
+  it('a login or a group join tells nothing of whether the name exists, and guessing names is counted too', async () => {
+    const from = at(address());
+    await signUp('ivy', from);
+    expect((await from.login('ivy', PW)).status).toBe(200);
+    const wrong = await from.login('ivy', 'not-the-password');
+    const unknown = await from.login('no-such-ivy', 'not-the-password');
+    expect([wrong.status, wrong.error]).toEqual([401, 'Incorrect username or password.']);
+    expect([unknown.status, unknown.error]).toEqual([wrong.status, wrong.error]);
+    const noGroup = await from.post('/api/user/group/join', { group: 'no-such-group', password: 'Abcdefgh1234' });
+    const badPassword = await from.post('/api/user/group/join', { group: 'gwen', password: 'Abcdefgh1234' });
+    expect([noGroup.status, noGroup.error]).toEqual([403, 'Group not found or wrong password.']);
+    expect([badPassword.status, badPassword.error]).toEqual([noGroup.status, noGroup.error]);
+    // Names that do not exist count like any other failure: 18 more fill this address's 20.
+    for (let i = 0; i < 18; i++) expect((await from.login(`no-such-${i}`, 'x-wrong-password')).status).toBe(401);
+    expect((await from.login('ivy', PW)).status).toBe(429);
+  }, SLOW);
+});

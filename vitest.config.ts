@@ -25,12 +25,13 @@ export default defineConfig({
     reporters: ['default', './tests/harness/summaryReporter.ts'],
     projects: [
       { test: { name: 'unit', include: unit, exclude: ['**/*.server.test.ts', ...build], environment: 'node' } },
-      { test: { name: 'server', include: server, environment: 'node' } },
+      { test: { name: 'server', include: server, exclude: ['**/*.browser.test.ts'], environment: 'node' } },
       { test: { name: 'build', include: build, environment: 'node' } },
       {
         test: {
           name: 'e2e',
-          include: ['tests/e2e/**/*.test.ts'],
+          // Attacks that need a browser live with the other attacks (tests/security/*.browser.test.ts).
+          include: ['tests/e2e/**/*.test.ts', 'tests/security/**/*.browser.test.ts'],
           environment: 'node',
           globalSetup: ['tests/e2e/globalSetup.ts'],
           testTimeout: 30_000,

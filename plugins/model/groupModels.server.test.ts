@@ -79,13 +79,15 @@ describe('group models', () => {
     expect((await owner.run(':model set "team-gpt" shared "maybe"')).errors).toEqual(['Invalid value. Value must be true or false.']);
     const shared = await owner.run(':model set "team-gpt" shared "true"');
     expect(said(shared)).toBe('Model "team-gpt" is shared with your group: its members can use it, but never see its key.');
-    expect(shown(shared.outputs)).toMatchObject({ name: 'team-gpt', scope: 'group', mine: true, api_key: MASKED });
+    expect(shown(shared.outputs)).toMatchObject({ name: 'team-gpt', scope: 'group', mine: true, api_key: MASKED, base_url: ownerProvider.url });
 
     // The member lists it under the group's models and sees no key.
     const listed = await member.run(':model ls');
     expect(listed.text).toContain('Group models:\n\\team-gpt');
     const details = shown((await member.run(':model "team-gpt"')).outputs)!;
-    expect(details).toMatchObject({ name: 'team-gpt', scope: 'group', base_url: ownerProvider.url });
+    expect(details).toMatchObject({ name: 'team-gpt', scope: 'group' });
+    // Its URL, like its key, stays the owner's (issue 34): members only use the model.
+    expect(details).not.toHaveProperty('base_url');
     expect(details).not.toHaveProperty('api_key');
     expect(details).not.toHaveProperty('mine');
 

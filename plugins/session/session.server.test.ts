@@ -273,10 +273,14 @@ describe('navigation (keys and swipes)', () => {
     const t = await loggedIn('ada');
     const one = await chat(t, 'Log one');
     const two = await chat(t, 'Log two');
-    // A log with an image, as a local model call saves it.
+    // A log with an image, as a local model call saves it: an upload of this server's (issue
+    // 34: another host's image is dropped), whatever host name its URL was written with.
     const api = t.host.services.get(PlatformRef).api;
-    const image = 'https://example.org/cat.png';
-    const three = (await api.post<{ time: number }>('/api/log/add', { session: one.session, input: 'Log three', output: 'A **cat**', model: 'local-model', images: [image] })).result!;
+    const path = '/api/file/123e4567-e89b-42d3-a456-426614174000/cat.png';
+    const image = `${server.url}${path}`;
+    const three = (
+      await api.post<{ time: number }>('/api/log/add', { session: one.session, input: 'Log three', output: 'A **cat**', model: 'local-model', images: [`http://localhost:1${path}`, 'https://example.org/cat.png'] })
+    ).result!;
     t.settings.set('time', three.time);
     t.settings.set('head', three.time);
 

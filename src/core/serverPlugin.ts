@@ -62,6 +62,8 @@ export interface Mail {
 export interface AccountsApi {
   onDelete(hook: (userId: number) => Promise<void>): void;
   byUsername(username: string): Promise<UserRow | undefined>;
+  /** The account of an e-mail address (in any case). */
+  byEmail(email: string): Promise<UserRow | undefined>;
   /** The groups a user belongs to (their own included), by name: what their groups may see starts here. */
   groupsOf(userId: number): Promise<{ id: number; name: string; owner_id: number }[]>;
   toPublic(user: UserRow): Promise<PublicUser>;
@@ -77,6 +79,8 @@ export interface AccountsApi {
   requestEmailChange(user: UserRow, email: string): Promise<string>;
   confirmEmailChange(token: string): Promise<UserRow | undefined>;
   requestPasswordReset(username: string, email: string): Promise<{ user: UserRow; token: string } | undefined>;
+  /** The account a reset link is for while the link still works (nothing changes). */
+  passwordResetFor(token: string): Promise<UserRow | undefined>;
   confirmPasswordReset(token: string): Promise<{ user: UserRow; password: string } | undefined>;
   setEmailSubscription(email: string, subscribed: boolean): Promise<number>;
   delete(user: UserRow): Promise<void>;
@@ -209,8 +213,12 @@ export interface ServerPluginContext {
   models: ModelsApi;
   /** Context providers and server tools for the generation pipeline. */
   generation: GenerationRegistry;
-  /** Login throttles: failures per username and per address. */
-  throttles: { username: Throttler; address: Throttler };
+  /**
+   * Throttles, counted across instances: failed logins (target: the username) and group joins
+   * (target: the group), and sign-ups per address (those done, and those refused because the
+   * name or the address has an account).
+   */
+  throttles: { login: AttemptThrottle; groupJoin: AttemptThrottle; signups: Throttler; signupProbes: Throttler };
   /** The egress-safe fetch: refuses private and loopback addresses unless EGRESS_ALLOW_HOSTS allows them. */
   egressFetch: typeof fetch;
   /** Encryption at rest with the server's secret box (node keys, store passwords). */
@@ -295,13 +303,13 @@ export interface SessionsApi {
   adopt(c: Context<AppEnv>, user: UserRow): Promise<number>;
 }
 
-/** A model as the API shows it: never a key, and the owner's own key only masked. */
+/** A model as the API shows it: never a key; the base URL and the key (masked) to its manager only. */
 export interface PublicModel {
   name: string;
   scope: 'system' | 'group' | 'user';
   provider: string;
   model: string;
-  base_url: string;
+  base_url?: string;
   api_key?: string;
   price_input: number;
   price_output: number;
@@ -357,6 +365,18 @@ export interface GenerationRegistry {
    * Its tokens go into the usage ledger.
    */
   complete(input: { user: UserRow | null; model?: string; system: string; prompt: string; signal: AbortSignal }): Promise<string>;
+}
+
+/**
+ * Failed attempts at a secret, per (target, address), per address and per target
+ * (src/server/auth/attempts.ts): the same target from another address is not held back by a
+ * pair's lock-out.
+ */
+export interface AttemptThrottle {
+  /** Milliseconds until `target` may be tried from `address`; 0 when it may now. */
+  wait(target: string, address: string): Promise<number>;
+  failed(target: string, address: string): Promise<void>;
+  succeeded(target: string, address: string): Promise<void>;
 }
 
 /** Counts failures per key across every instance (in Redis with REDIS_URL). */

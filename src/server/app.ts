@@ -9,7 +9,7 @@ import type { AppEnv, ContextProvider, GenerationGuard, ServerPluginContext, Ser
 import { SERVER_MESSAGES } from '../core/serverMessages.ts';
 import { Accounts } from './accounts/service.ts';
 import { isHttps } from './auth/session.ts';
-import { Throttle } from './auth/throttle.ts';
+import { createThrottles } from './auth/throttles.ts';
 import { sign, verifySignature } from './auth/tokens.ts';
 import type { ServerConfig } from './config.ts';
 import { createSecretBox } from './crypto/secretBox.ts';
@@ -164,10 +164,7 @@ async function coreServices(config: ServerConfig, db: Db, now: () => number, sha
     models: new ModelRegistry(db.db, config.systemModels, box),
     egressFetch,
     attachments: createAttachments(db.db, egressFetch),
-    throttles: {
-      username: new Throttle({ limit: 5, windowMs: 15 * 60_000 }, 'login-username', shared),
-      address: new Throttle({ limit: 20, windowMs: 15 * 60_000 }, 'login-address', shared),
-    },
+    throttles: createThrottles(shared),
   };
 }
 

@@ -6,7 +6,7 @@ import type { AppEnv, ContextProvider, GenerationGuard, ServerPluginContext, Ser
 import { adoptDevice } from './accounts/adopt.ts';
 import type { Accounts } from './accounts/service.ts';
 import { cookieHelpers, isHttps, requireUser } from './auth/session.ts';
-import type { Throttle } from './auth/throttle.ts';
+import type { Throttles } from './auth/throttles.ts';
 import { sign, verifySignature } from './auth/tokens.ts';
 import type { ServerConfig } from './config.ts';
 import type { SecretBox } from './crypto/secretBox.ts';
@@ -38,7 +38,7 @@ export interface PluginContextDeps {
   models: ModelRegistry;
   egressFetch: typeof fetch;
   attachments: ReturnType<typeof createAttachments>;
-  throttles: { username: Throttle; address: Throttle };
+  throttles: Throttles;
   setBodyLimit(path: string, maxBytes: number): void;
   addGate: ServerPluginContext['addGate'];
   now(): number;

@@ -24,6 +24,7 @@ export const ACCOUNT_MATRIX: Matrix = {
   'GET /api/user/verify-email':                ['link',   200,      200,  200,  200,   200],
   'POST /api/user/reset-password':             ['owner',  200,      200,  200,  200,   200],
   'GET /api/user/reset-password/confirm':      ['link',   200,      200,  200,  200,   200],
+  'POST /api/user/reset-password/confirm':     ['link',   200,      200,  200,  200,   200],
   'POST /api/user/group/join':                 ['owner',  401,      409,  200,  409,   200],
   'POST /api/user/group/leave':                ['owner',  401,      400,  404,  200,   404],
   'POST /api/user/update/balance':             ['owner',  401,      403,  403,  403,   200],
@@ -154,6 +155,21 @@ export const ACCOUNT_CASES: Cases = {
       return { token: linkToken(w.owner.email, '/api/user/reset-password/confirm') };
     },
     query: (w) => ({ token: w.prepared.token! }),
+    effect: async ({ w, res }) => {
+      // Opening the link changes nothing (a mail scanner opens links too): the page asks.
+      expect(await canLogin(w.owner.username, w.owner.password)).toBe(true);
+      expect(await tokenWorks(w.owner.token)).toBe(true);
+      expect(res.text).toContain('<form method="post" action="/api/user/reset-password/confirm">');
+      expect(res.text).not.toMatch(/<pre[^>]*>/);
+    },
+  },
+  'POST /api/user/reset-password/confirm': {
+    prepare: async (w) => {
+      const asked = await call('POST', '/api/user/reset-password', null, { body: { username: w.owner.username, email: w.owner.email } });
+      if (asked.status !== 200) throw new Error(`setup: ${asked.text}`);
+      return { token: linkToken(w.owner.email, '/api/user/reset-password/confirm') };
+    },
+    body: (w) => ({ token: w.prepared.token! }),
     effect: async ({ w, me, allowed, res }) => {
       expect(await canLogin(w.owner.username, w.owner.password)).toBe(!allowed);
       expect(await tokenWorks(w.owner.token)).toBe(!allowed);

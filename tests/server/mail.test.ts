@@ -144,7 +144,24 @@ describe.each(await engines())('e-mail on %s', (engine) => {
     // Asking alone changes nothing.
     await old.get('/api/user/info');
 
-    const page = await fetch(link);
+    // Opening the link (a person, or a mail scanner before them) changes nothing either: the
+    // page asks, with a button that posts the token back.
+    for (let i = 0; i < 2; i++) {
+      const page = await fetch(link);
+      expect(page.status).toBe(200);
+      expect(page.headers.get('cache-control')).toBe('no-store');
+      const asking = await page.text();
+      expect(asking).toContain('<h1>Reset your password</h1>');
+      expect(asking).toContain('<form method="post" action="/api/user/reset-password/confirm">');
+      expect(asking).not.toMatch(/<pre/);
+      await old.get('/api/user/info');
+    }
+    await t.client().post('/api/user/login', { username: 'quinn', password: 'correct-horse-1' });
+
+    const token = new URL(link).searchParams.get('token')!;
+    const click = () =>
+      fetch(`${t.url}/api/user/reset-password/confirm`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: t.url }, body: new URLSearchParams({ token }) });
+    const page = await click();
     expect(page.status).toBe(200);
     expect(page.headers.get('cache-control')).toBe('no-store');
     const html = await page.text();
@@ -158,12 +175,13 @@ describe.each(await engines())('e-mail on %s', (engine) => {
     await fresh.post('/api/user/login', { username: 'quinn', password });
     expect((await info(fresh)).username).toBe('quinn');
 
-    const again = await fetch(link);
-    expect(again.status).toBe(400);
-    expect(again.headers.get('cache-control')).toBe('no-store');
-    const againHtml = await again.text();
-    expect(againHtml).toContain('This link is invalid, expired, or was already used.');
-    expect(againHtml).not.toContain(password);
+    for (const again of [await fetch(link), await click()]) {
+      expect(again.status).toBe(400);
+      expect(again.headers.get('cache-control')).toBe('no-store');
+      const againHtml = await again.text();
+      expect(againHtml).toContain('This link is invalid, expired, or was already used.');
+      expect(againHtml).not.toContain(password);
+    }
     await fresh.get('/api/user/info');
   });
 
@@ -176,8 +194,18 @@ describe.each(await engines())('e-mail on %s', (engine) => {
     expect(mail!.subject).toBe('重置你的 shellchat 密码');
     footerLink(mail!, t.url);
     const link = linkTo(mail!, '/api/user/reset-password/confirm');
-    const html = await (await fetch(link, { headers: { 'accept-language': 'de-DE,de;q=0.9' } })).text();
+    const asking = await (await fetch(link, { headers: { 'accept-language': 'de-DE,de;q=0.9' } })).text();
     // The account's language wins over the browser's.
+    expect(asking).toContain('<html lang="zh-CN" dir="ltr">');
+    expect(asking).toContain('<h1>重置你的密码</h1>');
+    expect(asking).toContain('设置新密码</button>');
+    const html = await (
+      await fetch(`${t.url}/api/user/reset-password/confirm`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'accept-language': 'de-DE' },
+        body: new URLSearchParams({ token: new URL(link).searchParams.get('token')! }),
+      })
+    ).text();
     expect(html).toContain('<html lang="zh-CN" dir="ltr">');
     expect(html).toContain('<h1>新密码</h1>');
     secrets.push(html.match(/<pre[^>]*>([A-Za-z0-9]{16})<\/pre>/)![1]!);
@@ -204,7 +232,18 @@ describe.each(await engines())('e-mail on %s', (engine) => {
     expect((await info(owner)).email_subscription).toBe(true);
 
     const link = footerLink(mail!, t.url);
-    const followed = await fetch(link); // anonymous, as from a mail client
+    // Opened from a mail client: a browser asks for HTML and gets a page saying it is done.
+    const browser = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
+    const opened = await fetch(link, { headers: browser });
+    expect(opened.status).toBe(200);
+    expect(opened.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(opened.headers.get('vary')).toMatch(/accept/i);
+    const page = await opened.text();
+    expect(page).toContain('<h1>Unsubscribed</h1>');
+    expect(page).toContain('rosa@example.org gets no more mail from shellchat.');
+    expect((await info(owner)).email_subscription).toBe(false);
+    // An API client gets the API's answer, as before.
+    const followed = await fetch(link); // anonymous, Accept: */*
     expect(followed.status).toBe(200);
     expect(await followed.json()).toEqual({ success: true, message: 'Unsubscribed.', code: 'user.unsubscribed', params: {} });
     expect((await info(owner)).email_subscription).toBe(false);
@@ -223,6 +262,9 @@ describe.each(await engines())('e-mail on %s', (engine) => {
     await signup(stranger, 'sam');
     for (const path of forged) {
       expect((await fetch(`${t.url}${path}`)).status, `anonymous ${path}`).toBe(403);
+      const refusedPage = await fetch(`${t.url}${path}`, { headers: browser });
+      expect(refusedPage.status).toBe(403);
+      expect(await refusedPage.text()).toContain('<h1>Invalid link</h1>');
       expect(await failure(stranger.get(path)), `another user ${path}`).toEqual({ status: 403, error: 'This link is invalid.' });
     }
     expect((await info(owner)).email_subscription).toBe(false);

@@ -48,7 +48,7 @@ describe.each(await engines())('models on %s', (engine) => {
     return Object.assign(api, { username, id: (await t.server.accounts.byUsername(username))!.id });
   }
 
-  it('lists the system models to anyone, the default first, without a key', async () => {
+  it('lists the system models to anyone, the default first, without a key or the base URL', async () => {
     const anonymous = t.client();
     const { result } = await anonymous.get<Lists>('/api/model/list');
     expect(names(result!.system_models)).toEqual(['default-model', 'file-model', 'org/slashed']);
@@ -59,7 +59,6 @@ describe.each(await engines())('models on %s', (engine) => {
       scope: 'system',
       provider: 'openai-compatible',
       model: 'default-model',
-      base_url: 'https://8.8.8.8/v1',
       price_input: 0,
       price_output: 0,
       capabilities: { vision: false, tools: true, image: false, reasoning: false, context_window: null },
@@ -69,6 +68,13 @@ describe.each(await engines())('models on %s', (engine) => {
     expect(text).not.toContain(SYSTEM_KEY);
     expect(text).not.toContain(FILE_KEY);
     expect(text).not.toContain('api_key');
+    // The operator's URLs (often internal addresses) are nobody's business, root's neither.
+    expect(text).not.toContain('base_url');
+    expect(text).not.toContain('8.8.8.8');
+    const root = t.client();
+    await root.post('/api/user/login', { username: 'root', password: 'root-password-1' });
+    expect(JSON.stringify((await root.get<Lists>('/api/model/list')).result)).not.toContain('base_url');
+    expect(JSON.stringify((await root.get<PublicModel>('/api/model/default-model')).result)).not.toContain('8.8.8.8');
   });
 
   it('shows one model by name (percent-encoded), or 404 "Model not found."', async () => {
@@ -178,11 +184,14 @@ describe.each(await engines())('models on %s', (engine) => {
       // The group's owner manages its models and sees the key masked; members only use them.
       const shown = (await api.get<PublicModel>('/api/model/team')).result!;
       if (api === owner) {
-        expect(lists.group_models[0]).toMatchObject({ api_key: expect.stringMatching(/^sk-\*+/), mine: true });
-        expect(shown).toMatchObject({ api_key: expect.stringMatching(/^sk-\*+/), mine: true });
+        expect(lists.group_models[0]).toMatchObject({ api_key: expect.stringMatching(/^sk-\*+/), base_url: 'https://8.8.8.8/v1', mine: true });
+        expect(shown).toMatchObject({ api_key: expect.stringMatching(/^sk-\*+/), base_url: 'https://8.8.8.8/v1', mine: true });
       } else {
+        // A member uses the model; its URL and key stay its owner's.
         expect(lists.group_models[0]).not.toHaveProperty('api_key');
+        expect(lists.group_models[0]).not.toHaveProperty('base_url');
         expect(shown).not.toHaveProperty('api_key');
+        expect(shown).not.toHaveProperty('base_url');
         expect(shown).not.toHaveProperty('mine');
       }
     }
@@ -220,9 +229,11 @@ describe('system models from DATA_DIR/models.json', () => {
   it('lists them (no MODEL: the first file model is the default) with provider defaults, never a key', async () => {
     const { result } = await t.client().get<Lists>('/api/model/list');
     expect(result!.system_models.map((m) => [m.name, m.provider, m.model, m.base_url])).toEqual([
-      ['from-file', 'google', 'from-file', 'https://generativelanguage.googleapis.com/v1beta'],
-      ['local-llama', 'ollama', 'llama3.2', 'http://127.0.0.1:11434/api'],
+      ['from-file', 'google', 'from-file', undefined],
+      ['local-llama', 'ollama', 'llama3.2', undefined],
     ]);
+    // The provider defaults are kept, on the server.
+    expect(t.server.models.system().map((m) => m.baseUrl)).toEqual(['https://generativelanguage.googleapis.com/v1beta', 'http://127.0.0.1:11434/api']);
     expect(JSON.stringify(result)).not.toContain(FILE_KEY);
     expect((await t.client().get<{ model: string }>('/api/system/info')).result!.model).toBe('from-file');
     expect(t.server.models.system()[0]!.apiKey).toBe(FILE_KEY);

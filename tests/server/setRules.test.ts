@@ -108,7 +108,8 @@ describe(':set checks each value by the rule that reads it', () => {
     expect((await t.run(':set model "nosuch"')).errors).toEqual(['Model not found.']);
     expect((await t.run(':set model "gpt-4o-mini"')).errors).toEqual([]);
     expect(t.settings.get('model')).toBe('gpt-4o-mini');
-    // Its base URL follows, as with `:model use`.
-    expect(t.settings.get('baseUrl')).toBe(`${fake.url}`);
+    // Its base URL follows, as with `:model use`: none for a system model, whose URL is the
+    // operator's (issue 34).
+    expect(t.settings.get('baseUrl')).toBe('');
   });
 });

@@ -185,7 +185,7 @@ export function activateModel(ctx: PluginContext, local: LocalModels): void {
       const found = await serverModel(name);
       if (!found) return error(MESSAGES.notFound);
       c.settings.set('model', found.name);
-      c.settings.set('baseUrl', found.base_url);
+      c.settings.set('baseUrl', found.base_url ?? '');
       return text(c.t('msg.using', { name: found.name }));
     });
   ctx.handle('model.use', (c) => use(c, c.args.name ?? ''));
@@ -230,7 +230,7 @@ export function activateModel(ctx: PluginContext, local: LocalModels): void {
       const answer = await send(api.update.$post({ json: { name, key, value: c.args.value ?? '' } }));
       const model = answer.result!;
       // The active model's base URL follows the change (it is what `:info` shows).
-      if (key === 'base_url' && c.settings.get<string>('model') === name && !activeIsLocal(c.settings)) c.settings.set('baseUrl', model.base_url);
+      if (key === 'base_url' && c.settings.get<string>('model') === name && !activeIsLocal(c.settings)) c.settings.set('baseUrl', model.base_url ?? '');
       return [text(saidIn(answer) || MESSAGES.updated(name)), { kind: 'json', value: model }];
     }),
   );

@@ -21,6 +21,7 @@ export const MESSAGES = defineMessages('user', {
   waitHours: '{{n}} hours',
   waitDays: '{{n}} days',
   tooManyLogins: 'Too many failed logins. Try again in {{minutes}} minutes.',
+  tooManyJoins: 'Too many wrong group passwords. Try again in {{minutes}} minutes.',
   badLogin: 'Incorrect username or password.',
   loggedIn: 'Logged in as {{name}}.',
   loggedOut: 'Logged out.',

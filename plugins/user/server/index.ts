@@ -23,7 +23,7 @@ import {
 import { expiryProblem, loginExpiry, MESSAGES } from '../common/rules.ts';
 import { forgetInvitations, invitations, invitationsMigration } from './invitations.ts';
 import { userMail } from './mail.ts';
-import { htmlPage } from './page.ts';
+import { htmlPage, pageHeaders, wantsHtml } from './page.ts';
 import { readerLanguage } from './readerLanguage.ts';
 import { totalFees, usageDeviceMigration, usageFor } from './usage.ts';
 import { registerUseLimit } from './useLimit.ts';
@@ -60,18 +60,20 @@ export function userRoutes(ctx: ServerPluginContext) {
       if (ttl === undefined) return refuse(c, 400, expiryProblem(expiresIn) ?? MESSAGES.invalidExpiry);
       const userKey = username.trim().toLowerCase();
       const address = ctx.clientAddress(c);
-      const wait = Math.max(...(await Promise.all([ctx.throttles.username.retryAfter(userKey), ctx.throttles.address.retryAfter(address)])));
+      // Failures count per (username, address), per address, and per username from anywhere
+      // (src/server/auth/throttles.ts): a stranger's guesses do not lock the owner out.
+      const wait = await ctx.throttles.login.wait(userKey, address);
       if (wait > 0) {
         c.header('Retry-After', String(Math.ceil(wait / 1000)));
         return refuse(c, 429, MESSAGES.tooManyLogins(Math.ceil(wait / 60_000)));
       }
       const user = await accounts.authenticate(username, password);
       if (!user) {
-        await Promise.all([ctx.throttles.username.fail(userKey), ctx.throttles.address.fail(address)]);
+        await ctx.throttles.login.failed(userKey, address);
         ctx.log.warn({ username: userKey }, 'login failed');
         return refuse(c, 401, MESSAGES.badLogin);
       }
-      await ctx.throttles.username.clear(userKey);
+      await ctx.throttles.login.succeeded(userKey, address);
       // A login replaces the one this browser had.
       const previous = c.get('token');
       if (previous) await accounts.revokeToken(previous);
@@ -94,7 +96,11 @@ export function userRoutes(ctx: ServerPluginContext) {
       attempt(c, async () => {
         const body = c.req.valid('json');
         const address = ctx.clientAddress(c);
-        if ((await ctx.throttles.address.retryAfter(`signup:${address}`)) > 0) return refuse(c, 429, MESSAGES.tooManySignups);
+        const wait = Math.max(await ctx.throttles.signups.retryAfter(address), await ctx.throttles.signupProbes.retryAfter(address));
+        if (wait > 0) {
+          c.header('Retry-After', String(Math.ceil(wait / 1000)));
+          return refuse(c, 429, MESSAGES.tooManySignups);
+        }
         let settings: Record<string, unknown> = {};
         try {
           const parsed: unknown = body.settings ? JSON.parse(body.settings) : {};
@@ -102,8 +108,12 @@ export function userRoutes(ctx: ServerPluginContext) {
         } catch {
           return refuse(c, 400, MESSAGES.settingsNotJson);
         }
-        const { user, generatedPassword } = await accounts.create({ ...body, settings });
-        await ctx.throttles.address.fail(`signup:${address}`);
+        const { user, generatedPassword } = await accounts.create({ ...body, settings }).catch(async (err: unknown) => {
+          // 'Username already exists.' and its e-mail twin tell who has an account: counted.
+          if ((err as { status?: unknown }).status === 409) await ctx.throttles.signupProbes.fail(address);
+          throw err;
+        });
+        await ctx.throttles.signups.fail(address);
         await invites.rewardSignup(user);
         let password: string | undefined = generatedPassword;
         if (generatedPassword && ctx.mail.enabled) {
@@ -204,22 +214,50 @@ export function userRoutes(ctx: ServerPluginContext) {
       return answer(c, undefined, MESSAGES.resetSent);
     })
 
-    // The page behind a password-reset link: the new password, shown once.
+    // The page behind a password-reset link. Opening it changes nothing: mail scanners open
+    // links in advance, and one that reset the password would leave the person with a used link
+    // and an old password that no longer works. Its button POSTs; the new password shows once.
     .get('/api/user/reset-password/confirm', validate('query', tokenQuery), async (c) => {
-      const reset = await accounts.confirmPasswordReset(c.req.valid('query').token);
-      c.header('Cache-Control', 'no-store');
+      const { token } = c.req.valid('query');
+      const user = await accounts.passwordResetFor(token);
+      pageHeaders(c);
+      const lang = readerLanguage(user, c.req.header('accept-language'));
+      const t = await ctx.texts(lang, 'user');
+      if (!user) return c.html(htmlPage(lang, t('page.expiredTitle'), t('page.resetExpired')), 400);
+      const form = { action: '/api/user/reset-password/confirm', fields: { token }, button: t('page.resetButton') };
+      return c.html(htmlPage(lang, t('page.resetTitle'), t('page.resetAsk', { username: user.username }), { form }));
+    })
+
+    .post('/api/user/reset-password/confirm', async (c) => {
+      // The page's form (urlencoded), or JSON from a script.
+      const raw: unknown = /json/i.test(c.req.header('content-type') ?? '') ? await c.req.json().catch(() => ({})) : await c.req.parseBody().catch(() => ({}));
+      const parsed = tokenQuery.safeParse(raw);
+      const reset = parsed.success ? await accounts.confirmPasswordReset(parsed.data.token) : undefined;
+      pageHeaders(c);
       const lang = readerLanguage(reset?.user, c.req.header('accept-language'));
       const t = await ctx.texts(lang, 'user');
       if (!reset) return c.html(htmlPage(lang, t('page.expiredTitle'), t('page.resetExpired')), 400);
       ctx.log.info({ username: reset.user.username }, 'password reset');
-      return c.html(htmlPage(lang, t('page.newPasswordTitle'), t('page.newPassword', { username: reset.user.username }), reset.password));
+      return c.html(htmlPage(lang, t('page.newPasswordTitle'), t('page.newPassword', { username: reset.user.username }), { code: reset.password }));
     })
 
     .post('/api/user/group/join', requireUser, validate('json', groupJoinBody), (c) =>
       attempt(c, async () => {
         const { group, password } = c.req.valid('json');
         if (!policy.can(me(c), 'group.join')) return refuse(c, 403, MESSAGES.cannotJoin);
-        await accounts.joinGroup(me(c), group, password);
+        // Wrong group passwords count as wrong login passwords do, apart from them.
+        const target = group.trim().toLowerCase();
+        const address = ctx.clientAddress(c);
+        const wait = await ctx.throttles.groupJoin.wait(target, address);
+        if (wait > 0) {
+          c.header('Retry-After', String(Math.ceil(wait / 1000)));
+          return refuse(c, 429, MESSAGES.tooManyJoins(Math.ceil(wait / 60_000)));
+        }
+        await accounts.joinGroup(me(c), group, password).catch(async (err: unknown) => {
+          if ((err as { status?: unknown }).status === 403) await ctx.throttles.groupJoin.failed(target, address);
+          throw err;
+        });
+        await ctx.throttles.groupJoin.succeeded(target, address);
         return answer(c, undefined, MESSAGES.joined(group.toLowerCase()));
       }),
     )
@@ -279,9 +317,19 @@ export function userRoutes(ctx: ServerPluginContext) {
       const user = c.get('user');
       // A signed link from our own mail, or the logged-in owner of the address; nobody else.
       const allowed = (sig && ctx.verify(sig, 'email-subscription', email, email_subscription)) || (user && user.email === email);
-      if (!allowed) return refuse(c, 403, MESSAGES.linkInvalid);
-      await accounts.setEmailSubscription(email, email_subscription === '1');
-      return answer(c, undefined, email_subscription === '1' ? MESSAGES.subscribed : MESSAGES.unsubscribed);
+      if (allowed) await accounts.setEmailSubscription(email, email_subscription === '1');
+      const said = !allowed ? MESSAGES.linkInvalid : email_subscription === '1' ? MESSAGES.subscribed : MESSAGES.unsubscribed;
+      // The API answers API clients (the Settings page, the terminal); a browser that opens the
+      // link in a mail gets a page saying what was done, in the reader's language.
+      c.header('Vary', 'Accept');
+      if (!wantsHtml(c)) return allowed ? answer(c, undefined, said) : refuse(c, 403, said);
+      pageHeaders(c);
+      const reader = user ?? (allowed ? await accounts.byEmail(email) : undefined);
+      const lang = readerLanguage(reader, c.req.header('accept-language'));
+      const t = await ctx.texts(lang, 'user');
+      if (!allowed) return c.html(htmlPage(lang, t('page.linkInvalidTitle'), t('err.linkInvalid')), 403);
+      const [title, body] = email_subscription === '1' ? ['page.subscribedTitle', 'page.subscribed'] : ['page.unsubscribedTitle', 'page.unsubscribed'];
+      return c.html(htmlPage(lang, t(title), t(body, { email })));
     });
 }
 

@@ -18,10 +18,17 @@ export async function issueEmailToken(db: Kysely<Database>, userId: number, kind
   return token;
 }
 
+/** The token's row while it still works (unknown, used or expired: undefined), left unused. */
+export async function peekEmailToken(db: Kysely<Database>, token: string, kind: EmailTokenKind) {
+  const row = await db.selectFrom('email_tokens').selectAll().where('token_hash', '=', hashToken(token)).where('kind', '=', kind).executeTakeFirst();
+  return !row || row.used_at !== null || row.expires_at <= Date.now() ? undefined : row;
+}
+
 /** The token's row, marked used; undefined when it is unknown, used or expired. */
 export async function useEmailToken(db: Kysely<Database>, token: string, kind: EmailTokenKind) {
-  const row = await db.selectFrom('email_tokens').selectAll().where('token_hash', '=', hashToken(token)).where('kind', '=', kind).executeTakeFirst();
-  if (!row || row.used_at !== null || row.expires_at <= Date.now()) return undefined;
-  await db.updateTable('email_tokens').set({ used_at: Date.now() }).where('token_hash', '=', row.token_hash).execute();
-  return row;
+  const row = await peekEmailToken(db, token, kind);
+  if (!row) return undefined;
+  // Only the row still unused is marked: of two requests at once, one uses the token.
+  const marked = await db.updateTable('email_tokens').set({ used_at: Date.now() }).where('token_hash', '=', row.token_hash).where('used_at', 'is', null).executeTakeFirst();
+  return Number(marked.numUpdatedRows) === 1 ? row : undefined;
 }

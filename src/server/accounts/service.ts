@@ -17,8 +17,8 @@ import {
 } from '../../core/index.ts';
 import { groupPassword, hashPassword, randomAlphanumeric, verifyPassword } from '../auth/password.ts';
 import { hashToken, newToken } from '../auth/tokens.ts';
-import { emailError, normalizeUsername, passwordError, usernameError } from './validation.ts';
-import { issueEmailToken, useEmailToken } from './emailTokens.ts';
+import { emailError, groupPasswordWeak, normalizeUsername, passwordError, usernameError } from './validation.ts';
+import { issueEmailToken, peekEmailToken, useEmailToken } from './emailTokens.ts';
 import { MessageError, type Message } from '../../core/messages.ts';
 import { balanceCents, credit, creditIn, type LedgerKind } from './ledger.ts';
 import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
@@ -236,6 +236,7 @@ export class Accounts implements AccountsApi {
   async updateSetting(user: UserRow, key: string, value: unknown): Promise<UserSettings> {
     const checked = checkUserSetting(key, value);
     if (!checked.ok) throw new AccountError(checked.error);
+    if (key === 'groupPassword' && groupPasswordWeak(String(checked.value))) throw new AccountError(SERVER_MESSAGES.groupPasswordWeak);
     const settings = normalizeUserSettings(user.settings);
     (settings as Record<string, unknown>)[key] = checked.value;
     await this.setSettings(user, settings);
@@ -297,7 +298,13 @@ export class Accounts implements AccountsApi {
     return { user, token: await issueEmailToken(this.db, user.id, 'reset_password', null) };
   }
 
-  /** Following the link sets a new random password and ends every login. */
+  /** The account a reset link is for while it still works; opening the link changes nothing. */
+  async passwordResetFor(token: string): Promise<UserRow | undefined> {
+    const row = await peekEmailToken(this.db, token, 'reset_password');
+    return row ? this.byId(row.user_id) : undefined;
+  }
+
+  /** Confirming (the link page's button) sets a new random password and ends every login. */
   async confirmPasswordReset(token: string): Promise<{ user: UserRow; password: string } | undefined> {
     const row = await useEmailToken(this.db, token, 'reset_password');
     const user = row ? await this.byId(row.user_id) : undefined;
@@ -306,6 +313,11 @@ export class Accounts implements AccountsApi {
     await this.updatePassword(user, password);
     await this.revokeAllTokens(user.id);
     return { user, password };
+  }
+
+  /** The account of an e-mail address (in any case). */
+  async byEmail(email: string): Promise<UserRow | undefined> {
+    return this.db.selectFrom('users').selectAll().where((eb) => eb(eb.fn('lower', ['email']), '=', email.trim().toLowerCase())).executeTakeFirst();
   }
 
   async setEmailSubscription(email: string, subscribed: boolean): Promise<number> {

@@ -26,3 +26,12 @@ export function passwordError(password: string): Message | undefined {
   return undefined;
 }
 
+
+/**
+ * A group password a person chooses (`:user set groupPassword`): at least 12 characters mixing
+ * lower-case and upper-case letters and digits ('mallory1' is not). The generated ones are the
+ * spec's 8 random letters and digits; a chosen one is more often a word and a digit.
+ */
+export function groupPasswordWeak(password: string): boolean {
+  return password.length < 12 || !/[a-z]/.test(password) || !/[A-Z]/.test(password) || !/[0-9]/.test(password);
+}

@@ -20,6 +20,8 @@ export class Throttle implements Throttler {
   /** `name` keeps throttles apart in Redis (`shellchat:throttle:<name>:<key>`). */
   constructor(rule: ThrottleRule, name = 'throttle', shared?: Shared) {
     this.rule = rule;
+    // The in-memory limiter forgets a key by a timer, and Node fires a longer one at once.
+    if (rule.windowMs > 2 ** 31 - 1) throw new Error(`Throttle ${name}: a window of at most 24 days`);
     const options = { points: rule.limit, duration: Math.ceil(rule.windowMs / 1000) };
     this.limiter = shared
       ? new RateLimiterRedis({

@@ -88,15 +88,15 @@ export class ModelRegistry {
   }
 
   toPublic(entry: ModelEntry, viewer: UserRow | null): PublicModel {
-    // The key, masked, only for the one who manages the model; group members only use it.
+    // The key, masked, and the base URL only for the one who manages the model: group members
+    // only use it, and a system model's URL is the operator's (often an internal address).
     const own = entry.scope !== 'system' && viewer !== null && entry.managerId === viewer.id;
     return {
       name: entry.name,
       scope: entry.scope,
       provider: entry.provider,
       model: entry.model,
-      base_url: entry.baseUrl,
-      ...(own ? { api_key: mask(entry.apiKey) } : {}),
+      ...(own ? { base_url: entry.baseUrl, api_key: mask(entry.apiKey) } : {}),
       price_input: entry.priceInput,
       price_output: entry.priceOutput,
       capabilities: entry.capabilities,

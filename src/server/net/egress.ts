@@ -154,7 +154,9 @@ export async function resolvePublicAddresses(hostname: string): Promise<LookupAd
   for (const { address } of answers) {
     const reason = refusalReason(address);
     if (reason === null) continue;
-    throw new EgressError(family ? SERVER_MESSAGES.refused(address, reason) : SERVER_MESSAGES.refusedVia(address, reason, host));
+    // A name is refused without what it resolves to: the server's resolver may see names (and
+    // the addresses behind them) that whoever sent the URL must not learn.
+    throw new EgressError(family ? SERVER_MESSAGES.refused(address, reason) : SERVER_MESSAGES.refusedVia(host));
   }
   return answers;
 }

@@ -20,6 +20,7 @@ import { getSession, memory, owns, SessionError, sessionForTurn, validSessionId 
 import { fetchFileTexts, imagesOf, inlineUploadedImages } from './files.ts';
 import { awaitLocalLog, reserveUse, settleUse, type Use } from './uses.ts';
 import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
+import { ownImages } from './ownImages.ts';
 
 /**
  * The generation routes; the browser's local-model turn is typed from them (GenerationRoutes).
@@ -125,7 +126,7 @@ export function generationRoutes(deps: GenerationDeps, secureCookies: (c: Contex
       model: body.model,
       input: body.input,
       output: body.output,
-      images: body.images ?? [],
+      images: ownImages(body.images ?? [], originOf(c)),
       tools: body.tools ?? [],
       usage: { inputTokens: 0, outputTokens: 0, cost: 0 },
       localTurn: true,

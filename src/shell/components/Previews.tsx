@@ -1,6 +1,10 @@
 import { useShellState, useT } from '../context.tsx';
+import { HeldImage } from './HeldImage.tsx';
 
-/** Image previews of the current input or answer. Only http(s) and blob URLs are shown. */
+/**
+ * Image previews of the current input or answer. Only http(s) and blob URLs are shown; one
+ * from another origin waits for a click (HeldImage.tsx), as a log's may be anyone's.
+ */
 export function Previews() {
   const previews = useShellState((s) => s.previews);
   const t = useT();
@@ -8,9 +12,18 @@ export function Previews() {
   return (
     <div className="previews" data-testid="previews" aria-label={t('ui.previews')} hidden={!safe.length}>
       {safe.map((url) => (
-        <a key={url} href={url} target="_blank" rel="noopener noreferrer">
-          <img src={url} alt="" loading="lazy" referrerPolicy="no-referrer" />
-        </a>
+        <HeldImage
+          key={url}
+          src={url}
+          alt=""
+          loading="lazy"
+          referrerPolicy="no-referrer"
+          frame={(img) => (
+            <a href={url} target="_blank" rel="noopener noreferrer">
+              {img}
+            </a>
+          )}
+        />
       ))}
     </div>
   );

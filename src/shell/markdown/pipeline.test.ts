@@ -94,9 +94,20 @@ describe('markdown pipeline', () => {
   });
 
   it('keeps only http(s) images, without referrer, and shows the alt text of the others', () => {
-    const out = html('![ok](https://img.test/a.png) ![js](javascript:alert(1)) ![data](data:image/svg+xml,<svg onload=alert(1)>) ![rel](/x.png)');
-    expect(out).toContain('<img src="https://img.test/a.png" alt="ok" referrerPolicy="no-referrer" loading="lazy" decoding="async"/>');
-    expect(urls(out)).toEqual(['https://img.test/a.png']);
+    const markdown = '![ok](https://img.test/a.png) ![js](javascript:alert(1)) ![data](data:image/svg+xml,<svg onload=alert(1)>) ![rel](/x.png)';
+    const images: unknown[] = [];
+    const collect = (node: { type: string; tagName?: string; properties?: unknown; children?: unknown[] }) => {
+      if (node.type === 'element' && node.tagName === 'img') images.push(node.properties);
+      for (const child of node.children ?? []) collect(child as never);
+    };
+    collect(markdownToHast(markdown) as never);
+    expect(images).toEqual([{ src: 'https://img.test/a.png', alt: 'ok', referrerPolicy: 'no-referrer', loading: 'lazy', decoding: 'async' }]);
+    // Rendered, an image of another origin (outside a page, every one is) waits for a click
+    // (issue 34): a button naming its host, after its alt text; nothing is requested.
+    const out = html(markdown);
+    expect(out).toContain('<span class="held-image-alt">ok</span><button type="button" title="https://img.test/a.png">Load the image from img.test</button>');
+    expect(out).not.toMatch(/<img/);
+    expect(urls(out)).toEqual([]);
     expect(out).toContain(' js ');
     expect(out).toContain(' rel');
     expect(html('![" onerror="__xss()](x)')).not.toMatch(/<img|onerror="/);

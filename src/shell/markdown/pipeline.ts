@@ -18,6 +18,7 @@ import './markdown.css';
 import type { Element, ElementContent, Properties, Root as HastRoot } from 'hast';
 import { toJsxRuntime, type Options as JsxOptions } from 'hast-util-to-jsx-runtime';
 import { CodeBlock } from './CodeBlock.tsx';
+import { HeldImage } from '../components/HeldImage.tsx';
 import type { ReactElement } from 'react';
 import { Fragment, jsx, jsxs } from 'react/jsx-runtime';
 import rehypeKatex from 'rehype-katex';
@@ -280,8 +281,9 @@ const jsxOptions: JsxOptions = {
   ignoreInvalidStyle: true,
   elementAttributeNameCase: 'react',
   stylePropertyNameCase: 'dom',
-  // Code blocks get a Copy button (CodeBlock.tsx); everything else is plain elements.
-  components: { pre: CodeBlock },
+  // Code blocks get a Copy button (CodeBlock.tsx); an image from another origin waits for a
+  // click (HeldImage.tsx); everything else is plain elements.
+  components: { pre: CodeBlock, img: HeldImage },
 };
 
 /** A hast tree to React elements (a fragment). */

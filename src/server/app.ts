@@ -16,6 +16,7 @@ import { createSecretBox } from './crypto/secretBox.ts';
 import { connectDatabase, type Db } from './db/connect.ts';
 import { migrate, type MigrationFactory } from './db/migrations.ts';
 import { apiMiddleware } from './http/middleware.ts';
+import { sameSiteOnly } from './http/origin.ts';
 import { fail, ok } from './http/respond.ts';
 import { serveSpa } from './http/spa.ts';
 import { createLogger, type Logger } from './log.ts';
@@ -104,7 +105,8 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
   const secure = (c: Context<AppEnv>) => isHttps(c, config.trustProxy);
   const { querying, generating } = config.texts;
   const settings = { roleContentSystem: config.roleContentSystem, temperature: config.temperature, topP: config.topP, querying, generating, streamRelay: config.streamRelay, publicUrl: config.publicUrl };
-  app.route('/', generationRoutes({ inflight, db: db.db, models, providers: generation.contextProviders, guards: generation.guards, tools: generation.tools, egressFetch, attachments, settings, log }, secure));
+  const siteOnly = sameSiteOnly(config.allowedOrigins);
+  app.route('/', generationRoutes({ inflight, db: db.db, models, providers: generation.contextProviders, guards: generation.guards, tools: generation.tools, egressFetch, attachments, settings, log }, { secure, sameSiteOnly: siteOnly }));
   app.route('/', uploadRoutes({
     db: db.db,
     owner: (c) => ownerOf(c, secure(c)),
@@ -112,6 +114,7 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
     verify: (signature, ...parts) => verifySignature(secret, signature, ...parts),
     publicUrl: config.publicUrl,
     quotaBytes: config.uploadQuotaBytes,
+    sameSiteOnly: siteOnly,
   }));
   app.all('/api/*', (c) => fail(c, 404, SERVER_MESSAGES.notFound));
   serveSpa(app, config.distDir);

@@ -1,9 +1,10 @@
 // The generation API (spec part 7): GET and POST /api/generate_sse (one SSE event per message
 // kind, JSON data), POST /api/generate (the whole result), POST /api/generate_msg (the
-// messages only, for local and direct model calls) and POST /api/log/add.
+// messages only, for local and direct model calls) and POST /api/log/add. The GET, which a
+// link or a form on another site can send, is refused from there (http/origin.ts).
 import type { ServerResponse } from 'node:http';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
-import { Hono, type Context } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import type { AppEnv, GenerateRequest, ToolResult } from '../../core/index.ts';
 import { Message, saidBy } from '../../core/messages.ts';
 import { DEFAULT_MEM_LENGTH } from '../../core/index.ts';
@@ -20,9 +21,15 @@ import { getSession, memory, owns, SessionError, sessionForTurn, validSessionId 
 import { fetchFileTexts, imagesOf, inlineUploadedImages } from './files.ts';
 import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
 
+/** What the routes ask of the request beyond the turn: cookies' Secure flag, the cross-site check. */
+export interface GenerationHttp {
+  secure(c: Context<AppEnv>): boolean;
+  sameSiteOnly: MiddlewareHandler;
+}
+
 /** The generation routes; the browser's local-model turn is typed from them (GenerationRoutes). */
-export function generationRoutes(deps: GenerationDeps, secureCookies: (c: Context<AppEnv>) => boolean) {
-  const owner = (c: Context<AppEnv>): Owner => ownerOf(c, secureCookies(c));
+export function generationRoutes(deps: GenerationDeps, http: GenerationHttp) {
+  const owner = (c: Context<AppEnv>): Owner => ownerOf(c, http.secure(c));
   // Asked for only by an image model's turn: parsing the request's URL costs every other turn.
   const originOf = (c: Context<AppEnv>) => deps.settings.publicUrl || new URL(c.req.url).origin;
 
@@ -57,7 +64,7 @@ export function generationRoutes(deps: GenerationDeps, secureCookies: (c: Contex
 
   return new Hono<AppEnv>()
   .post('/api/generate_sse', validate('json', generateBody), (c) => sse(c, c.req.valid('json') as GenerateRequest))
-  .get('/api/generate_sse', (c) => {
+  .get('/api/generate_sse', http.sameSiteOnly, (c) => {
     const parsed = generateBody.safeParse(generateQueryToBody(c.req.query()));
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;

@@ -15,6 +15,7 @@ import type { ServerConfig } from './config.ts';
 import { createSecretBox } from './crypto/secretBox.ts';
 import { connectDatabase, type Db } from './db/connect.ts';
 import { migrate, type MigrationFactory } from './db/migrations.ts';
+import { requestAddress } from './http/address.ts';
 import { apiMiddleware } from './http/middleware.ts';
 import { sameSiteOnly } from './http/origin.ts';
 import { fail, ok } from './http/respond.ts';
@@ -27,6 +28,7 @@ import type { Shared } from './shared/redis.ts';
 import { pluginContext } from './pluginContext.ts';
 import { loadSecret } from './secret.ts';
 import { systemInfo } from './systemInfo.ts';
+import { AnswerCaps } from './turn/answerCaps.ts';
 import { InFlight } from './turn/inflight.ts';
 import { ownerOf } from './turn/owner.ts';
 import { generationRoutes } from './turn/routes.ts';
@@ -105,8 +107,10 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
   const secure = (c: Context<AppEnv>) => isHttps(c, config.trustProxy);
   const { querying, generating } = config.texts;
   const settings = { roleContentSystem: config.roleContentSystem, temperature: config.temperature, topP: config.topP, querying, generating, streamRelay: config.streamRelay, publicUrl: config.publicUrl };
+  const caps = new AnswerCaps(config.answerCaps);
+  const address = (c: Context<AppEnv>) => requestAddress(c, config.trustProxy);
   const siteOnly = sameSiteOnly(config.allowedOrigins);
-  app.route('/', generationRoutes({ inflight, db: db.db, models, providers: generation.contextProviders, guards: generation.guards, tools: generation.tools, egressFetch, attachments, settings, log }, { secure, sameSiteOnly: siteOnly }));
+  app.route('/', generationRoutes({ inflight, caps, db: db.db, models, providers: generation.contextProviders, guards: generation.guards, tools: generation.tools, egressFetch, attachments, settings, log }, { secure, address, sameSiteOnly: siteOnly }));
   app.route('/', uploadRoutes({
     db: db.db,
     owner: (c) => ownerOf(c, secure(c)),

@@ -88,6 +88,8 @@ export interface ServerConfig {
   uploadQuotaBytes: number;
   /** Uses per role and window (USAGE_LIMITS: `role:daily,weekly,monthly;...`). */
   usageLimits: Record<string, UsageLimits>;
+  /** Answers in flight at once per user, anonymous browser and address; 0 is none (MAX_ANSWERS_PER_*). */
+  answerCaps: { user: number; visitor: number; address: number };
 }
 
 function parseRemotes(raw: string | undefined): RemotePluginConfig[] {
@@ -216,6 +218,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     uploadQuotaBytes: e.UPLOAD_QUOTA_MB * 1024 * 1024,
     usageLimits: parseUsageLimits(e.USAGE_LIMITS),
+    answerCaps: { user: e.MAX_ANSWERS_PER_USER, visitor: e.MAX_ANSWERS_PER_VISITOR, address: e.MAX_ANSWERS_PER_ADDRESS },
   };
 }
 

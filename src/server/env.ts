@@ -101,6 +101,10 @@ export const envSchema = z.object({
   INVITE_REWARD: doc(number(0, 0, 1000), '`0`', 'What an accepted invitation adds to the balance of both the inviter and the new user, in dollars'),
   UPLOAD_QUOTA_MB: doc(number(100, 0, 1_000_000), '`100`', 'What one owner (a user, or an anonymous browser) may keep in uploaded files; files go with the account'),
   USAGE_LIMITS: doc(text(), '', 'Questions per rolling 24 hours, 7 days and 30 days by role: `user:540,3780,16740;plus_user:4320,-,-;anonymous:20,-,-` (`-` or nothing: no limit; `anonymous` counts per browser; root has none). Past a limit the next question is refused with \'The usage limitation has been reached.\' Unset: no limits'),
+  // Answers in flight (issue 34): refused past a cap with 'Too many answers are in progress. Try again when one has finished.'
+  MAX_ANSWERS_PER_USER: doc(number(4, 0, 100_000, true), '`4`', 'Answers one logged-in user may have in flight at once, over all their browsers (`0`: no cap); counted per instance'),
+  MAX_ANSWERS_PER_VISITOR: doc(number(4, 0, 100_000, true), '`4`', 'Answers one anonymous browser (its device cookie) may have in flight at once (`0`: no cap)'),
+  MAX_ANSWERS_PER_ADDRESS: doc(number(32, 0, 100_000, true), '`32`', 'Answers in flight at once from one client address (an IPv6 /64), users and visitors together (`0`: no cap). Behind a reverse proxy set `TRUST_PROXY`, or every visitor shares the proxy\'s address'),
   // Models
   MODEL: doc(text(), '', 'The default system model (shown in `:info` and system info), served through the OpenAI-compatible provider'),
   OPENAI_BASE_URL: doc(text(), '`https://api.openai.com/v1`', 'Base URL of the default model\'s OpenAI-compatible API'),

@@ -17,7 +17,7 @@ import path from 'node:path';
 import { freePort } from '../tests/e2e/support.ts';
 import { startFakeOpenAI } from '../tests/fixtures/fakeOpenAI.ts';
 import { pacedStreams } from './pacedStreams.ts';
-import { median, probe, startProcess } from './sseRelay.ts';
+import { median, probe, startProcess, UNCAPPED } from './sseRelay.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const other = process.argv[2];
@@ -29,7 +29,7 @@ const streams = Number(process.env.BENCH_CPU_STREAMS ?? 100);
 const fake = await startFakeOpenAI({ models: ['bench'] });
 const server = async (root: string, nodeOptions = '') => {
   const port = await freePort();
-  const env = { NODE_OPTIONS: nodeOptions, MODEL: 'bench', OPENAI_BASE_URL: fake.url, DATA_DIR: mkdtempSync(path.join(tmpdir(), 'shellchat-ab-')), LOG_LEVEL: 'warn', SHELLCHAT_DIST: '/nonexistent' };
+  const env = { NODE_OPTIONS: nodeOptions, MODEL: 'bench', OPENAI_BASE_URL: fake.url, DATA_DIR: mkdtempSync(path.join(tmpdir(), 'shellchat-ab-')), LOG_LEVEL: 'warn', SHELLCHAT_DIST: '/nonexistent', ...UNCAPPED };
   return { child: await startProcess(path.join(root, 'src/server/main.ts'), env, '/api/ping', port), url: `http://127.0.0.1:${port}/api/generate_sse` };
 };
 const barePort = await freePort();

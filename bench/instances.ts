@@ -14,6 +14,7 @@ import { startServer, type RunningServer } from '../tests/e2e/support.ts';
 import { startFakeOpenAI } from '../tests/fixtures/fakeOpenAI.ts';
 import { startRoundRobin } from '../tests/fixtures/roundRobin.ts';
 import { freshDatabase } from '../tests/server/support.ts';
+import { UNCAPPED } from './sseRelay.ts';
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity, timeout: 4000 });
 
@@ -82,7 +83,7 @@ export async function runInstances(options: { users?: number; seconds?: number; 
   fake.always({ chunks: Array.from({ length: tokens }, (_, i) => `w${i}:@@ `), delayMs: paceMs, stamp: true, phaseMs: paceMs });
   const [shared, own] = await Promise.all([freshDatabase('postgres'), freshDatabase('postgres')]);
   const dist = path.join(mkdtempSync(path.join(tmpdir(), 'shellchat-bench-')), 'no-dist');
-  const base = { SHELLCHAT_DIST: dist, ROOT_PASSWORD: 'root-password-1', MODEL: 'bench', OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'sk-bench', LOG_LEVEL: 'warn', TRUST_PROXY: 'true' };
+  const base = { SHELLCHAT_DIST: dist, ROOT_PASSWORD: 'root-password-1', MODEL: 'bench', OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'sk-bench', LOG_LEVEL: 'warn', TRUST_PROXY: 'true', ...UNCAPPED };
   const pairEnv = { ...base, DATABASE_URL: shared.url, REDIS_URL: options.redisUrl ?? 'redis://127.0.0.1:6379', SECRET_KEY: 'bench-secret' };
   const servers: RunningServer[] = await Promise.all([startServer(pairEnv), startServer(pairEnv), startServer({ ...base, DATABASE_URL: own.url })]);
   const [a, b, single] = servers as [RunningServer, RunningServer, RunningServer];

@@ -90,6 +90,16 @@ console.log(`  ${slow.streams} clients that stop reading while the provider offe
 check(slow.unfinished, 'slow clients hold the provider back: none of its answers was read to the end while they waited');
 check(slow.growthKbPerStream <= 1024, `memory flat with slow clients: <= 1 MB growth per stream from 3 s to 6 s (${slow.growthKbPerStream.toFixed(0)} KB; ${(slow.heldKbPerStream / 1024).toFixed(1)} MB held, what the kernel's socket buffers took and the answer for the log keeps)`);
 
+console.log('\nB5 the caps on answers in flight: a slot taken and given back per turn, with 300 answers in flight, beside one new URL() (a turn parses its URL at least once)');
+{
+  const { runAnswerCaps } = await import('./answerCaps.ts');
+  const caps = runAnswerCaps();
+  const show = (ns: number) => `${(ns / 1000).toFixed(2)} µs (${(ns / caps.urlNs).toFixed(1)}x)`;
+  console.log(`  new URL() ${(caps.urlNs / 1000).toFixed(2)} µs; IPv4 ${show(caps.ipv4Ns)}, a new visitor ${show(caps.newVisitorNs)}, IPv6 ${show(caps.ipv6Ns)}`);
+  // A turn costs the server 540-860 µs of CPU (bench/README.md): the cap stays under 1% of it.
+  check(caps.ipv6Ns <= 20 * caps.urlNs, `<= 20 new URL()s, IPv6 included (${(caps.ipv6Ns / caps.urlNs).toFixed(1)})`);
+}
+
 console.log('\nB8 several instances: 200 users chatting for 60 s through two instances behind a round-robin proxy (PostgreSQL, Redis), beside one instance alone at the same time');
 const { runInstances } = await import('./instances.ts');
 const load = await runInstances({ soakMinutes: Number(process.env.BENCH_SOAK_MINUTES ?? 0) });

@@ -55,6 +55,7 @@ export const SERVER_MESSAGES = defineMessages(
     noVision: 'The model {{model}} does not read images.',
     noImageModel: 'The model {{model}} is marked as making images, but {{provider}} has no images API.',
     toolRounds: 'The model kept calling tools; stopped after {{rounds}} rounds.',
+    tooManyAnswers: 'Too many answers are in progress. Try again when one has finished.',
     errorOccurred: 'Error occurred.',
     // Uploads (spec parts 5 and 7; the first four are quoted from the spec)
     uploadInvalidType: 'Invalid file type. Supported type: JPEG/JPG, PNG, PDF, DOCX, TXT, Markdown, CSV, JSON.',

@@ -205,6 +205,14 @@ export interface ServerPluginContext {
   /** Sets or clears the login cookie on a response. */
   setLoginCookie(c: Context<AppEnv>, token: string, expiresAt: number): void;
   clearLoginCookie(c: Context<AppEnv>): void;
+  /**
+   * Whether another site's page made the browser send this request (a link, a form, an <img>):
+   * for a route that decides part of its answer by it. Every method but GET/HEAD is refused
+   * so before any route runs.
+   */
+  crossSite(c: Context<AppEnv>): boolean;
+  /** For a GET that spends or writes: refuses it, 403 'Cross-origin request refused.', when another site's page sent it. */
+  sameSiteOnly: MiddlewareHandler<AppEnv>;
   /** The address a request comes from (the socket's, or X-Forwarded-For behind TRUST_PROXY). */
   clientAddress(c: Context<AppEnv>): string;
   sessions: SessionsApi;

@@ -16,6 +16,7 @@ import { createSecretBox } from './crypto/secretBox.ts';
 import { connectDatabase, type Db } from './db/connect.ts';
 import { migrate, type MigrationFactory } from './db/migrations.ts';
 import { apiMiddleware } from './http/middleware.ts';
+import { sameSiteOnly } from './http/origin.ts';
 import { fail, ok } from './http/respond.ts';
 import { addressReader } from './http/clientAddress.ts';
 import { serveSpa } from './http/spa.ts';
@@ -27,6 +28,7 @@ import type { Shared } from './shared/redis.ts';
 import { pluginContext } from './pluginContext.ts';
 import { loadSecret } from './secret.ts';
 import { systemInfo } from './systemInfo.ts';
+import { AnswerCaps } from './turn/answerCaps.ts';
 import { InFlight } from './turn/inflight.ts';
 import { ownerOf } from './turn/owner.ts';
 import { generationRoutes } from './turn/routes.ts';
@@ -107,8 +109,10 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
   const addresses = addressReader(config.trustProxy, secret);
   const { querying, generating } = config.texts;
   const settings = { roleContentSystem: config.roleContentSystem, temperature: config.temperature, topP: config.topP, querying, generating, streamRelay: config.streamRelay, publicUrl: config.publicUrl };
-  const deps = { inflight, db: db.db, models, providers: generation.contextProviders, guards: generation.guards, useLimits: generation.useLimits, tools: generation.tools, egressFetch, attachments, settings, log };
-  app.route('/', generationRoutes(deps, secure, addresses.key));
+  const caps = new AnswerCaps(config.answerCaps);
+  const siteOnly = sameSiteOnly(config.allowedOrigins);
+  const deps = { inflight, caps, db: db.db, models, providers: generation.contextProviders, guards: generation.guards, useLimits: generation.useLimits, tools: generation.tools, egressFetch, attachments, settings, log };
+  app.route('/', generationRoutes(deps, { secure, address: addresses.address, addressKey: addresses.key, sameSiteOnly: siteOnly }));
   app.route('/', uploadRoutes({
     db: db.db,
     owner: (c) => ownerOf(c, secure(c), addresses.key),
@@ -117,6 +121,7 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
     publicUrl: config.publicUrl,
     quotaBytes: config.uploadQuotaBytes,
     visitorQuotas: { addressBytes: config.visitors.addressUploadBytes, totalBytes: config.visitors.totalUploadBytes },
+    sameSiteOnly: siteOnly,
   }));
   app.all('/api/*', (c) => fail(c, 404, SERVER_MESSAGES.notFound));
   serveSpa(app, config.distDir);

@@ -90,6 +90,8 @@ export interface ServerConfig {
   usageLimits: Record<string, UsageLimits>;
   /** Visitors without an account, per address (VISITORS_PER_ADDRESS, UPLOAD_ADDRESS_QUOTA_MB, UPLOAD_ANONYMOUS_TOTAL_MB). */
   visitors: { perAddress: number; addressUploadBytes: number; totalUploadBytes: number };
+  /** Answers in flight at once per user, anonymous browser and address; 0 is none (MAX_ANSWERS_PER_*). */
+  answerCaps: { user: number; visitor: number; address: number };
 }
 
 function parseRemotes(raw: string | undefined): RemotePluginConfig[] {
@@ -223,6 +225,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
       addressUploadBytes: e.UPLOAD_ADDRESS_QUOTA_MB * 1024 * 1024,
       totalUploadBytes: e.UPLOAD_ANONYMOUS_TOTAL_MB * 1024 * 1024,
     },
+    answerCaps: { user: e.MAX_ANSWERS_PER_USER, visitor: e.MAX_ANSWERS_PER_VISITOR, address: e.MAX_ANSWERS_PER_ADDRESS },
   };
 }
 

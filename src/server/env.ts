@@ -105,6 +105,10 @@ export const envSchema = z.object({
   VISITORS_PER_ADDRESS: doc(number(5, 1, 100_000, true), '`5`', 'The visitors without an account at one address (behind `TRUST_PROXY`, the forwarded one; an IPv6 address counts by its /64) share this many times the `anonymous` limits of `USAGE_LIMITS`, so dropping the browser\'s cookie does not start a visitor\'s count again'),
   UPLOAD_ADDRESS_QUOTA_MB: doc(number(100, 0, 1_000_000), '`100`', 'What the visitors without an account at one address may keep in uploaded files together (each browser also within `UPLOAD_QUOTA_MB`)'),
   UPLOAD_ANONYMOUS_TOTAL_MB: doc(number(2048, 0, 100_000_000), '`2048`', 'What all visitors without an account may keep in uploaded files together on this server; past it they are asked to sign up or log in to upload'),
+  // Answers in flight (issue 34): refused past a cap with 'Too many answers are in progress. Try again when one has finished.'
+  MAX_ANSWERS_PER_USER: doc(number(4, 0, 100_000, true), '`4`', 'Answers one logged-in user may have in flight at once, over all their browsers (`0`: no cap); counted per instance'),
+  MAX_ANSWERS_PER_VISITOR: doc(number(4, 0, 100_000, true), '`4`', 'Answers one anonymous browser (its device cookie) may have in flight at once (`0`: no cap)'),
+  MAX_ANSWERS_PER_ADDRESS: doc(number(32, 0, 100_000, true), '`32`', 'Answers in flight at once from one client address (an IPv6 /64), users and visitors together (`0`: no cap). Behind a reverse proxy set `TRUST_PROXY`, or every visitor shares the proxy\'s address'),
   // Models
   MODEL: doc(text(), '', 'The default system model (shown in `:info` and system info), served through the OpenAI-compatible provider'),
   OPENAI_BASE_URL: doc(text(), '`https://api.openai.com/v1`', 'Base URL of the default model\'s OpenAI-compatible API'),

@@ -12,6 +12,7 @@ import type { ServerConfig } from './config.ts';
 import type { SecretBox } from './crypto/secretBox.ts';
 import type { Db } from './db/connect.ts';
 import { clientAddress as addressOf } from './http/clientAddress.ts';
+import { crossSite, sameSiteOnly } from './http/origin.ts';
 import { fail, ok } from './http/respond.ts';
 import { validate } from './http/validate.ts';
 import type { Logger } from './log.ts';
@@ -82,6 +83,8 @@ export function pluginContext(deps: PluginContextDeps): ServerPluginContext {
     requireUser,
     ...cookieHelpers(config.trustProxy),
     clientAddress,
+    crossSite: (c) => crossSite(c, config.allowedOrigins),
+    sameSiteOnly: sameSiteOnly(config.allowedOrigins),
     throttles,
     egressFetch,
     secrets: { seal: (plain) => box.seal(plain), open: (sealed) => box.open(sealed) },

@@ -61,7 +61,8 @@ export function subscriptionRoutes(ctx: ServerPluginContext) {
     .get('/api/payment/info', (c) =>
       answer(c, { client_id: pay.configured ? settings.clientId : '', sdk_url: settings.sdkUrl, currency: 'USD', intent: 'capture', topups: [...TOPUPS] } satisfies PaymentInfo),
     )
-    .get('/api/subscription/status', requireUser, async (c) => {
+    // It credits what PayPal approved, calling PayPal: not for another site's link.
+    .get('/api/subscription/status', requireUser, ctx.sameSiteOnly, async (c) => {
       // A buyer who approved and closed the tab is credited when they come back.
       await pay.reconcile(me(c).id);
       return answer(c, await statusOf(ctx, db, me(c)));

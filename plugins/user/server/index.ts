@@ -291,8 +291,7 @@ export function userRoutes(ctx: ServerPluginContext) {
       attempt(c, async () => {
         // The spec makes this a GET, so the origin check does not cover it: refuse a navigation
         // started by another site (a link that would make the user send mail).
-        const site = c.req.header('sec-fetch-site');
-        if (site && site !== 'same-origin' && site !== 'none') return refuse(c, 403, MESSAGES.crossOrigin);
+        if (ctx.crossSite(c)) return refuse(c, 403, MESSAGES.crossOrigin);
         const email = z.string().max(254).safeParse(decodeURIComponent(c.req.param('email')));
         if (!email.success || !/^[^@\s]+@[^@\s]+$/.test(email.data)) return refuse(c, 400, MESSAGES.emailInvalid);
         if (!ctx.mail.enabled) return refuse(c, 503, MESSAGES.mailOff);
@@ -315,8 +314,9 @@ export function userRoutes(ctx: ServerPluginContext) {
     .get('/api/user/update/email-subscription', validate('query', emailSubscriptionQuery), async (c) => {
       const { email, email_subscription, sig } = c.req.valid('query');
       const user = c.get('user');
-      // A signed link from our own mail, or the logged-in owner of the address; nobody else.
-      const allowed = (sig && ctx.verify(sig, 'email-subscription', email, email_subscription)) || (user && user.email === email);
+      // A signed link from our own mail (opened from anywhere), or the logged-in owner of the
+      // address on a page of ours: another site's link must not change it with their cookie.
+      const allowed = (sig && ctx.verify(sig, 'email-subscription', email, email_subscription)) || (user && user.email === email && !ctx.crossSite(c));
       if (allowed) await accounts.setEmailSubscription(email, email_subscription === '1');
       const said = !allowed ? MESSAGES.linkInvalid : email_subscription === '1' ? MESSAGES.subscribed : MESSAGES.unsubscribed;
       // The API answers API clients (the Settings page, the terminal); a browser that opens the

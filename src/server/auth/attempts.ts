@@ -6,8 +6,8 @@
 //   one holds back only addresses the target never succeeded from, so the owner at home
 //   still gets in while a botnet elsewhere is stopped.
 // IPv6 addresses count by their /64, which one subscriber usually holds whole.
-import net from 'node:net';
 import type { AttemptThrottle } from '../../core/index.ts';
+import { addressNetwork } from '../http/clientAddress.ts';
 import type { Shared } from '../shared/redis.ts';
 import { Throttle, type ThrottleRule } from './throttle.ts';
 
@@ -17,22 +17,6 @@ export interface AttemptRules {
   target: ThrottleRule;
   /** How long a success from an address makes it known to the target (none: no exemption). */
   knownMs?: number;
-}
-
-/** The key an address counts under: an IPv4 address, or the /64 of an IPv6 one. */
-export function addressKey(address: string): string {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return mapped[1]!;
-  if (net.isIPv6(address)) return `${expandV6(address).slice(0, 4).join(':')}::/64`;
-  return address;
-}
-
-function expandV6(address: string): string[] {
-  const [head, tail] = address.split('%')[0]!.split('::') as [string, string | undefined];
-  const left = head ? head.split(':') : [];
-  const right = tail ? tail.split(':') : [];
-  const middle = tail === undefined ? [] : Array<string>(8 - left.length - right.length).fill('0');
-  return [...left, ...middle, ...right].map((h) => h.toLowerCase().replace(/^0+(?=.)/, ''));
 }
 
 export class Attempts implements AttemptThrottle {
@@ -50,7 +34,7 @@ export class Attempts implements AttemptThrottle {
   }
 
   async wait(target: string, address: string): Promise<number> {
-    const from = addressKey(address);
+    const from = addressNetwork(address);
     const pairKey = `${target}|${from}`;
     const [pair, spray, anywhere, known] = await Promise.all([
       this.pair.retryAfter(pairKey),
@@ -63,12 +47,12 @@ export class Attempts implements AttemptThrottle {
   }
 
   async failed(target: string, address: string): Promise<void> {
-    const from = addressKey(address);
+    const from = addressNetwork(address);
     await Promise.all([this.pair.fail(`${target}|${from}`), this.address.fail(from), this.target.fail(target)]);
   }
 
   async succeeded(target: string, address: string): Promise<void> {
-    const pairKey = `${target}|${addressKey(address)}`;
+    const pairKey = `${target}|${addressNetwork(address)}`;
     await this.pair.clear(pairKey);
     if (this.known) {
       // Counted afresh from this success, so the address stays known while it is used.

@@ -2,7 +2,8 @@
 // 15 minutes, fixed from the first failure.
 import type { Throttler } from '../../core/index.ts';
 import type { Shared } from '../shared/redis.ts';
-import { addressKey, Attempts } from './attempts.ts';
+import { addressNetwork } from '../http/clientAddress.ts';
+import { Attempts } from './attempts.ts';
 import { Throttle, type ThrottleRule } from './throttle.ts';
 
 const WINDOW = 15 * 60_000;
@@ -11,9 +12,9 @@ const WINDOW = 15 * 60_000;
 function perAddress(rule: ThrottleRule, name: string, shared: Shared | undefined): Throttler {
   const throttle = new Throttle(rule, name, shared);
   return {
-    retryAfter: (address) => throttle.retryAfter(addressKey(address)),
-    fail: (address) => throttle.fail(addressKey(address)),
-    clear: (address) => throttle.clear(addressKey(address)),
+    retryAfter: (address) => throttle.retryAfter(addressNetwork(address)),
+    fail: (address) => throttle.fail(addressNetwork(address)),
+    clear: (address) => throttle.clear(addressNetwork(address)),
   };
 }
 

@@ -29,6 +29,15 @@ describe('addressNetwork and addressKey', () => {
     expect(addressNetwork('unknown')).toBe('unknown');
   });
 
+  it('gives one network however an IPv6 address is written (case, zeros, a zone)', () => {
+    const network = '2001:db8:85a3:8d3::/64';
+    expect(addressNetwork('2001:db8:85a3:8d3:1319:8a2e:370:7348')).toBe(network);
+    expect(addressNetwork('2001:0DB8:85a3:08d3::1')).toBe(network);
+    expect(addressNetwork('2001:db8:85a3:8d3::abcd:1%eth0')).toBe(network);
+    expect(addressNetwork('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(addressNetwork('2001:db8:85a3:8d4::1')).not.toBe(network);
+  });
+
   it('keys an address with the secret: the same network gives the same key, and the key holds no address', () => {
     const key = addressKey('secret-1', '2001:db8:1:2::1');
     expect(key).toMatch(/^[A-Za-z0-9_-]{22}$/);

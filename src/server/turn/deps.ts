@@ -5,6 +5,7 @@ import type { Kysely } from 'kysely';
 import type { AttachmentsApi, ContextProvider, Database, GenerateRequest, GenerationEvent, GenerationGuard, Message, ServerTool, UseLimit } from '../../core/index.ts';
 import type { ModelRegistry } from '../models/registry.ts';
 import type { ModelEntry } from '../models/systemModels.ts';
+import type { AnswerCaps } from './answerCaps.ts';
 import type { InFlight } from './inflight.ts';
 import type { Owner } from './owner.ts';
 import type { Use } from './uses.ts';
@@ -26,6 +27,8 @@ export interface GenerationDeps {
   log: { error(obj: object, msg?: string): void };
   /** Generations under way (a shutdown stops them: inflight.ts). */
   inflight: InFlight;
+  /** Caps on answers in flight per user, anonymous browser and address (answerCaps.ts). */
+  caps: AnswerCaps;
 }
 
 /** May return a promise when the reader is behind: the stream waits for it (back-pressure). */

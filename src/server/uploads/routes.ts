@@ -16,7 +16,7 @@
 // The object URL's UUID is its capability: it is shown to its owner, and to those the owner
 // shares a session with, as logs carry it.
 import { Message } from '../../core/messages.ts';
-import { Hono, type Context } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { AppEnv, Database } from '../../core/index.ts';
@@ -48,6 +48,8 @@ export interface UploadDeps {
   quotaBytes: number;
   /** Visitors without an account: per address, and all of them (quota.ts). */
   visitorQuotas: { addressBytes: number; totalBytes: number };
+  /** Refuses a request another site's page sent (http/origin.ts). */
+  sameSiteOnly: MiddlewareHandler;
 }
 
 const presignQuery = z.object({
@@ -85,11 +87,9 @@ export function uploadRoutes(deps: UploadDeps) {
   const quotas: UploadQuotas = { ownerBytes: deps.quotaBytes, ...deps.visitorQuotas };
 
   return new Hono<AppEnv>()
-  .get('/api/file/generate-presigned-url', validate('query', presignQuery), async (c) => {
-    // The spec makes this a GET, so the origin check does not cover it: refuse another site's
-    // request, which would spend the visitor's waiting URLs (and quota) from a link or an <img>.
-    const site = c.req.header('sec-fetch-site');
-    if (site && site !== 'same-origin' && site !== 'none') return fail(c, 403, SERVER_MESSAGES.crossOrigin);
+  // The spec makes this a GET, so the origin check does not cover it: refuse another site's
+  // request, which would spend the visitor's waiting URLs (and quota) from a link or an <img>.
+  .get('/api/file/generate-presigned-url', deps.sameSiteOnly, validate('query', presignQuery), async (c) => {
     const query = c.req.valid('query');
     const name = cleanName(query.fileName);
     const ext = uploadExtension(name);

@@ -160,9 +160,12 @@ export class ShellController {
    */
   show(outputs: Output[], line?: number): void {
     const visible: Output[] = [];
+    // A notice that comes with outputs is their line below (the hint under 'Unknown command.').
+    let notice = '';
     for (const output of outputs) {
       if (output.kind === 'effect') this.apply(output.effect);
       else visible.push(output);
+      if (output.kind === 'effect' && output.effect.type === 'notice') notice = output.effect.text;
     }
     if (!visible.length) return;
     if (line !== undefined && line < this.shownLine) {
@@ -170,7 +173,7 @@ export class ShellController {
       return;
     }
     if (line !== undefined) this.shownLine = line;
-    this.state.set({ outputs: visible, notice: '' });
+    this.state.set({ outputs: visible, notice });
   }
 
   private apply(effect: Effect): void {

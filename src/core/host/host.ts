@@ -28,8 +28,7 @@ import { bindArgs, CommandRegistry, formatUsage, usageOf, type RegisteredCommand
 import { ServiceRegistry } from '../services.ts';
 import type { SettingsStore } from '../settings.ts';
 import { isSecretLine } from './secrets.ts';
-import { failureSaid, PluginLoadError, unknownCommandSaid } from './runFailure.ts';
-
+import { failureSaid, lineErrorSaid, PluginLoadError, unknownCommandSaid } from './runFailure.ts';
 
 export interface HostOptions {
   env: Env;
@@ -278,7 +277,7 @@ export class PluginHost {
       case 'empty':
         return { outputs: [], parsed, remember: false };
       case 'error':
-        return { outputs: [error(t(`msg.${parsed.error}`))], parsed, remember: false };
+        return { outputs: lineErrorSaid(this.registry, parsed.error, input, t), parsed, remember: false };
       case 'chat':
         if (this.options.onChat) return { outputs: await this.options.onChat(parsed, signal), parsed, remember: false };
         return { outputs: [error(t('msg.chatUnavailable'))], parsed, remember: false };
@@ -358,7 +357,7 @@ export class PluginHost {
   ): Promise<RunResult> {
     const t = this.t('shell');
     const resolution = this.registry.resolve(parsed.tokens);
-    if (resolution.kind === 'unknown') return { outputs: [error(unknownCommandSaid(this.registry, parsed.tokens, this.env, t))], parsed, remember };
+    if (resolution.kind === 'unknown') return { outputs: unknownCommandSaid(this.registry, parsed.tokens, this.env, t), parsed, remember };
     const { command, argTokens } = resolution;
     const { spec, pluginId } = command;
     // Messages in the interface's language: the shell's own among the errors (offline, a bare

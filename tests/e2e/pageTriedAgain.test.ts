@@ -79,4 +79,20 @@ describe.skipIf(!HAS_CHROME)('the page, tried again (issue 33)', () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  it('confirms a change of language in the language just chosen, and a login in the account\'s language', async () => {
+    const { page, context, errors } = await openApp(app.browser, app.server.url);
+    expect(await run(page, ':lang use de-DE')).toBe('Sprache auf Deutsch (Deutschland) (de-DE) gesetzt.');
+    expect(await run(page, ':lang use ar-SA')).toBe('تم تعيين اللغة إلى العربية (المملكة العربية السعودية) (ar-SA).');
+    expect(await page.evaluate(() => document.documentElement.dir)).toBe('rtl');
+    expect(await run(page, ':lang reset')).toBe('Language reset.');
+    // An account that keeps German: its login speaks German, the language it brings.
+    expect(await run(page, ':lang use de')).toBe('Sprache auf Deutsch (Deutschland) (de-DE) gesetzt.');
+    await run(page, ':user add gerd gerd@example.org gerd-password-1');
+    expect(await run(page, ':lang use en-US')).toBe('Language set to American English (en-US).');
+    expect(await run(page, ':login gerd gerd-password-1')).toBe('Angemeldet als gerd.');
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('de-DE');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });

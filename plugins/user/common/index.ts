@@ -59,7 +59,8 @@ export function activateUser(ctx: PluginContext): void {
       sync.loggedIn(user);
       // Logging in again as the same user resets the session too (spec part 4).
       if (wasLoggedIn) resetSession(c.settings);
-      return text(c.t('msg.loggedIn', { username: user.username }));
+      // The server's words, by code: said in the account's language, which the login just set.
+      return text(saidIn(answer));
     }),
   );
 

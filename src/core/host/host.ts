@@ -362,7 +362,11 @@ export class PluginHost {
     const { spec, pluginId } = command;
     // Messages in the interface's language: the shell's own among the errors (offline, a bare
     // status) by their key, the catalogues' (a plugin's, its server's, the core's) by their code.
-    const done = async (outputs: Output[]) => ({ outputs: await this.inLanguage(outputs), parsed, command, remember });
+    // A command that changed the language (`:lang use`, a login) answers in the new one.
+    const done = async (outputs: Output[]) => {
+      await this.options.languageReady?.();
+      return { outputs: await this.inLanguage(outputs), parsed, command, remember };
+    };
 
     if (spec.needs?.includes('server') && this.options.online && !this.options.online()) {
       return done([error(t('msg.notAvailableOffline', { cmd: `:${spec.words[0]}` }))]);

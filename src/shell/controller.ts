@@ -68,6 +68,8 @@ export class ShellController {
   private readonly t: Translate;
   /** Attachment markers whose files are still uploading (upload.ts). */
   private readonly uploading = new Set<string>();
+  /** Markers of uploads that failed, with the file's name and why (upload.ts). */
+  private readonly failedUploads = new Map<string, { name: string; reason: string }>();
   /** Images uploaded into the input, shown among the previews while their marker is there. */
   private readonly uploaded = new Set<string>();
   /**
@@ -144,6 +146,7 @@ export class ShellController {
     // An uploaded image whose marker was deleted leaves the previews with it.
     const gone = [...this.uploaded].filter((url) => !input.includes(url));
     for (const url of gone) this.uploaded.delete(url);
+    for (const marker of this.failedUploads.keys()) if (!input.includes(marker)) this.failedUploads.delete(marker);
     this.state.set(gone.length ? (s) => ({ input, previews: s.previews.filter((url) => !gone.includes(url)) }) : { input });
   }
 
@@ -209,17 +212,17 @@ export class ShellController {
     const stopping = this.state.get().generating;
     if (stopping && !(await this.isStop(raw))) return;
     // A marker still uploading is no URL yet: sending now would lose the file.
-    if ([...this.uploading].some((marker) => raw.includes(marker))) {
-      this.show([{ kind: 'error', text: this.t('msg.uploadPending') }]);
-      this.state.set((s) => ({ runs: s.runs + 1 }));
-      return;
+    if ([...this.uploading].some((marker) => raw.includes(marker))) return this.refuse([{ kind: 'error', text: this.t('msg.uploadPending') }]);
+    // A marker that failed says why it failed (its own reason), and what to do about it.
+    const failed = [...this.failedUploads].filter(([marker]) => raw.includes(marker)).map(([, f]) => f);
+    if (failed.length) {
+      const reasons: Output[] = failed.map((f) => ({ kind: 'error', text: `${f.name}: ${f.reason}` }));
+      return this.refuse([...reasons, { kind: 'effect', effect: { type: 'notice', text: this.t('msg.uploadFailedHint') } }]);
     }
     // Too long for a turn (the server would refuse it): said here, and the text stays in the box.
     if (raw.length > USER_INPUT_MAX) {
       const format = (n: number) => n.toLocaleString();
-      this.show([{ kind: 'error', text: this.t('msg.inputTooLong', { length: format(raw.length), max: format(USER_INPUT_MAX) }) }]);
-      this.state.set((s) => ({ runs: s.runs + 1 }));
-      return;
+      return this.refuse([{ kind: 'error', text: this.t('msg.inputTooLong', { length: format(raw.length), max: format(USER_INPUT_MAX) }) }]);
     }
     this.cycle = undefined;
     // `:stop` runs beside the generation and aborts the generation's controller (its effect).
@@ -252,6 +255,12 @@ export class ShellController {
       this.state.set({ placeholder: shortenPlaceholder(this.lastInput) });
     }
     this.show(result.outputs, line);
+    this.state.set((s) => ({ runs: s.runs + 1 }));
+  }
+
+  /** A line that is not sent, and why: it stays in the box. */
+  private refuse(outputs: Output[]): void {
+    this.show(outputs);
     this.state.set((s) => ({ runs: s.runs + 1 }));
   }
 
@@ -317,7 +326,7 @@ export class ShellController {
   async attach(files: readonly File[], at?: number): Promise<void> {
     if (!files.length) return;
     const [{ attachToShell }, host] = await Promise.all([import('./upload.ts'), this.host()]);
-    await attachToShell(this, host, this.t, this.uploading, files, at);
+    await attachToShell(this, host, this.t, { pending: this.uploading, failures: this.failedUploads }, files, at);
   }
 
   /** Tab in an empty input repeats the last input. */

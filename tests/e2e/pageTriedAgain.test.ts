@@ -95,4 +95,40 @@ describe.skipIf(!HAS_CHROME)('the page, tried again (issue 33)', () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  it('says why a failed upload is not sent, in the words of its own marker, and keeps the question', async () => {
+    const { page, context, errors } = await openApp(app.browser, app.server.url);
+    const input = page.getByTestId('input');
+    const files = [
+      { name: 'fake.png', mimeType: 'image/png', buffer: Buffer.from('Not a picture, only text named .png') },
+      { name: 'big.pdf', mimeType: 'application/pdf', buffer: Buffer.alloc(10 * 1024 * 1024 + 1, 0x25) },
+      { name: 'binary.txt', mimeType: 'text/plain', buffer: Buffer.from([0x4d, 0x5a, 0x00, 0x00, 0xff, 0xfe, 0x00, 0x01]) },
+    ];
+    const reasons: string[] = [];
+    for (const file of files) {
+      await input.fill('What is in this file? ');
+      await page.getByTestId('attach-input').setInputFiles([file]);
+      // The marker once it has failed (not while it uploads).
+      const marker = new RegExp(`\\[${file.name.replace('.', '\\.')} \\((?!uploading)(.+)\\)\\]`);
+      await expect.poll(() => input.inputValue(), { timeout: 10_000 }).toMatch(marker);
+      const reason = marker.exec(await input.inputValue())![1]!;
+      reasons.push(reason);
+      await input.press('Enter');
+      await expect.poll(() => page.locator('.out-error').allTextContents()).toEqual([`${file.name}: ${reason}`]);
+      expect(await page.locator('.out-notice').textContent()).toBe("Remove the failed file's marker from the input, or attach the file again, then send.");
+      expect(await page.getByTestId('output').textContent()).not.toContain('URL must start with http or https.');
+      expect(await input.inputValue()).toContain('What is in this file?');
+    }
+    expect(reasons).toEqual([
+      'The file is not what its name says: its content is not PNG.',
+      'failed: file size exceeds 10MB',
+      'The file is not what its name says: its content is not text.',
+    ]);
+    // Without the failed marker the question goes.
+    await input.fill('What is in this file?');
+    await input.press('Enter');
+    await expect.poll(() => page.getByTestId('output').textContent(), { timeout: 10_000 }).toContain('You said: What is in this file?');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });

@@ -46,3 +46,25 @@ describe('a line with a failed upload marker (issue 33, item 20)', () => {
     expect(controller.state.get().notice).toBe('');
   });
 });
+
+describe('Enter while an answer streams (issue 33, item 21)', () => {
+  it('sends nothing, keeps the text, and says why until the answer ends; :stop still stops', async () => {
+    const { controller, shown } = await shell();
+    controller.state.set({ generating: true });
+    controller.setInput('And in Rust?');
+    await controller.submit();
+    expect(controller.state.get()).toMatchObject({ input: 'And in Rust?', busyRefused: true, generating: true, runs: 0 });
+    // Ctrl+C stops and keeps the text; the next Enter sends it, and the note goes.
+    controller.interrupt();
+    expect(controller.state.get()).toMatchObject({ input: 'And in Rust?', generating: false });
+    await controller.submit();
+    // (This host has no chat: the question was sent and answered so.)
+    expect(shown()).toEqual(['Chat is not installed on this server yet: type :help to see the commands.']);
+    expect(controller.state.get()).toMatchObject({ busyRefused: false, runs: 1 });
+    // `:stop` is still taken while generating.
+    controller.state.set({ generating: true });
+    await controller.submit(':stop');
+    expect(controller.state.get()).toMatchObject({ generating: false, runs: 2 });
+  });
+});
+

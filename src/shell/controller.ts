@@ -36,6 +36,8 @@ export interface ShellState {
   /** The result shown in the output area: the last command's outputs, or a log. */
   outputs: Output[];
   generating: boolean;
+  /** Enter was pressed while an answer streams: the input says why nothing was sent. */
+  busyRefused: boolean;
   placeholder: string;
   previews: string[];
   stats: Record<string, string> | null;
@@ -99,6 +101,7 @@ export class ShellController {
       input: '',
       outputs: [],
       generating: false,
+      busyRefused: false,
       placeholder: shortenPlaceholder(systemInfo.init_placeholder || DEFAULT_PLACEHOLDER),
       previews: [],
       stats: null,
@@ -205,12 +208,16 @@ export class ShellController {
 
   /**
    * Runs the input. Ignored while generating (spec part 4), except `:stop`: the command made
-   * for that moment, which a keyboard user types as readily as Ctrl+C.
+   * for that moment, which a keyboard user types as readily as Ctrl+C. What is ignored stays in
+   * the box, and a line under it says why and how to stop (it was silent).
    */
   async submit(raw = this.state.get().input): Promise<void> {
     if (!raw.trim()) return;
     const stopping = this.state.get().generating;
-    if (stopping && !(await this.isStop(raw))) return;
+    if (stopping && !(await this.isStop(raw))) {
+      if (this.state.get().generating) this.state.set({ busyRefused: true });
+      return;
+    }
     // A marker still uploading is no URL yet: sending now would lose the file.
     if ([...this.uploading].some((marker) => raw.includes(marker))) return this.refuse([{ kind: 'error', text: this.t('msg.uploadPending') }]);
     // A marker that failed says why it failed (its own reason), and what to do about it.
@@ -231,7 +238,7 @@ export class ShellController {
     const sent = [...this.uploaded];
     this.uploaded.clear();
     this.walkingHistory = false;
-    this.state.set((s) => ({ input: '', notice: '', previews: s.previews.filter((url) => !sent.includes(url)) }));
+    this.state.set((s) => ({ input: '', notice: '', busyRefused: false, previews: s.previews.filter((url) => !sent.includes(url)) }));
     const line = ++this.submittedLines;
     const host = await this.host();
     const result = await host.run(raw, this.abort.signal);

@@ -131,4 +131,34 @@ describe.skipIf(!HAS_CHROME)('the page, tried again (issue 33)', () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  it('says why Enter sends nothing while an answer streams, keeps the text, and sends it once the answer is stopped', async () => {
+    const { page, context, errors } = await openApp(app.browser, app.server.url);
+    const input = page.getByTestId('input');
+    const generating = () => page.locator('.shell').getAttribute('data-generating');
+    app.fake.reply({ chunks: Array.from({ length: 60 }, (_, i) => `word${i} `), delayMs: 150 });
+    await input.fill('Tell me a long story');
+    await input.press('Enter');
+    await expect.poll(() => page.getByTestId('output').textContent(), { timeout: 10_000 }).toContain('word1');
+    const asked = app.fake.requests.length;
+    await input.fill('And in Rust?');
+    await input.press('Enter');
+    await expect.poll(() => page.getByTestId('busy-hint').textContent()).toBe(
+      'An answer is still being written: wait for it, or stop it with Ctrl+C (or :stop). Then Enter sends this.',
+    );
+    expect(await input.getAttribute('aria-describedby')).toBe('busy-hint');
+    expect(await input.inputValue()).toBe('And in Rust?');
+    expect(await generating()).toBe('true');
+    expect(app.fake.requests.length).toBe(asked);
+    // Ctrl+C stops the answer; the text stays, the note goes, and Enter sends it.
+    await input.press('Control+c');
+    await expect.poll(generating).toBe('false');
+    expect(await page.getByTestId('busy-hint').count()).toBe(0);
+    expect(await input.inputValue()).toBe('And in Rust?');
+    await input.press('Enter');
+    await expect.poll(() => page.getByTestId('output').textContent(), { timeout: 10_000 }).toContain('You said: And in Rust?');
+    expect(await page.getByTestId('busy-hint').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });

@@ -91,8 +91,8 @@ describe.skipIf(!HAS_CHROME)('the browser and the terminal client say the same',
     // The spec's message exact on its line, the closest command on the next, in the terminal too.
     expect(await cli(app.server.url, dir, ':logn')).toBe('Unknown command.\nDid you mean :login?\n');
     // Two new accounts, one in each, so that what one changes the other meets fresh.
-    expect(await cli(app.server.url, dir, ':user add confo confo@example.org hunter2hunter2')).toBe('User confo added.\n');
-    expect(await cli(app.server.url, dir, ':user add confb confb@example.org hunter2hunter2')).toBe('User confb added.\n');
+    expect(await cli(app.server.url, dir, ':user add confo confo@example.org hunter2hunter2')).toBe('User confo added.\nLog in with :login confo <password>.\n');
+    expect(await cli(app.server.url, dir, ':user add confb confb@example.org hunter2hunter2')).toBe('User confb added.\nLog in with :login confb <password>.\n');
     expect(await cli(app.server.url, dir, ':login confo hunter2hunter2')).toBe('Logged in as confo.\n');
     expect(await browser(page, ':login confb hunter2hunter2')).toContain('Logged in as confb.');
     for (const line of LOGGED_IN) await compare(line);

@@ -161,4 +161,17 @@ describe.skipIf(!HAS_CHROME)('the page, tried again (issue 33)', () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  it('says right after sign-up how to log in, and names the closest command under Unknown command.', async () => {
+    const { page, context, errors } = await openApp(app.browser, app.server.url);
+    expect(await run(page, ':user add bob bob@example.org bob-password-1')).toBe('User bob added.Log in with :login bob <password>.');
+    expect(await page.locator('.out-notice').textContent()).toBe('Log in with :login bob <password>.');
+    expect(await run(page, ':logn bob bob-password-1')).toBe('Unknown command.Did you mean :login?');
+    expect(await page.locator('.out-error').textContent()).toBe('Unknown command.');
+    expect(await run(page, ':login bob bob-password-1')).toBe('Logged in as bob.');
+    expect(await run(page, ':user')).toContain('bob@example.org');
+    expect(await run(page, ': help')).toBe('Invalid command.Did you mean :help?');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });

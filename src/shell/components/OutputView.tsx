@@ -20,7 +20,7 @@ const COMMAND_RUN = /(^|\s)([:!][A-Za-z][^\n]*)/g;
  * `:lang use <code>` as typed rather than `<lang use <code:` (lines take the direction of their
  * own first letter: styles.css).
  */
-function isolated(text: string): ReactNode {
+export function isolated(text: string): ReactNode {
   const parts: ReactNode[] = [];
   let last = 0;
   for (const m of text.matchAll(COMMAND_RUN)) {

@@ -174,4 +174,32 @@ describe.skipIf(!HAS_CHROME)('the page, tried again (issue 33)', () => {
     expect(errors).toEqual([]);
     await context.close();
   });
+
+  it('shows on the Settings page what is in use while the defaults are: the language and the default model', async () => {
+    const { page, context, errors } = await openApp(app.browser, app.server.url);
+    const pressed = (key: string) => page.locator(`[data-testid=page-settings] button[data-setting=${key}][aria-pressed=true]`).evaluateAll((b) => b.map((e) => e.getAttribute('data-value')));
+    const openSettings = async () => {
+      await page.getByTestId('view-toggle').click();
+      await page.getByTestId('nav-settings').click();
+      await page.locator('[data-testid=page-settings] button[data-setting=lang]').first().waitFor();
+    };
+    // Nothing picked yet: the page is in the browser's language, and that one shows as picked.
+    expect(await run(page, ':lang')).toBe('Language not set.');
+    await openSettings();
+    expect(await pressed('lang')).toEqual(['en-US']);
+    expect(await pressed('theme')).toEqual(['light']);
+    await page.getByTestId('view-toggle').click();
+
+    await run(page, ':user add della della@example.org della-password-1');
+    await run(page, ':login della della-password-1');
+    expect(await run(page, ':model ls')).toContain('*gpt-demo');
+    await openSettings();
+    // No model set: the server's default answers, and shows as picked.
+    await expect.poll(() => pressed('model')).toEqual(['gpt-demo']);
+    expect(await pressed('role')).toEqual([]);
+    await page.locator('[data-testid=page-settings] button[data-setting=lang][data-value="de-DE"]').click();
+    await expect.poll(() => pressed('lang')).toEqual(['de-DE']);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });

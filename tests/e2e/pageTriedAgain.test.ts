@@ -80,6 +80,22 @@ describe.skipIf(!HAS_CHROME)('the page, tried again (issue 33)', () => {
     await context.close();
   });
 
+  it('keeps :help and the Documentation page within the narrowest phones (320 px): a code table scrolls in its own box', async () => {
+    const { page, context, errors } = await openApp(app.browser, app.server.url, { viewport: { width: 320, height: 640 } });
+    await run(page, ':help');
+    const help = await layout(page, '.out-table table');
+    expect(help.scrollWidth).toBeLessThanOrEqual(help.width);
+    expect(help.cut).toEqual([]);
+    await page.getByTestId('view-toggle').click();
+    await page.getByTestId('nav-documentation').click();
+    await page.locator('table.api tbody tr').first().waitFor();
+    const docs = await layout(page, '.page table');
+    expect(docs.scrollWidth).toBeLessThanOrEqual(docs.width);
+    expect(docs.cut).toEqual([]);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('confirms a change of language in the language just chosen, and a login in the account\'s language', async () => {
     const { page, context, errors } = await openApp(app.browser, app.server.url);
     expect(await run(page, ':lang use de-DE')).toBe('Sprache auf Deutsch (Deutschland) (de-DE) gesetzt.');

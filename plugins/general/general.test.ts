@@ -83,6 +83,15 @@ describe(':lang', () => {
     expect((await t.run(':lang reset')).text).toBe('Language reset.');
     expect(t.settings.get('lang')).toBe('');
   });
+  it('confirms in the language just chosen, not the one before (issue 33, item 18)', async () => {
+    const t = await createShellTester();
+    // As the page and the terminal do: the interface follows the setting.
+    t.settings.onChange('lang', (_key, value) => void t.i18n.changeLanguage(String(value) || 'en-US'));
+    expect((await t.run(':lang use de-DE')).text).toBe('Sprache auf Deutsch (Deutschland) (de-DE) gesetzt.');
+    expect((await t.run(':lang use ar-SA')).text).toBe('تم تعيين اللغة إلى العربية (المملكة العربية السعودية) (ar-SA).');
+    expect((await t.run(':lang use ja')).text).toBe('言語を 日本語 (日本)（ja-JP）に設定しました。');
+    expect((await t.run(':lang reset')).text).toBe('Language reset.');
+  });
   it('reports several matches and unknown codes with the spec messages', async () => {
     expect((await tester.run(':lang use zh')).errors).toEqual(['Multiple language codes found: zh-CN, zh-HK, zh-TW']);
     expect((await tester.run(':lang use xx-XX')).errors).toEqual(['Language code not found.']);

@@ -61,6 +61,21 @@ async function loginLifetime(t: Tester): Promise<number> {
 }
 
 describe('sign-up and login', () => {
+  it('says right after sign-up how to log in (issue 33), and not to someone already logged in', async () => {
+    const notices = (outputs: { kind: string; effect?: { type: string; text?: string } }[]) =>
+      outputs.flatMap((o) => (o.kind === 'effect' && o.effect?.type === 'notice' ? [o.effect.text] : []));
+    const anonymous = await tester();
+    const added = await anonymous.run(`:user add newt newt@example.org ${PW}`);
+    expect(added.text).toBe('User newt added.');
+    expect(notices(added.outputs)).toEqual(['Log in with :login newt <password>.']);
+    // The hint names the username, never the password typed.
+    expect(JSON.stringify(added.outputs)).not.toContain(PW);
+    expect((await anonymous.run(`:login newt ${PW}`)).text).toBe('Logged in as newt.');
+    const another = await anonymous.run(`:user add nora nora@example.org ${PW}`);
+    expect(another.text).toBe('User nora added.');
+    expect(notices(another.outputs)).toEqual([]);
+  });
+
   it(':user add creates the account; :login sets the user and loads the server settings into local ones', async () => {
     const anonymous = await tester();
     expect((await anonymous.run(`:user add ada ada@example.org ${PW}`)).text).toBe('User ada added.');

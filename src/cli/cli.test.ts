@@ -104,7 +104,7 @@ describe('shellchat, one-shot', () => {
 
   it('keeps the login in a file only its owner can read, and forgets it at logout', async () => {
     const dir = profile();
-    expect((await cli(dir, [':user add termi termi@example.org hunter2hunter2'])).out).toBe('User termi added.\n');
+    expect((await cli(dir, [':user add termi termi@example.org hunter2hunter2'])).out).toBe('User termi added.\nLog in with :login termi <password>.\n');
     expect((await cli(dir, [':login termi hunter2hunter2'])).out).toBe('Logged in as termi.\n');
     const login = path.join(dir, 'login.json');
     expect(statSync(login).mode & 0o777).toBe(0o600);

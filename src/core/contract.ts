@@ -140,6 +140,8 @@ export type HandlerResult = Output | Output[] | void;
 export interface ChoiceGroup {
   title: string;
   values: string[];
+  /** The value in use while the setting holds its default (the server's default model): shown as picked. */
+  byDefault?: string;
 }
 export type ChoicesProvider = () => Promise<ChoiceGroup[]> | ChoiceGroup[];
 

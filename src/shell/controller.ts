@@ -36,6 +36,8 @@ export interface ShellState {
   /** The result shown in the output area: the last command's outputs, or a log. */
   outputs: Output[];
   generating: boolean;
+  /** Enter was pressed while an answer streams: the input says why nothing was sent. */
+  busyRefused: boolean;
   placeholder: string;
   previews: string[];
   stats: Record<string, string> | null;
@@ -68,6 +70,8 @@ export class ShellController {
   private readonly t: Translate;
   /** Attachment markers whose files are still uploading (upload.ts). */
   private readonly uploading = new Set<string>();
+  /** Markers of uploads that failed, with the file's name and why (upload.ts). */
+  private readonly failedUploads = new Map<string, { name: string; reason: string }>();
   /** Images uploaded into the input, shown among the previews while their marker is there. */
   private readonly uploaded = new Set<string>();
   /**
@@ -97,6 +101,7 @@ export class ShellController {
       input: '',
       outputs: [],
       generating: false,
+      busyRefused: false,
       placeholder: shortenPlaceholder(systemInfo.init_placeholder || DEFAULT_PLACEHOLDER),
       previews: [],
       stats: null,
@@ -144,6 +149,7 @@ export class ShellController {
     // An uploaded image whose marker was deleted leaves the previews with it.
     const gone = [...this.uploaded].filter((url) => !input.includes(url));
     for (const url of gone) this.uploaded.delete(url);
+    for (const marker of this.failedUploads.keys()) if (!input.includes(marker)) this.failedUploads.delete(marker);
     this.state.set(gone.length ? (s) => ({ input, previews: s.previews.filter((url) => !gone.includes(url)) }) : { input });
   }
 
@@ -160,9 +166,12 @@ export class ShellController {
    */
   show(outputs: Output[], line?: number): void {
     const visible: Output[] = [];
+    // A notice that comes with outputs is their line below (the hint under 'Unknown command.').
+    let notice = '';
     for (const output of outputs) {
       if (output.kind === 'effect') this.apply(output.effect);
       else visible.push(output);
+      if (output.kind === 'effect' && output.effect.type === 'notice') notice = output.effect.text;
     }
     if (!visible.length) return;
     if (line !== undefined && line < this.shownLine) {
@@ -170,7 +179,7 @@ export class ShellController {
       return;
     }
     if (line !== undefined) this.shownLine = line;
-    this.state.set({ outputs: visible, notice: '' });
+    this.state.set({ outputs: visible, notice });
   }
 
   private apply(effect: Effect): void {
@@ -199,24 +208,28 @@ export class ShellController {
 
   /**
    * Runs the input. Ignored while generating (spec part 4), except `:stop`: the command made
-   * for that moment, which a keyboard user types as readily as Ctrl+C.
+   * for that moment, which a keyboard user types as readily as Ctrl+C. What is ignored stays in
+   * the box, and a line under it says why and how to stop (it was silent).
    */
   async submit(raw = this.state.get().input): Promise<void> {
     if (!raw.trim()) return;
     const stopping = this.state.get().generating;
-    if (stopping && !(await this.isStop(raw))) return;
-    // A marker still uploading is no URL yet: sending now would lose the file.
-    if ([...this.uploading].some((marker) => raw.includes(marker))) {
-      this.show([{ kind: 'error', text: this.t('msg.uploadPending') }]);
-      this.state.set((s) => ({ runs: s.runs + 1 }));
+    if (stopping && !(await this.isStop(raw))) {
+      if (this.state.get().generating) this.state.set({ busyRefused: true });
       return;
+    }
+    // A marker still uploading is no URL yet: sending now would lose the file.
+    if ([...this.uploading].some((marker) => raw.includes(marker))) return this.refuse([{ kind: 'error', text: this.t('msg.uploadPending') }]);
+    // A marker that failed says why it failed (its own reason), and what to do about it.
+    const failed = [...this.failedUploads].filter(([marker]) => raw.includes(marker)).map(([, f]) => f);
+    if (failed.length) {
+      const reasons: Output[] = failed.map((f) => ({ kind: 'error', text: `${f.name}: ${f.reason}` }));
+      return this.refuse([...reasons, { kind: 'effect', effect: { type: 'notice', text: this.t('msg.uploadFailedHint') } }]);
     }
     // Too long for a turn (the server would refuse it): said here, and the text stays in the box.
     if (raw.length > USER_INPUT_MAX) {
       const format = (n: number) => n.toLocaleString();
-      this.show([{ kind: 'error', text: this.t('msg.inputTooLong', { length: format(raw.length), max: format(USER_INPUT_MAX) }) }]);
-      this.state.set((s) => ({ runs: s.runs + 1 }));
-      return;
+      return this.refuse([{ kind: 'error', text: this.t('msg.inputTooLong', { length: format(raw.length), max: format(USER_INPUT_MAX) }) }]);
     }
     this.cycle = undefined;
     // `:stop` runs beside the generation and aborts the generation's controller (its effect).
@@ -225,7 +238,7 @@ export class ShellController {
     const sent = [...this.uploaded];
     this.uploaded.clear();
     this.walkingHistory = false;
-    this.state.set((s) => ({ input: '', notice: '', previews: s.previews.filter((url) => !sent.includes(url)) }));
+    this.state.set((s) => ({ input: '', notice: '', busyRefused: false, previews: s.previews.filter((url) => !sent.includes(url)) }));
     const line = ++this.submittedLines;
     const host = await this.host();
     const result = await host.run(raw, this.abort.signal);
@@ -249,6 +262,12 @@ export class ShellController {
       this.state.set({ placeholder: shortenPlaceholder(this.lastInput) });
     }
     this.show(result.outputs, line);
+    this.state.set((s) => ({ runs: s.runs + 1 }));
+  }
+
+  /** A line that is not sent, and why: it stays in the box. */
+  private refuse(outputs: Output[]): void {
+    this.show(outputs);
     this.state.set((s) => ({ runs: s.runs + 1 }));
   }
 
@@ -314,7 +333,7 @@ export class ShellController {
   async attach(files: readonly File[], at?: number): Promise<void> {
     if (!files.length) return;
     const [{ attachToShell }, host] = await Promise.all([import('./upload.ts'), this.host()]);
-    await attachToShell(this, host, this.t, this.uploading, files, at);
+    await attachToShell(this, host, this.t, { pending: this.uploading, failures: this.failedUploads }, files, at);
   }
 
   /** Tab in an empty input repeats the last input. */

@@ -32,6 +32,8 @@ export interface UploadTarget {
   error(text: string): void;
   /** Whether a marker is still waiting for its upload, so that sending can wait. */
   pending: Set<string>;
+  /** Failed markers and why, so that sending one says its reason (not 'URL must start with http'). */
+  failures: Map<string, { name: string; reason: string }>;
 }
 
 const REFUSALS = {
@@ -79,7 +81,9 @@ export async function attachFiles(files: readonly File[], target: UploadTarget, 
     entries.map(async ({ file, fileId, waiting }) => {
       const failed = async (failure: Message | Error) => {
         const reason = await target.localize(failure);
-        target.replace(waiting, uploadMarker(file.name, `${file.name} (${reason})`));
+        const marker = uploadMarker(file.name, `${file.name} (${reason})`);
+        target.failures.set(marker, { name: file.name, reason });
+        target.replace(waiting, marker);
         return reason;
       };
       try {
@@ -110,7 +114,14 @@ function insertAt(input: string, markers: string, at?: number): string {
 }
 
 /** Attaches files to the shell's input (the controller's `attach`, kept out of the first paint). */
-export function attachToShell(controller: Shell, host: PluginHost, t: Translate, pending: Set<string>, files: readonly File[], at?: number): Promise<void> {
+export function attachToShell(
+  controller: Shell,
+  host: PluginHost,
+  t: Translate,
+  markers: Pick<UploadTarget, 'pending' | 'failures'>,
+  files: readonly File[],
+  at?: number,
+): Promise<void> {
   const { state } = controller;
   return attachFiles(
     files,
@@ -126,7 +137,7 @@ export function attachToShell(controller: Shell, host: PluginHost, t: Translate,
       uploadingNote: t('msg.uploading'),
       preview: (url) => controller.previewUpload(url),
       error: (text) => controller.show([{ kind: 'error', text }]),
-      pending,
+      ...markers,
     },
     at,
   );

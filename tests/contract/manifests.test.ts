@@ -164,7 +164,7 @@ describe('locales', () => {
       for (const name of Object.keys(templates)) expect(seen[name], `${namespace}: ${name}`).toBeUndefined();
       byNamespace.set(namespace, { ...seen, ...templates });
     }
-    expect([...byNamespace.keys()].sort()).toEqual(['core', 'function', 'model', 'node', 'role', 'session', 'store', 'subscription', 'user']);
+    expect([...byNamespace.keys()].sort()).toEqual(['core', 'function', 'general', 'model', 'node', 'role', 'session', 'store', 'subscription', 'user']);
     for (const [ns, templates] of byNamespace) expect((await loadLocale('en-US', ns))?.err, ns).toEqual(templates);
   });
 

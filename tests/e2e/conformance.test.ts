@@ -27,7 +27,7 @@ function helpOfTerminal(browserHelp: string): string {
 }
 
 /** The commands compared, anonymous then logged in (a new account in each). */
-const ANONYMOUS = [':help', ':help model use', ':help edit', ':lang', ':lang ls', ':stream off', ':stream on', ':stats on', ':eval off', ':set memLength 3', ':model', ':model ls', ':function', ':function ls', ':user', ':role ls', ':nope', ':subscription ls'];
+const ANONYMOUS = [':help', ':help model use', ':help edit', ':lang', ':lang ls', ':stream off', ':stream on', ':stats on', ':eval off', ':set memLength 3', ':model', ':model ls', ':function', ':function ls', ':user', ':role ls', ':nope', ':logn', ': help', ':subscription ls'];
 const LOGGED_IN = [ ':role add "helper" "You help."', ':role ls', ':role "helper"', ':store ls', ':node ls', ':role del "helper"', ':role ls'];
 /** Where the environments differ by design: each says the command works in the other. */
 const ELSEWHERE: [string, string, string][] = [
@@ -88,9 +88,11 @@ describe.skipIf(!HAS_CHROME)('the browser and the terminal client say the same',
       expect(lines(await browser(page, line)), line).toEqual(lines(inBrowser));
       expect(lines(await cli(app.server.url, dir, line)), line).toEqual(lines(inTerminal));
     }
+    // The spec's message exact on its line, the closest command on the next, in the terminal too.
+    expect(await cli(app.server.url, dir, ':logn')).toBe('Unknown command.\nDid you mean :login?\n');
     // Two new accounts, one in each, so that what one changes the other meets fresh.
-    expect(await cli(app.server.url, dir, ':user add confo confo@example.org hunter2hunter2')).toBe('User confo added.\n');
-    expect(await cli(app.server.url, dir, ':user add confb confb@example.org hunter2hunter2')).toBe('User confb added.\n');
+    expect(await cli(app.server.url, dir, ':user add confo confo@example.org hunter2hunter2')).toBe('User confo added.\nLog in with :login confo <password>.\n');
+    expect(await cli(app.server.url, dir, ':user add confb confb@example.org hunter2hunter2')).toBe('User confb added.\nLog in with :login confb <password>.\n');
     expect(await cli(app.server.url, dir, ':login confo hunter2hunter2')).toBe('Logged in as confo.\n');
     expect(await browser(page, ':login confb hunter2hunter2')).toContain('Logged in as confb.');
     for (const line of LOGGED_IN) await compare(line);

@@ -110,7 +110,10 @@ describe.skipIf(!HAS_CHROME)('front view', () => {
     expect(await run(page, ':set memlength x')).toBe('Invalid value. Value must be a number.');
     expect(await run(page, ':set nokey 1')).toMatch(/^Unknown key\. Key must be one of: /);
     expect(await run(page, ':reset')).toBe('Reset.');
-    expect(await run(page, ':nope')).toBe('Unknown command.');
+    // The spec's message on its own line, and the closest command on the line under it.
+    expect(await run(page, ':nope')).toBe('Unknown command.Did you mean :node?');
+    expect(await page.locator('.out-error').textContent()).toBe('Unknown command.');
+    expect(await page.locator('.out-notice').textContent()).toBe('Did you mean :node?');
     expect(await run(page, '：help')).toBe('Please use half-width colon (":").');
     expect(await run(page, '!get_time({})')).toBe('Please login.');
     await run(page, ':clear');

@@ -33,7 +33,7 @@ describe.skipIf(!HAS_CHROME)('functions', () => {
     await context.route('https://example.org/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<title>Example</title><h1>Example</h1>' }));
 
     expect(await run(page, '!get_time({"timezone":"UTC"})')).toBe('Please login.');
-    expect(await run(page, `:user add ada ada@example.org ${PASSWORD}`)).toBe('User ada added.');
+    expect(await run(page, `:user add ada ada@example.org ${PASSWORD}`)).toBe('User ada added.Log in with :login ada <password>.');
     expect(await run(page, `:login ada ${PASSWORD}`)).toBe('Logged in as ada.');
 
     expect(await run(page, '!get_time({"timezone":"UTC"})')).toMatch(/^The current time in UTC is .* UTC\.$/);

@@ -74,7 +74,7 @@ async function localTurn(browser: Browser, setup: Setup, username: string): Prom
   // A step that hangs fails with its own message, well before the test's timeout.
   context.setDefaultTimeout(10_000);
   try {
-    expect(await run(page, `:user add ${username} ${username}@example.org ${PASSWORD}`)).toBe(`User ${username} added.`);
+    expect(await run(page, `:user add ${username} ${username}@example.org ${PASSWORD}`)).toBe(`User ${username} added.Log in with :login ${username} <password>.`);
     expect(await run(page, `:login ${username} ${PASSWORD}`)).toBe(`Logged in as ${username}.`);
 
     const listed = await run(page, ':model ls');

@@ -55,7 +55,7 @@ describe.skipIf(!HAS_CHROME)('a newcomer: chat, sign up, log in, and go on', () 
     expect(await run(page, 'What is a pipe?')).toContain('You said: What is a pipe?');
     const session = Number(await setting(page, 'session'));
 
-    expect(await run(page, `:user add newbie newbie@example.org ${PASSWORD}`)).toBe('User newbie added.');
+    expect(await run(page, `:user add newbie newbie@example.org ${PASSWORD}`)).toBe('User newbie added.Log in with :login newbie <password>.');
     expect(await run(page, `:login newbie ${PASSWORD}`)).toBe('Logged in as newbie.');
     // The same session goes on, and the model remembers the question asked before sign-up.
     expect(await run(page, 'And a redirect?')).toContain('You said: And a redirect?');
@@ -87,7 +87,7 @@ describe.skipIf(!HAS_CHROME)('a newcomer: chat, sign up, log in, and go on', () 
 
   it('logs in on a second browser and walks the sessions with Up/Down and the logs with Left/Right', async () => {
     const first = await open();
-    expect(await run(first.page, `:user add roamer roamer@example.org ${PASSWORD}`)).toBe('User roamer added.');
+    expect(await run(first.page, `:user add roamer roamer@example.org ${PASSWORD}`)).toBe('User roamer added.Log in with :login roamer <password>.');
     expect(await run(first.page, `:login roamer ${PASSWORD}`)).toBe('Logged in as roamer.');
     expect(await run(first.page, 'Question on the desk')).toContain('You said: Question on the desk');
     expect(await run(first.page, 'Second on the desk')).toContain('You said: Second on the desk');
@@ -110,7 +110,7 @@ describe.skipIf(!HAS_CHROME)('a newcomer: chat, sign up, log in, and go on', () 
 
   it('attaches a shared session anonymously, logs in, and asks: a branch of its own', async () => {
     const owner = await open();
-    expect(await run(owner.page, `:user add sharer sharer@example.org ${PASSWORD}`)).toBe('User sharer added.');
+    expect(await run(owner.page, `:user add sharer sharer@example.org ${PASSWORD}`)).toBe('User sharer added.Log in with :login sharer <password>.');
     expect(await run(owner.page, `:login sharer ${PASSWORD}`)).toBe('Logged in as sharer.');
     expect(await run(owner.page, 'Shared question')).toContain('You said: Shared question');
     const shared = Number(await setting(owner.page, 'session'));
@@ -118,7 +118,7 @@ describe.skipIf(!HAS_CHROME)('a newcomer: chat, sign up, log in, and go on', () 
 
     const visitor = await open();
     expect(await run(visitor.page, `:session attach ${shared}`)).toContain(`Session ${shared} attached.`);
-    expect(await run(visitor.page, `:user add reader reader@example.org ${PASSWORD}`)).toBe('User reader added.');
+    expect(await run(visitor.page, `:user add reader reader@example.org ${PASSWORD}`)).toBe('User reader added.Log in with :login reader <password>.');
     expect(await run(visitor.page, `:login reader ${PASSWORD}`)).toBe('Logged in as reader.');
     expect(await run(visitor.page, 'A reply of my own')).toContain('You said: A reply of my own');
     expect(remembered()).toEqual(['Shared question', 'A reply of my own']);
@@ -132,8 +132,8 @@ describe.skipIf(!HAS_CHROME)('a newcomer: chat, sign up, log in, and go on', () 
 
   it('another tab logs out or in as someone else: this tab goes on in a session of the new user', async () => {
     const { context, page, errors } = await open();
-    expect(await run(page, `:user add tabby tabby@example.org ${PASSWORD}`)).toBe('User tabby added.');
-    expect(await run(page, `:user add other other@example.org ${PASSWORD}`)).toBe('User other added.');
+    expect(await run(page, `:user add tabby tabby@example.org ${PASSWORD}`)).toBe('User tabby added.Log in with :login tabby <password>.');
+    expect(await run(page, `:user add other other@example.org ${PASSWORD}`)).toBe('User other added.Log in with :login other <password>.');
     expect(await run(page, `:login tabby ${PASSWORD}`)).toBe('Logged in as tabby.');
     expect(await run(page, 'Tabby asks')).toContain('You said: Tabby asks');
 

@@ -36,7 +36,7 @@ describe.skipIf(!HAS_CHROME)('offline at load', () => {
     // A test before may have stopped the server and failed before starting it again.
     if (server.process.exitCode !== null) server = await start();
     const opened = await openApp(browser, server.url, { serviceWorkers: 'allow' });
-    expect(await run(opened.page, `:user add ${username} ${username}@example.org ${PASSWORD}`)).toBe(`User ${username} added.`);
+    expect(await run(opened.page, `:user add ${username} ${username}@example.org ${PASSWORD}`)).toBe(`User ${username} added.Log in with :login ${username} <password>.`);
     expect(await run(opened.page, `:login ${username} ${PASSWORD}`)).toBe(`Logged in as ${username}.`);
     expect(await run(opened.page, ':model use "llama3.2"')).toBe('Model set to llama3.2.');
     // Registered once the page is idle and everything has loaded; it takes over this page.

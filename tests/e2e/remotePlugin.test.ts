@@ -123,7 +123,9 @@ describe.skipIf(!HAS_CHROME)('third-party plugin as a Module Federation remote',
     const { context, page, errors } = await openApp(browser, server.url);
     try {
       await page.waitForLoadState('networkidle');
-      expect(await run(page, ':hello')).toBe('Unknown command.');
+      // The spec's message, and the hint under it (the closest built-in command).
+      expect(await run(page, ':hello')).toBe('Unknown command.Did you mean :help?');
+      expect(await page.locator('.out-error').textContent()).toBe('Unknown command.');
       expect(errors).toEqual([]);
     } finally {
       await context.close();

@@ -34,7 +34,7 @@ describe.skipIf(!HAS_CHROME)('sessions and logs in the browser', () => {
     const opened = await openApp(browser, server.url);
     contexts.push(opened.context);
     await opened.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
-    expect(await run(opened.page, `:user add ${username} ${username}@example.org ${PASSWORD}`)).toBe(`User ${username} added.`);
+    expect(await run(opened.page, `:user add ${username} ${username}@example.org ${PASSWORD}`)).toBe(`User ${username} added.Log in with :login ${username} <password>.`);
     expect(await run(opened.page, `:login ${username} ${PASSWORD}`)).toBe(`Logged in as ${username}.`);
     return opened;
   }

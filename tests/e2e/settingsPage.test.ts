@@ -50,7 +50,7 @@ describe.skipIf(!HAS_CHROME)('the Settings page', () => {
 
   it("gives a user every section, grouped, with the plugins' rules and the time in the interface's language", async () => {
     const { page, context, errors } = await openApp(app.browser, app.server.url);
-    expect(await run(page, `:user add setter setter@example.org ${PW}`)).toBe('User setter added.');
+    expect(await run(page, `:user add setter setter@example.org ${PW}`)).toBe('User setter added.Log in with :login setter <password>.');
     expect(await run(page, `:login setter ${PW}`)).toBe('Logged in as setter.');
     expect(await run(page, ':role add "mine" "Answer in haiku."')).toContain('Role "mine" added.');
     for (const name of ['one', 'two', 'three', 'four']) expect(await run(page, `:store add "file" "${name}"`)).toContain(`Store \`${name}\` is created.`);

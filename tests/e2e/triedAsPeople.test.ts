@@ -74,7 +74,8 @@ describe.skipIf(!HAS_CHROME)('tried as people do', () => {
     // 'still uploading' (controller.ts), which this test is not about.
     await expect.poll(() => input.inputValue()).toMatch(/\+file\[bad\.exe \((?!uploading)/);
     await input.press('Enter');
-    await expect.poll(() => output(page)).toContain('URL must start with http or https.');
+    // The marker's own reason (issue 33 item 20), not 'URL must start with http or https.'.
+    await expect.poll(() => output(page)).toContain('bad.exe: Invalid file type.');
     expect(await input.inputValue()).toContain('What is in this file?');
     expect(await input.inputValue()).toContain('bad.exe');
     expect(errors).toEqual([]);

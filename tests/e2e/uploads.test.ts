@@ -109,10 +109,16 @@ describe.skipIf(!HAS_CHROME)('uploads', () => {
         '+image[photo.png (The file is not what its name says: its content is not PNG.)]',
     );
     expect(await page.getByTestId('output').textContent()).toBe('Invalid file type. Supported type: JPEG/JPG, PNG, PDF, DOCX, TXT, Markdown, CSV, JSON.');
-    // A flagged marker is no URL: sending it says so, and nothing is lost.
+    // A flagged marker is not sent: sending says each marker's own reason (issue 33 item 20,
+    // it said 'URL must start with http or https.'), and nothing is lost.
     const sent = app.fake.requests.length;
     await input(page).press('Enter');
-    await expect.poll(() => page.getByTestId('output').textContent()).toBe('URL must start with http or https.');
+    await expect.poll(() => page.locator('.out-error').allTextContents()).toEqual([
+      'setup.exe: Invalid file type. Supported type: JPEG/JPG, PNG, PDF, DOCX, TXT, Markdown, CSV, JSON.',
+      'big.txt: failed: file size exceeds 10MB',
+      'photo.png: The file is not what its name says: its content is not PNG.',
+    ]);
+    expect(await input(page).inputValue()).toContain('+file[setup.exe (');
     expect(app.fake.requests.length).toBe(sent);
     await context.close();
   });

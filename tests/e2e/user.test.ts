@@ -54,7 +54,7 @@ describe.skipIf(!HAS_CHROME)('user accounts in the browser', () => {
   it('signs up, logs in with a masked password, syncs the theme to a second browser, logs out', async () => {
     const first = await open();
     const page = first.page;
-    expect(await run(page, `:user add ada ada@example.org ${PASSWORD}`)).toBe('User ada added.');
+    expect(await run(page, `:user add ada ada@example.org ${PASSWORD}`)).toBe('User ada added.Log in with :login ada <password>.');
 
     // While typing, the password is drawn as asterisks over the real value.
     const input = page.getByTestId('input');

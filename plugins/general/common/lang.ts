@@ -1,4 +1,5 @@
 import { error, findLanguage, languageName, LANGUAGES, matchLanguage, text, type CommandHandler } from '../../../src/core/index.ts';
+import { MESSAGES } from './messageCatalogue.ts';
 
 export const langCommands: Record<string, CommandHandler> = {
   lang: (ctx) => {
@@ -21,10 +22,11 @@ export const langCommands: Record<string, CommandHandler> = {
     if (match.kind === 'multiple') return error(ctx.t('msg.langMultiple', { codes: match.codes.join(', ') }));
     if (match.kind === 'notFound') return error(ctx.t('msg.langNotFound'));
     ctx.settings.set('lang', match.language.code);
-    return text(ctx.t('msg.langSet', { name: languageName(match.language.code, match.language.code), code: match.language.code }));
+    // A code: the host says it once the chosen language is loaded, in that language.
+    return text(MESSAGES.langSet(languageName(match.language.code, match.language.code), match.language.code));
   },
   'lang.reset': (ctx) => {
     ctx.settings.reset('lang');
-    return text(ctx.t('msg.langReset'));
+    return text(MESSAGES.langReset);
   },
 };

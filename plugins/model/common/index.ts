@@ -109,10 +109,12 @@ export function activateModel(ctx: PluginContext, local: LocalModels): void {
   // The Settings page: the models one may use, by where they come from.
   ctx.choices('model', async () => {
     const [lists, names] = await Promise.all([serverLists(), local.list()]);
+    // With no model set, the default answers: the page shows it picked, as `:model ls` stars it.
+    const fallback = await defaultModel(lists);
     return [
       { title: ctx.t('list.user'), values: lists.user_models.map((m) => m.name) },
       { title: ctx.t('list.group'), values: lists.group_models.map((m) => m.name) },
-      { title: ctx.t('list.system'), values: lists.system_models.map((m) => m.name) },
+      { title: ctx.t('list.system'), values: lists.system_models.map((m) => m.name), byDefault: fallback },
       { title: ctx.t('list.local'), values: names ?? [] },
     ];
   });

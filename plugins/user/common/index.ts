@@ -4,6 +4,7 @@ import {
   ApiError,
   call as send,
   callApi,
+  effect,
   error,
   formatRoleExpiry,
   PlatformRef,
@@ -59,7 +60,8 @@ export function activateUser(ctx: PluginContext): void {
       sync.loggedIn(user);
       // Logging in again as the same user resets the session too (spec part 4).
       if (wasLoggedIn) resetSession(c.settings);
-      return text(c.t('msg.loggedIn', { username: user.username }));
+      // The server's words, by code: said in the account's language, which the login just set.
+      return text(saidIn(answer));
     }),
   );
 
@@ -88,6 +90,7 @@ export function activateUser(ctx: PluginContext): void {
 
   ctx.handle('user.add', (c) =>
     call(async () => {
+      const signingUp = !c.settings.get<string>('user');
       const answer = await send(
         api.add.$post({
           json: {
@@ -98,7 +101,10 @@ export function activateUser(ctx: PluginContext): void {
           },
         }),
       );
-      return text(saidIn(answer));
+      // Someone who signs up is not logged in yet: the next step, on a line below (it was
+      // 'Please login.' at the next command, with no word of how).
+      if (!signingUp) return text(saidIn(answer));
+      return [text(saidIn(answer)), effect({ type: 'notice', text: c.t('msg.loginNext', { username: answer.result.user.username }) })];
     }),
   );
 

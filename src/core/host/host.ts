@@ -28,8 +28,7 @@ import { bindArgs, CommandRegistry, formatUsage, usageOf, type RegisteredCommand
 import { ServiceRegistry } from '../services.ts';
 import type { SettingsStore } from '../settings.ts';
 import { isSecretLine } from './secrets.ts';
-import { failureSaid, PluginLoadError, unknownCommandSaid } from './runFailure.ts';
-
+import { failureSaid, lineErrorSaid, PluginLoadError, unknownCommandSaid } from './runFailure.ts';
 
 export interface HostOptions {
   env: Env;
@@ -278,7 +277,7 @@ export class PluginHost {
       case 'empty':
         return { outputs: [], parsed, remember: false };
       case 'error':
-        return { outputs: [error(t(`msg.${parsed.error}`))], parsed, remember: false };
+        return { outputs: lineErrorSaid(this.registry, parsed.error, input, t), parsed, remember: false };
       case 'chat':
         if (this.options.onChat) return { outputs: await this.options.onChat(parsed, signal), parsed, remember: false };
         return { outputs: [error(t('msg.chatUnavailable'))], parsed, remember: false };
@@ -358,12 +357,16 @@ export class PluginHost {
   ): Promise<RunResult> {
     const t = this.t('shell');
     const resolution = this.registry.resolve(parsed.tokens);
-    if (resolution.kind === 'unknown') return { outputs: [error(unknownCommandSaid(this.registry, parsed.tokens, this.env, t))], parsed, remember };
+    if (resolution.kind === 'unknown') return { outputs: unknownCommandSaid(this.registry, parsed.tokens, this.env, t), parsed, remember };
     const { command, argTokens } = resolution;
     const { spec, pluginId } = command;
     // Messages in the interface's language: the shell's own among the errors (offline, a bare
     // status) by their key, the catalogues' (a plugin's, its server's, the core's) by their code.
-    const done = async (outputs: Output[]) => ({ outputs: await this.inLanguage(outputs), parsed, command, remember });
+    // A command that changed the language (`:lang use`, a login) answers in the new one.
+    const done = async (outputs: Output[]) => {
+      await this.options.languageReady?.();
+      return { outputs: await this.inLanguage(outputs), parsed, command, remember };
+    };
 
     if (spec.needs?.includes('server') && this.options.online && !this.options.online()) {
       return done([error(t('msg.notAvailableOffline', { cmd: `:${spec.words[0]}` }))]);

@@ -1,6 +1,7 @@
 import { use, useMemo } from 'react';
 import { collectDocs, CommandRegistry, DOC_SECTIONS, helpEntries, type PluginHost } from '../../core/host/index.ts';
 import { useHost, useNamespaces, useT } from '../context.tsx';
+import { breakable } from '../breakable.ts';
 
 interface ApiRow {
   method: string;
@@ -102,7 +103,7 @@ export function DocumentationPage() {
               {entries.map((e: { usage: string; summary: string }) => (
                 <tr key={e.usage}>
                   <td>
-                    <code>{e.usage}</code>
+                    <code>{breakable(e.usage)}</code>
                   </td>
                   <td>{e.summary}</td>
                 </tr>
@@ -112,29 +113,33 @@ export function DocumentationPage() {
         ))}
       </section>
 
+      {/* On the narrowest phones (320 px) the functions' and the API's code-like words may not
+          fit: those tables scroll in their own box, never the page. */}
       <section id="functions">
         <h2>{t('docs.section.functions')}</h2>
         {functions.length ? (
-          <table>
-            <thead>
-              <tr>
-                <th>{t('docs.column.function')}</th>
-                <th>{t('docs.column.parameters')}</th>
-                <th>{t('docs.column.description')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {functions.map((f) => (
-                <tr key={f.name}>
-                  <td>
-                    <code>{f.name}</code>
-                  </td>
-                  <td>{f.params}</td>
-                  <td>{tt(f.ns, f.key)}</td>
+          <div className="table-scroll">
+            <table>
+              <thead>
+                <tr>
+                  <th>{t('docs.column.function')}</th>
+                  <th>{t('docs.column.parameters')}</th>
+                  <th>{t('docs.column.description')}</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {functions.map((f) => (
+                  <tr key={f.name}>
+                    <td>
+                      <code>{breakable(f.name)}</code>
+                    </td>
+                    <td>{f.params}</td>
+                    <td>{tt(f.ns, f.key)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         ) : (
           <p>{t('docs.noFunctions')}</p>
         )}
@@ -181,26 +186,28 @@ export function DocumentationPage() {
 
       <section id="api">
         <h2>{t('docs.section.api')}</h2>
-        <table className="api">
-          <thead>
-            <tr>
-              <th>{t('docs.column.method')}</th>
-              <th>{t('docs.column.path')}</th>
-              <th>{t('docs.column.description')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {api.map((a) => (
-              <tr key={a.method + a.path}>
-                <td>{a.method}</td>
-                <td>
-                  <code>{a.path}</code>
-                </td>
-                <td>{tt(a.owner, `docs.api.${a.method} ${a.path}`)}</td>
+        <div className="table-scroll">
+          <table className="api">
+            <thead>
+              <tr>
+                <th>{t('docs.column.method')}</th>
+                <th>{t('docs.column.path')}</th>
+                <th>{t('docs.column.description')}</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {api.map((a) => (
+                <tr key={a.method + a.path}>
+                  <td>{a.method}</td>
+                  <td>
+                    <code>{breakable(a.path)}</code>
+                  </td>
+                  <td>{tt(a.owner, `docs.api.${a.method} ${a.path}`)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       </section>
 
       <section id="faqs">

@@ -17,3 +17,8 @@ export const WithText: Story = {
 export const Generating: Story = {
   parameters: { shell: { state: { generating: true, placeholder: 'Explain TCP vs UDP' } } satisfies ShellParameters },
 };
+
+/** Enter while an answer is generating: nothing is sent, and a line says why. */
+export const EnterWhileGenerating: Story = {
+  parameters: { shell: { state: { generating: true, busyRefused: true, input: 'And in Rust?' } } satisfies ShellParameters },
+};

@@ -16,6 +16,8 @@ export function InputBox() {
   const input = useShellState((s) => s.input);
   const placeholder = useShellState((s) => s.placeholder);
   const generating = useShellState((s) => s.generating);
+  // Enter while an answer streams sends nothing (spec part 4): say so, and how to stop it.
+  const busy = useShellState((s) => s.generating && s.busyRefused);
   const { controller } = useShell();
   const t = useT();
   const ref = useRef<HTMLTextAreaElement>(null);
@@ -78,7 +80,7 @@ export function InputBox() {
           value={input}
           placeholder={placeholder}
           aria-label={t('ui.inputLabel')}
-          aria-describedby={split ? 'send-hint' : undefined}
+          aria-describedby={[split && 'send-hint', busy && 'busy-hint'].filter(Boolean).join(' ') || undefined}
           rows={1}
           spellCheck={false}
           autoComplete="off"
@@ -103,6 +105,11 @@ export function InputBox() {
         {split && (
           <p id="send-hint" className="input-hint" data-testid="send-hint">
             {t('ui.splitSendHint')}
+          </p>
+        )}
+        {busy && (
+          <p id="busy-hint" className="input-hint" data-testid="busy-hint" role="status">
+            {t('ui.busyHint')}
           </p>
         )}
       </div>

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useShell, useShellState, useT } from '../context.tsx';
 import { onSwipe } from '../gestures.ts';
-import { OutputView } from './OutputView.tsx';
+import { isolated, OutputView } from './OutputView.tsx';
 
 /**
  * The output area: the current result. Swipes move between logs (right: previous). A polite
@@ -28,7 +28,8 @@ export function OutputArea() {
       {outputs.map((output, i) => (
         <OutputView key={i} output={output} />
       ))}
-      {notice && <div className="out-notice">{notice}</div>}
+      {/* A hint may name a command (`:login <username> <password>`): left to right in any language. */}
+      {notice && <div className="out-notice">{isolated(notice)}</div>}
     </div>
   );
 }

@@ -4,6 +4,7 @@
 // the markdown shows as plain text.
 import { lazy, Suspense, type ReactNode } from 'react';
 import type { Output } from '../../core/index.ts';
+import { breakable } from '../breakable.ts';
 import { LoadBoundary, LoadFailed } from './LoadBoundary.tsx';
 import { WindowedTable, WINDOW_THRESHOLD } from './WindowedTable.tsx';
 
@@ -19,7 +20,7 @@ const COMMAND_RUN = /(^|\s)([:!][A-Za-z][^\n]*)/g;
  * `:lang use <code>` as typed rather than `<lang use <code:` (lines take the direction of their
  * own first letter: styles.css).
  */
-function isolated(text: string): ReactNode {
+export function isolated(text: string): ReactNode {
   const parts: ReactNode[] = [];
   let last = 0;
   for (const m of text.matchAll(COMMAND_RUN)) {
@@ -96,7 +97,7 @@ export function OutputView({ output }: { output: Output }) {
               {output.rows.map((row, i) => (
                 <tr key={i}>
                   {row.map((cell, j) => (
-                    <td key={j}>{cell}</td>
+                    <td key={j}>{breakable(cell)}</td>
                   ))}
                 </tr>
               ))}

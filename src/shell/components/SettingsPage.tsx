@@ -35,7 +35,11 @@ function Section({ spec, title, onPick }: { spec: SettingSpec; title: string; on
   const groups = useChoices(spec)?.filter((g) => g.values.length);
   if (!groups?.length) return null;
   const multiple = spec.page?.multiple !== undefined;
-  const current = multiple ? String(value).split(',').filter(Boolean) : [String(value)];
+  // At its default a setting still has a value in use (the interface's language, the server's
+  // default model): that one shows as picked, as it is (nothing was picked before).
+  const atDefault = value === spec.default;
+  const byDefault = !atDefault ? [] : spec.key === 'lang' ? [uiLanguage() ?? ''] : groups.flatMap((g) => g.byDefault ?? []);
+  const current = multiple ? String(value).split(',').filter(Boolean) : [String(value), ...byDefault];
   const label = (v: string) =>
     spec.key === 'lang' ? (findLanguage(v)?.nativeName ?? v) : t(`settings.value.${v}`, { defaultValue: v });
   const pick = (v: string) => {

@@ -30,6 +30,8 @@ export const MESSAGES = defineMessages(
     pending: 'PayPal is still completing the payment; it is credited as soon as it completes.',
     notApproved: 'The payment was not approved in PayPal yet.',
     declined: 'The payment was declined. Try another card or account.',
+    captureDeclined: 'PayPal declined the payment: nothing was charged or credited. Try again with another card or account.',
+    declinedEarlier: 'PayPal declined your payment of ${{amount}} on {{date}}: nothing was charged or credited.',
     paymentFailed: 'The payment could not be completed: {{detail}}',
     mismatch: 'The payment does not match the order, so nothing was credited.',
     started: 'You are on the {{role}} plan until {{date}}.',
@@ -160,6 +162,8 @@ export interface SubscriptionStatus {
   balance_cents: number;
   /** Fees so far (the usage ledger), in dollars. */
   usage: string;
+  /** Payments PayPal declined in the last days (MM/DD/YYYY), nothing credited for them. */
+  declined: { amount: string; date: string }[];
 }
 
 /** What GET /api/payment/info answers: enough for the browser to load PayPal's script. */

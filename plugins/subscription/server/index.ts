@@ -20,6 +20,8 @@ const orderBody = z.union([
 const captureBody = z.object({ orderId: z.string().min(1).max(64) });
 /** How often open orders are looked at again. */
 const RECONCILE_EVERY_MS = 5 * 60_000;
+/** How long a payment PayPal declined is still named in the standing (it may have been declined after it was left PENDING). */
+const DECLINED_SHOWN_MS = 7 * 86_400_000;
 
 /** The plugin's state, shared by its routes and its registrations. */
 function subscriptionBook(ctx: ServerPluginContext) {
@@ -38,6 +40,15 @@ async function statusOf(ctx: ServerPluginContext, db: SubscriptionDb, user: User
   const fees = await db.selectFrom('usage').select((eb) => eb.fn.sum<number | string | null>('cost').as('fees')).where('user_id', '=', user.id).executeTakeFirst();
   const expiresAt = current.role_expires_at === null ? null : Number(current.role_expires_at);
   const balance = Number(current.balance_cents);
+  const declined = await db
+    .selectFrom('payment_orders')
+    .select(['amount_cents', 'updated_at'])
+    .where('user_id', '=', user.id)
+    .where('status', '=', 'declined')
+    .where('updated_at', '>', ctx.now() - DECLINED_SHOWN_MS)
+    .orderBy('updated_at', 'desc')
+    .limit(5)
+    .execute();
   return {
     role: current.role,
     rank: rankOf(current.role),
@@ -47,6 +58,7 @@ async function statusOf(ctx: ServerPluginContext, db: SubscriptionDb, user: User
     balance: dollars(balance),
     balance_cents: balance,
     usage: dollars(Math.ceil(Number(fees?.fees ?? 0) * 100)),
+    declined: declined.map((d) => ({ amount: dollars(Number(d.amount_cents)), date: formatRoleExpiry(Number(d.updated_at)) })),
   };
 }
 

@@ -183,7 +183,7 @@ for (const engine of await engines()) {
       await root.post('/api/user/login', { username: 'root', password: 'root-password-1' });
       await root.post('/api/user/update/role', { username: api.username, role: 'plus_user' });
       expect(await failure(api.post('/api/payment/order', { kind: 'plan', role: 'plus_user' }))).toEqual({ status: 409, error: 'Your plus_user plan does not expire: it cannot be extended or replaced by a lower plan.' });
-      expect(await failure(root.post('/api/payment/order', { kind: 'topup', amount: 5 }))).toEqual({ status: 403, error: 'You are the `root_user`.' });
+      expect(await failure(root.post('/api/payment/order', { kind: 'topup', amount: 5 }))).toEqual({ status: 403, error: 'You are the root_user.' });
       // A higher plan is an upgrade (nothing unused to credit: the plan had no end).
       expect((await pay(api, { kind: 'plan', role: 'super_user' })).answer.message).toBe('You are on the super_user plan until 02/10/2027.');
     });
@@ -341,7 +341,13 @@ for (const engine of await engines()) {
         status: 400,
         error: 'Your fees ($1.01) are more than your balance ($1.00). Top up with :subscription topup 5, or on the Subscriptions page.',
       });
-      expect((await status(api)).usage).toBe('1.01');
+      // `:subscription` and the page read the same figures: $0.01 owed.
+      expect(await status(api)).toMatchObject({ balance: '1.00', usage: '1.01', left_cents: -1 });
+      // A sum of doubles a hair over a cent (1000 × $0.00009) is that cent, not the next one.
+      const other = await buyer();
+      const row = await t.server.db.db.selectFrom('users').select('id').where('username', '=', other.username).executeTakeFirstOrThrow();
+      await t.server.db.db.insertInto('usage').values({ user_id: row.id, device_id: null, log_id: null, kind: 'chat', model: 'm', input_tokens: 1000, output_tokens: 0, cost: 1000 * 0.00009, created_at: now }).execute();
+      expect(await status(other)).toMatchObject({ usage: '0.09', left_cents: 91 });
     });
   });
 }

@@ -8,6 +8,7 @@ import type { AppEnv, ServerPluginContext, ServerPluginModule, UserRow } from '.
 import { formatRoleExpiry, rankOf } from '../../../src/core/roles.ts';
 import { addMonths, dollars, MESSAGES, TOPUPS, type PaymentInfo, type SubscriptionStatus } from '../common/rules.ts';
 import { addPaymentGuard, addPlusGates } from './gates.ts';
+import { moneyOf } from './money.ts';
 import { paypalClient } from './paypal.ts';
 import { payments, type Refusal } from './payments.ts';
 import { loadPlans } from './plans.ts';
@@ -37,9 +38,8 @@ async function statusOf(ctx: ServerPluginContext, db: SubscriptionDb, user: User
   const row = (await db.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirst()) ?? user;
   const current = await ctx.accounts.current(row as UserRow);
   const scheduled = await db.selectFrom('plan_schedules').select(['role', 'months']).where('user_id', '=', user.id).executeTakeFirst();
-  const fees = await db.selectFrom('usage').select((eb) => eb.fn.sum<number | string | null>('cost').as('fees')).where('user_id', '=', user.id).executeTakeFirst();
+  const { balanceCents: balance, feeCents } = await moneyOf(ctx.db, user.id);
   const expiresAt = current.role_expires_at === null ? null : Number(current.role_expires_at);
-  const balance = Number(current.balance_cents);
   const declined = await db
     .selectFrom('payment_orders')
     .select(['amount_cents', 'updated_at'])
@@ -57,7 +57,8 @@ async function statusOf(ctx: ServerPluginContext, db: SubscriptionDb, user: User
     scheduled: scheduled && expiresAt !== null ? { role: scheduled.role, from: expiresAt, until: addMonths(expiresAt, Number(scheduled.months)) } : null,
     balance: dollars(balance),
     balance_cents: balance,
-    usage: dollars(Math.ceil(Number(fees?.fees ?? 0) * 100)),
+    usage: dollars(feeCents),
+    left_cents: balance - feeCents,
     declined: declined.map((d) => ({ amount: dollars(Number(d.amount_cents)), date: formatRoleExpiry(Number(d.updated_at)) })),
   };
 }

@@ -183,7 +183,7 @@ for (const engine of await engines()) {
       await root.post('/api/user/login', { username: 'root', password: 'root-password-1' });
       await root.post('/api/user/update/role', { username: api.username, role: 'plus_user' });
       expect(await failure(api.post('/api/payment/order', { kind: 'plan', role: 'plus_user' }))).toEqual({ status: 409, error: 'Your plus_user plan does not expire: it cannot be extended or replaced by a lower plan.' });
-      expect(await failure(root.post('/api/payment/order', { kind: 'topup', amount: 5 }))).toEqual({ status: 403, error: 'You are the `root_user`.' });
+      expect(await failure(root.post('/api/payment/order', { kind: 'topup', amount: 5 }))).toEqual({ status: 403, error: 'You are the root_user.' });
       // A higher plan is an upgrade (nothing unused to credit: the plan had no end).
       expect((await pay(api, { kind: 'plan', role: 'super_user' })).answer.message).toBe('You are on the super_user plan until 02/10/2027.');
     });
@@ -214,6 +214,85 @@ for (const engine of await engines()) {
       expect(t.logs()).toContain('payment capture failed');
       // The buyer closed the tab; coming back, the open order is captured and credited.
       expect((await status(api)).balance).toBe('31.00');
+    });
+
+    /** The order's row as the server keeps it. */
+    const orderRow = (id: string) => t.server.db.db.selectFrom('payment_orders' as never).selectAll().where('id' as never, '=', id as never).executeTakeFirstOrThrow() as Promise<{ status: string; capture_id: string | null }>;
+    /** How often the server has read this order from PayPal. */
+    const readsOf = (id: string) => fake.requests.filter((r) => r.method === 'GET' && r.path === `/v2/checkout/orders/${id}`).length;
+    const DECLINED = 'PayPal declined the payment: nothing was charged or credited. Try again with another card or account.';
+
+    it('ends an order whose capture PayPal answers DECLINED: the buyer is told, nothing is credited, PayPal is not asked again', async () => {
+      const api = await buyer();
+      fake.nextCaptures('declinedCapture');
+      const order = (await api.post<{ id: string }>('/api/payment/order', { kind: 'topup', amount: 10 })).result!;
+      fake.approve(order.id);
+      expect(await failure(api.post('/api/payment/capture', { orderId: order.id }))).toEqual({ status: 409, error: DECLINED });
+      expect(fake.capturesOf(order.id).map((c) => c.status)).toEqual(['DECLINED']);
+      expect(await orderRow(order.id)).toMatchObject({ status: 'declined', capture_id: fake.capturesOf(order.id)[0]!.id });
+      expect(t.logs()).toContain('payment declined by PayPal; nothing credited');
+      // The standing names it, and neither it nor the reconcile behind it asks PayPal again.
+      const reads = readsOf(order.id);
+      const after = await status(api);
+      expect(after).toMatchObject({ balance: '1.00', declined: [{ amount: '10.74', date: '01/10/2027' }] });
+      await status(api);
+      expect(readsOf(order.id)).toBe(reads);
+      // Trying the same order again says the same, reading (not capturing) it; it holds no place among the open orders.
+      expect(await failure(api.post('/api/user/update/balance', { amount: 10, details: { id: order.id } }))).toEqual({ status: 409, error: DECLINED });
+      expect(fake.capturesOf(order.id)).toHaveLength(1);
+      expect((await status(api)).balance).toBe('1.00');
+      const ids: string[] = [];
+      for (let i = 0; i < MAX_OPEN_ORDERS; i++) ids.push((await api.post<{ id: string }>('/api/payment/order', { kind: 'topup', amount: 1 })).result!.id);
+      expect(ids).toHaveLength(MAX_OPEN_ORDERS);
+    });
+
+    it('ends a PENDING capture that PayPal declines later: seen by the status route, by PAYMENT.CAPTURE.DENIED and by PAYMENT.CAPTURE.DECLINED', async () => {
+      const api = await buyer();
+      const webhook = `${t.url}/api/payment/webhook`;
+      const pendingOrder = async (amount: number) => {
+        fake.nextCaptures('pending');
+        const { order, answer } = await pay(api, { kind: 'topup', amount });
+        expect(answer.message).toBe('PayPal is still completing the payment; it is credited as soon as it completes.');
+        expect((await orderRow(order.id)).status).toBe('pending');
+        return { order, capture: fake.capturesOf(order.id)[0]! };
+      };
+
+      // No webhook: the buyer's next look at the standing reads it once, then never again.
+      const polled = await pendingOrder(20);
+      await fake.declinePending(polled.capture.id);
+      const reads = readsOf(polled.order.id);
+      expect(await status(api)).toMatchObject({ balance: '1.00', declined: [{ amount: '21.18', date: '01/10/2027' }] });
+      expect(readsOf(polled.order.id)).toBe(reads + 1);
+      expect((await orderRow(polled.order.id)).status).toBe('declined');
+      await status(api);
+      expect(readsOf(polled.order.id)).toBe(reads + 1);
+      expect(await failure(api.post('/api/payment/capture', { orderId: polled.order.id }))).toEqual({ status: 409, error: DECLINED });
+
+      // PayPal's PAYMENT.CAPTURE.DENIED ends it before anyone looks (a forged one does not).
+      const denied = await pendingOrder(5);
+      denied.capture.status = 'DECLINED';
+      expect((await fake.sendWebhook(webhook, 'PAYMENT.CAPTURE.DENIED', { ...denied.capture, supplementary_data: { related_ids: { order_id: denied.order.id } } }, { badSignature: true })).status).toBe(400);
+      expect((await orderRow(denied.order.id)).status).toBe('pending');
+      denied.capture.status = 'PENDING';
+      await fake.declinePending(denied.capture.id, webhook);
+      expect((await orderRow(denied.order.id)).status).toBe('declined');
+      const deniedReads = readsOf(denied.order.id);
+      await status(api);
+      expect(readsOf(denied.order.id)).toBe(deniedReads);
+
+      // PAYMENT.CAPTURE.DECLINED does the same.
+      const declined = await pendingOrder(1);
+      declined.capture.status = 'DECLINED';
+      expect((await fake.sendWebhook(webhook, 'PAYMENT.CAPTURE.DECLINED', { ...declined.capture, supplementary_data: { related_ids: { order_id: declined.order.id } } })).status).toBe(200);
+      expect((await orderRow(declined.order.id)).status).toBe('declined');
+      expect((await status(api)).balance).toBe('1.00');
+
+      // A credited payment stays credited, whatever a later event says.
+      const { order: paid } = await pay(api, { kind: 'topup', amount: 5 });
+      const [completed] = fake.capturesOf(paid.id);
+      expect((await fake.sendWebhook(webhook, 'PAYMENT.CAPTURE.DENIED', { ...completed, status: 'DECLINED', supplementary_data: { related_ids: { order_id: paid.id } } })).status).toBe(200);
+      expect((await orderRow(paid.id)).status).toBe('completed');
+      expect((await status(api)).balance).toBe('6.00');
     });
 
     it('credits a buyer who approved and closed the tab: PayPal’s CHECKOUT.ORDER.APPROVED webhook captures it', async () => {
@@ -262,7 +341,13 @@ for (const engine of await engines()) {
         status: 400,
         error: 'Your fees ($1.01) are more than your balance ($1.00). Top up with :subscription topup 5, or on the Subscriptions page.',
       });
-      expect((await status(api)).usage).toBe('1.01');
+      // `:subscription` and the page read the same figures: $0.01 owed.
+      expect(await status(api)).toMatchObject({ balance: '1.00', usage: '1.01', left_cents: -1 });
+      // A sum of doubles a hair over a cent (1000 × $0.00009) is that cent, not the next one.
+      const other = await buyer();
+      const row = await t.server.db.db.selectFrom('users').select('id').where('username', '=', other.username).executeTakeFirstOrThrow();
+      await t.server.db.db.insertInto('usage').values({ user_id: row.id, device_id: null, log_id: null, kind: 'chat', model: 'm', input_tokens: 1000, output_tokens: 0, cost: 1000 * 0.00009, created_at: now }).execute();
+      expect(await status(other)).toMatchObject({ usage: '0.09', left_cents: 91 });
     });
   });
 }

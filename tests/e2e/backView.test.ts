@@ -48,7 +48,7 @@ describe.skipIf(!HAS_CHROME)('back view', () => {
     await withPayment.page.getByTestId('view-toggle').click();
     await withPayment.page.getByTestId('nav-usage').click();
     expect(await withPayment.page.getByTestId('page-usage').textContent()).toContain(
-      'User information not found. Please login with command `:login [username] [password]`.',
+      'User information not found. Please login with command :login <username> <password>.',
     );
     await withPayment.page.getByTestId('nav-subscriptions').click();
     await withPayment.page.getByTestId('page-subscriptions').waitFor();

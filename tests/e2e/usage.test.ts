@@ -13,7 +13,7 @@ describe.skipIf(!HAS_CHROME)('the Usage page', () => {
     const { page, context, errors } = await openApp(app.browser, app.server.url);
     await page.getByTestId('view-toggle').click();
     await page.getByTestId('nav-usage').click();
-    expect(await page.getByTestId('page-usage').textContent()).toContain('User information not found. Please login with command `:login [username] [password]`.');
+    expect(await page.getByTestId('page-usage').textContent()).toContain('User information not found. Please login with command :login <username> <password>.');
     await page.getByTestId('view-toggle').click();
 
     await run(page, ':user add ulla ulla@example.org ulla-password-1');

@@ -1,10 +1,12 @@
 // Money safety (issue 22): randomized sequences of orders and captures against the real server
 // and the fake PayPal, on SQLite and PostgreSQL: captures, replays, concurrent duplicates,
 // webhooks before and after the browser's call, tampered amounts, another user's order id,
-// declines, pending captures and provider failures, payers refused at the cap of open orders
-// (who step aside for new ones), then a reconcile. Afterwards every order is
+// declines (refused at capture, a capture answered DECLINED, a PENDING capture declined later,
+// with or without its webhook), pending captures and provider failures, payers refused at the
+// cap of open orders (who step aside for new ones), then a reconcile. Afterwards every order is
 // checked against what PayPal holds: 0 double credits, 0 lost credits, 0 credits without a
-// COMPLETED capture of the stored amount, and each balance is the sum of its ledger.
+// COMPLETED capture of the stored amount, 0 declined orders left open (asked about for ever),
+// and each balance is the sum of its ledger.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paypalEnv, startFakePaypal, type CaptureOutcome, type FakePaypal } from '../fixtures/fakePaypal.ts';
 import { ApiError } from '../../src/core/index.ts';
@@ -66,7 +68,7 @@ for (const engine of engineList) {
       const everyone = [...users];
       const webhook = `${t.url}/api/payment/webhook`;
       const tampered = new Set<string>();
-      const counts = { orders: 0, capped: 0, captures: 0, replays: 0, concurrent: 0, webhooksBefore: 0, webhooksAfter: 0, approvedWebhooks: 0, tampered: 0, foreign: 0, declined: 0, pending: 0, failures: 0, notApproved: 0 };
+      const counts = { orders: 0, capped: 0, captures: 0, replays: 0, concurrent: 0, webhooksBefore: 0, webhooksAfter: 0, approvedWebhooks: 0, tampered: 0, foreign: 0, declined: 0, declinedCaptures: 0, declinedLater: 0, pending: 0, failures: 0, notApproved: 0 };
 
       async function sequence(): Promise<void> {
         let owner = pick(users);
@@ -94,7 +96,7 @@ for (const engine of engineList) {
           tampered.add(id);
           counts.tampered++;
         }
-        const outcome: CaptureOutcome = pick(['completed', 'completed', 'completed', 'completed', 'completed', 'completed', 'completed', 'declined', 'pending', 'error500'] as const);
+        const outcome: CaptureOutcome = pick(['completed', 'completed', 'completed', 'completed', 'completed', 'completed', 'completed', 'declined', 'declinedCapture', 'pending', 'error500'] as const);
         const capture = () => owner.post('/api/payment/capture', { orderId: id }).catch(() => undefined);
         const signedCapture = () => {
           const captured = fake.capturesOf(id)[0];
@@ -111,6 +113,7 @@ for (const engine of engineList) {
           await capture();
         }
         if (outcome === 'declined') counts.declined++;
+        if (outcome === 'declinedCapture') counts.declinedCaptures++;
         if (outcome === 'error500') counts.failures++;
         if (outcome === 'pending') counts.pending++;
         for (let step = Math.floor(rand() * 4); step > 0; step--) {
@@ -132,9 +135,12 @@ for (const engine of engineList) {
               expect(res.status).toBe(404);
             }
           } else if (op < 0.9) {
-            // PayPal completes a pending capture; its webhook may come, or not.
+            // PayPal completes a pending capture, or declines it; its webhook may come, or not.
             const captured = fake.capturesOf(id)[0];
-            if (captured?.status === 'PENDING') {
+            if (captured?.status === 'PENDING' && rand() < 0.5) {
+              counts.declinedLater++;
+              await fake.declinePending(captured.id, rand() < 0.5 ? webhook : undefined).catch(() => undefined);
+            } else if (captured?.status === 'PENDING') {
               captured.status = 'COMPLETED';
               if (rand() < 0.5) {
                 counts.webhooksBefore++;
@@ -165,7 +171,7 @@ for (const engine of engineList) {
       for (const api of everyone) await api.get('/api/subscription/status');
 
       const db = t.server.db.db;
-      const rows = await db.selectFrom('payment_orders' as never).selectAll().execute() as unknown as { id: string; kind: string; item: string; amount_cents: number; user_id: number }[];
+      const rows = await db.selectFrom('payment_orders' as never).selectAll().execute() as unknown as { id: string; kind: string; item: string; amount_cents: number; user_id: number; status: string }[];
       const credits = await db.selectFrom('payment_captures' as never).selectAll().execute() as unknown as { order_id: string; capture_id: string }[];
       const creditedOrders = new Map<string, number>();
       for (const c of credits) creditedOrders.set(c.order_id, (creditedOrders.get(c.order_id) ?? 0) + 1);
@@ -177,8 +183,11 @@ for (const engine of engineList) {
       let lost = 0;
       let unpaid = 0;
       let credited = 0;
+      let leftOpen = 0;
       for (const row of rows) {
         const captured = fake.capturesOf(row.id)[0];
+        // A capture PayPal declined ends its order: the reconcile no longer asks about it.
+        if (captured?.status === 'DECLINED' && row.status !== 'declined') leftOpen++;
         const paid = !!captured && captured.status === 'COMPLETED' && !tampered.has(row.id);
         const times = creditedOrders.get(row.id) ?? 0;
         if (times > 1) double++;
@@ -197,8 +206,8 @@ for (const engine of engineList) {
       for (const l of ledger) sums.set(l.user_id, (sums.get(l.user_id) ?? 0) + Number(l.cents));
       const balances = await db.selectFrom('users').select(['id', 'balance_cents']).execute();
       const drift = balances.filter((b) => Number(b.balance_cents) !== (sums.get(b.id) ?? 0)).length;
-      console.log(`[money ${engine}] seed ${seed}: ${JSON.stringify({ ...counts, credited, double, lost, unpaid, drift })}`);
-      expect({ double, lost, unpaid, drift }).toEqual({ double: 0, lost: 0, unpaid: 0, drift: 0 });
+      console.log(`[money ${engine}] seed ${seed}: ${JSON.stringify({ ...counts, credited, double, lost, unpaid, drift, leftOpen })}`);
+      expect({ double, lost, unpaid, drift, leftOpen }).toEqual({ double: 0, lost: 0, unpaid: 0, drift: 0, leftOpen: 0 });
       expect(counts.orders).toBeGreaterThan(SEQUENCES * 0.9);
       expect(credited).toBeGreaterThan(SEQUENCES * 0.5);
     }, 900_000);

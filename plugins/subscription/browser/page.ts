@@ -2,12 +2,13 @@
 // Free), the plus plan's note, the tokens note, the user's plan and its expiry, and the purchase
 // controls (buy, extend, upgrade, a deferred downgrade; top-ups with the banking fee), each with
 // PayPal's buttons. PayPal's script (@paypal/paypal-js) is loaded here only, from the address
-// the server gives (PAYPAL_SDK_URL). After a payment, the server's words replace the controls.
+// the server gives (PAYPAL_SDK_URL). After a payment, the server's words replace the controls,
+// and the standing and the controls are drawn again from the server's answer.
 import { loadScript } from '@paypal/paypal-js';
 import { call, PlatformRef, translateMessage, typedClient, type MessageData, type PageMount, type PluginContext, type Translate } from '../../../src/core/index.ts';
 import { formatRoleExpiry } from '../../../src/core/roles.ts';
 import type { SubscriptionRoutes } from '../server/index.ts';
-import { dollars, feeCents, planChange, TOPUPS, type Plan, type SubscriptionStatus } from '../common/rules.ts';
+import { dollars, feeCents, moneyMessage, planChange, TOPUPS, type Plan, type SubscriptionStatus } from '../common/rules.ts';
 
 const el = <K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLElementTagNameMap[K]> & { testid?: string } = {}, ...children: (Node | string)[]) => {
   const node = document.createElement(tag);
@@ -46,13 +47,21 @@ export function subscriptionsPage(ctx: PluginContext): PageMount {
         section.append(el('p', { testid: 'not-logged-in' }, t('page.notLoggedIn')));
         return;
       }
-      const status = (await call(api.subscription.status.$get())).result as SubscriptionStatus;
-      section.append(el('p', { testid: 'standing' }, t('page.standing', { role: status.role, expires: status.expires, balance: status.balance })));
-      if (status.scheduled) section.append(el('p', { testid: 'scheduled' }, t('page.scheduled', { role: status.scheduled.role, date: formatRoleExpiry(status.scheduled.from), until: formatRoleExpiry(status.scheduled.until) })));
-      if (status.role === 'root_user') {
-        section.append(el('p', { testid: 'root' }, say(ctxMessage('root'))));
-        return;
-      }
+      const statusNow = async () => (await call(api.subscription.status.$get())).result as SubscriptionStatus;
+      let status = await statusNow();
+      // Where the user stands: redrawn from the server's answer after every payment.
+      const standing = el('div', { className: 'standing' });
+      const showStanding = () => {
+        const lines = [el('p', { testid: 'standing' }, t('page.standing', { role: status.role, expires: status.expires }))];
+        if (status.scheduled) lines.push(el('p', { testid: 'scheduled' }, t('page.scheduled', { role: status.scheduled.role, date: formatRoleExpiry(status.scheduled.from), until: formatRoleExpiry(status.scheduled.until) })));
+        if (status.role === 'root_user') lines.push(el('p', { testid: 'root' }, say(ctxMessage('root'))));
+        else lines.push(el('p', { testid: 'money', className: status.left_cents < 0 ? 'error' : '' }, say(moneyMessage(status).toData())));
+        for (const d of status.declined) lines.push(el('p', { testid: 'declined' }, say(ctxMessage('declinedEarlier', d))));
+        standing.replaceChildren(...lines);
+      };
+      showStanding();
+      section.append(standing);
+      if (status.role === 'root_user') return;
       const info = (await call(api.payment.info.$get())).result;
       if (!info.client_id) {
         section.append(el('p', { testid: 'payments-off' }, say(ctxMessage('paymentsOff'))));
@@ -61,65 +70,90 @@ export function subscriptionsPage(ctx: PluginContext): PageMount {
       const paypal = await loadScript({ clientId: info.client_id, currency: info.currency, intent: info.intent, sdkBaseUrl: info.sdk_url });
       if (gone || !paypal?.Buttons) return;
 
-      /** A purchase box: what it does, PayPal's buttons, and then the server's words in its place. */
-      const purchase = (id: string, heading: string, detail: string, order: () => Promise<string>) => {
+      // After a payment the server's words take the controls' place, and fresh controls for the
+      // standing it left follow them, so another purchase (or another try) needs no reload.
+      const result = el('p', { role: 'status', testid: 'purchase-result', hidden: true, tabIndex: -1 });
+      const controls = el('div', { className: 'purchases' });
+      const paid = async (text: string, ok: boolean, fresh?: SubscriptionStatus) => {
+        if (gone) return;
+        status = fresh ?? (await statusNow().catch(() => status));
+        if (gone) return;
+        result.textContent = text;
+        result.className = ok ? 'ok' : 'error';
+        result.hidden = false;
+        showStanding();
+        build();
+        result.focus();
+      };
+      const errorText = (err: unknown) => {
+        const e = err as { said?: MessageData; message?: string };
+        return e.said ? say(e.said) : String(e.message ?? err);
+      };
+
+      /** A purchase box: what it does and PayPal's buttons. */
+      const purchase = (id: string, heading: string, detail: string | null, order: () => Promise<string>) => {
         const buttons = el('div', { className: 'paypal-buttons' });
-        const box = el('div', { className: 'purchase', id: `buy-${id}`, testid: `purchase-${id}` }, el('h2', {}, heading), el('p', {}, detail), buttons);
-        const done = (text: string, ok: boolean) => box.replaceChildren(el('p', { className: ok ? 'ok' : 'error', role: 'status', testid: 'purchase-result' }, text));
+        const box = el('div', { className: 'purchase', id: `buy-${id}`, testid: `purchase-${id}` }, el('h2', {}, heading), ...(detail ? [el('p', {}, detail)] : []), buttons);
         void paypal.Buttons!({
           style: { layout: 'horizontal', label: 'pay' },
           createOrder: order,
           onApprove: async (data) => {
             try {
               const answer = await call(api.payment.capture.$post({ json: { orderId: data.orderID } }));
-              done(saidOf(answer), true);
+              await paid(saidOf(answer), true, answer.result as SubscriptionStatus);
             } catch (err) {
-              done(errorText(err), false);
+              await paid(errorText(err), false);
             }
           },
-          onError: (err) => done(errorText(err), false),
+          onError: (err) => void paid(errorText(err), false),
         }).render(buttons);
         return box;
       };
-      const errorText = (err: unknown) => {
-        const e = err as { said?: MessageData; message?: string };
-        return e.said ? say(e.said) : String(e.message ?? err);
-      };
       const order = async (json: { kind: 'plan'; role: string } | { kind: 'topup'; amount: number }) => (await call(api.payment.order.$post({ json }))).result.id;
 
-      const standing = { role: status.role, expiresAt: status.expires_at, scheduled: status.scheduled ? { role: status.scheduled.role, months: 1 } : null };
-      const controls = el('div', { className: 'purchases' });
-      for (const p of plans.filter((x) => x.price_cents > 0)) {
-        const change = planChange(standing, p, plans, Date.now());
-        if (change.kind === 'refused') {
-          controls.append(el('p', { testid: `refused-${p.role}` }, say(change.said.toData())));
-          continue;
-        }
-        const verb = t(`page.${change.kind}`, { role: p.role });
-        const until = change.kind === 'downgrade' ? t('page.from', { date: formatRoleExpiry(change.from), until: formatRoleExpiry(change.until) }) : t('page.until', { date: formatRoleExpiry(change.until) });
-        controls.append(purchase(`plan-${p.role}`, verb, `${priceOf(p)} · ${until}`, () => order({ kind: 'plan', role: p.role })));
-      }
-      // Top-up: the choices, the fee shown, the payment its sum.
+      // Top-up: the choices, the fee shown, the payment its sum (the choice kept across redraws).
       const chosen = { amount: focus?.startsWith('topup:') ? Number(focus.slice(6)) || 5 : 5 };
-      const fee = el('p', { testid: 'topup-fee' });
-      const showFee = () => (fee.textContent = t('page.fee', { amount: dollars(chosen.amount * 100), fee: dollars(feeCents(chosen.amount * 100)), total: dollars(chosen.amount * 100 + feeCents(chosen.amount * 100)) }));
-      const choices = el('fieldset', { className: 'topups' }, el('legend', {}, t('page.topup')));
-      for (const amount of TOPUPS) {
-        const input = el('input', { type: 'radio', name: 'topup', value: String(amount), checked: amount === chosen.amount, testid: `topup-${amount}` });
-        input.addEventListener('change', () => {
-          chosen.amount = amount;
-          showFee();
-        });
-        choices.append(el('label', {}, input, ` $${amount}`));
-      }
-      showFee();
-      const topup = purchase('topup', t('page.topup'), t('page.balance', { balance: status.balance }), () => order({ kind: 'topup', amount: chosen.amount }));
-      topup.insertBefore(choices, topup.querySelector('.paypal-buttons'));
-      topup.insertBefore(fee, topup.querySelector('.paypal-buttons'));
-      controls.append(topup);
-      section.append(controls);
+      const topupBox = () => {
+        const fee = el('p', { testid: 'topup-fee' });
+        const showFee = () => (fee.textContent = t('page.fee', { amount: dollars(chosen.amount * 100), fee: dollars(feeCents(chosen.amount * 100)), total: dollars(chosen.amount * 100 + feeCents(chosen.amount * 100)) }));
+        const choices = el('fieldset', { className: 'topups' }, el('legend', {}, t('page.topup')));
+        for (const amount of TOPUPS) {
+          const input = el('input', { type: 'radio', name: 'topup', value: String(amount), checked: amount === chosen.amount, testid: `topup-${amount}` });
+          input.addEventListener('change', () => {
+            chosen.amount = amount;
+            showFee();
+          });
+          choices.append(el('label', {}, input, ` $${amount}`));
+        }
+        showFee();
+        // The balance is in the standing above, beside the fees and what is left.
+        const box = purchase('topup', t('page.topup'), null, () => order({ kind: 'topup', amount: chosen.amount }));
+        box.insertBefore(choices, box.querySelector('.paypal-buttons'));
+        box.insertBefore(fee, box.querySelector('.paypal-buttons'));
+        return box;
+      };
+
+      /** The purchase controls for the standing as it is now. */
+      const build = () => {
+        const boxes: HTMLElement[] = [];
+        const now = { role: status.role, expiresAt: status.expires_at, scheduled: status.scheduled ? { role: status.scheduled.role, months: 1 } : null };
+        for (const p of plans.filter((x) => x.price_cents > 0)) {
+          const change = planChange(now, p, plans, Date.now());
+          if (change.kind === 'refused') {
+            boxes.push(el('p', { testid: `refused-${p.role}` }, say(change.said.toData())));
+            continue;
+          }
+          const verb = t(`page.${change.kind}`, { role: p.role });
+          const until = change.kind === 'downgrade' ? t('page.from', { date: formatRoleExpiry(change.from), until: formatRoleExpiry(change.until) }) : t('page.until', { date: formatRoleExpiry(change.until) });
+          boxes.push(purchase(`plan-${p.role}`, verb, `${priceOf(p)} · ${until}`, () => order({ kind: 'plan', role: p.role })));
+        }
+        boxes.push(topupBox());
+        controls.replaceChildren(...boxes);
+      };
+      build();
+      section.append(result, controls);
       // `:subscription buy <plan>` and `:subscription topup <n>` open the page at their controls.
-      const target = focus?.startsWith('plan:') ? section.querySelector(`#buy-plan-${CSS.escape(focus.slice(5))}`) : focus?.startsWith('topup:') ? topup : null;
+      const target = focus?.startsWith('plan:') ? section.querySelector(`#buy-plan-${CSS.escape(focus.slice(5))}`) : focus?.startsWith('topup:') ? section.querySelector('#buy-topup') : null;
       if (target instanceof HTMLElement) {
         target.scrollIntoView({ block: 'center' });
         target.tabIndex = -1;

@@ -14,7 +14,7 @@ import {
 } from '../../../src/core/index.ts';
 import { formatRoleExpiry } from '../../../src/core/roles.ts';
 import type { SubscriptionRoutes } from '../server/index.ts';
-import { MESSAGES, TOPUPS, type Plan } from './rules.ts';
+import { MESSAGES, moneyMessage, TOPUPS, type Plan } from './rules.ts';
 
 export * from './rules.ts';
 
@@ -28,8 +28,11 @@ export function activateSubscription(ctx: PluginContext): void {
     callApi(async () => {
       const status = (await call(api.subscription.status.$get())).result;
       if (status.role === 'root_user') return text(MESSAGES.root);
-      const out: Output[] = [text(MESSAGES.status(status.role, status.expires, status.balance))];
+      const out: Output[] = [text(MESSAGES.status(status.role, status.expires))];
       if (status.scheduled) out.push(text(MESSAGES.statusScheduled(status.scheduled.role, formatRoleExpiry(status.scheduled.from))));
+      // What is paid in, spent and left (or owed) side by side: the figures the balance check uses.
+      out.push(text(moneyMessage(status)));
+      for (const d of status.declined) out.push(text(MESSAGES.declinedEarlier(d.amount, d.date)));
       return out;
     }),
   );
@@ -56,6 +59,8 @@ export function activateSubscription(ctx: PluginContext): void {
       const { plans } = (await call(api.subscription.list.$get())).result;
       const plan = plans.find((p) => p.role === c.args.plan);
       if (!plan) return error(MESSAGES.planNotFound(c.args.plan ?? ''));
+      // The free plan is not sold: say so here rather than open a page with nothing to buy.
+      if (plan.price_cents === 0) return error(MESSAGES.freePlan);
       return [text(c.t('msg.payOnPage', { plan: plan.role })), effect({ type: 'view', view: 'back', page: 'subscriptions', focus: `plan:${plan.role}` })];
     }),
   );

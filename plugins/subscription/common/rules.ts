@@ -18,7 +18,7 @@ export const MESSAGES = defineMessages(
   {
     free: 'Free',
     perMonth: '${{price}} per month',
-    root: 'You are the `root_user`.',
+    root: 'You are the root_user.',
     planNotFound: 'Plan "{{role}}" not found.',
     freePlan: 'The free plan is not bought: a paid plan turns back into it when it ends.',
     unlimitedBlocks: 'Your {{role}} plan does not expire: it cannot be extended or replaced by a lower plan.',
@@ -30,6 +30,8 @@ export const MESSAGES = defineMessages(
     pending: 'PayPal is still completing the payment; it is credited as soon as it completes.',
     notApproved: 'The payment was not approved in PayPal yet.',
     declined: 'The payment was declined. Try another card or account.',
+    captureDeclined: 'PayPal declined the payment: nothing was charged or credited. Try again with another card or account.',
+    declinedEarlier: 'PayPal declined your payment of ${{amount}} on {{date}}: nothing was charged or credited.',
     paymentFailed: 'The payment could not be completed: {{detail}}',
     mismatch: 'The payment does not match the order, so nothing was credited.',
     started: 'You are on the {{role}} plan until {{date}}.',
@@ -42,7 +44,9 @@ export const MESSAGES = defineMessages(
     balanceExceeded: 'Your fees (${{usage}}) are more than your balance (${{balance}}). Top up with :subscription topup 5, or on the Subscriptions page.',
     plusRequired: '{{feature}} needs the plus_user plan or above. See :subscription ls.',
     cliLogin: 'The command-line client needs an account on the plus_user plan or above: log in with :login <username> <password> (new here? :user add <username> <email> <password>), then see :subscription ls.',
-    status: 'Plan: {{role}}, until {{expires}}. Balance: ${{balance}}.',
+    status: 'Plan: {{role}}, until {{expires}}.',
+    money: 'Balance: ${{balance}}, fees so far: ${{usage}}, left: ${{left}}.',
+    moneyOwed: 'Balance: ${{balance}}, fees so far: ${{usage}}: you owe ${{owed}}. Top up with :subscription topup 5, or on the Subscriptions page.',
     statusScheduled: 'Then {{role}} from {{date}}.',
     webhookRefused: 'Webhook refused.',
     featureMcp: 'Using MCP functions',
@@ -161,7 +165,15 @@ export interface SubscriptionStatus {
   balance_cents: number;
   /** Fees so far (the usage ledger), in dollars. */
   usage: string;
+  /** The balance less the fees, whole cents: below 0 is owed, and questions are refused. */
+  left_cents: number;
+  /** Payments PayPal declined in the last days (MM/DD/YYYY), nothing credited for them. */
+  declined: { amount: string; date: string }[];
 }
+
+/** The balance, the fees and what is left or owed, in one sentence (`:subscription` and the page). */
+export const moneyMessage = (s: Pick<SubscriptionStatus, 'balance' | 'usage' | 'left_cents'>): Message =>
+  s.left_cents < 0 ? MESSAGES.moneyOwed(s.balance, s.usage, dollars(-s.left_cents)) : MESSAGES.money(s.balance, s.usage, dollars(s.left_cents));
 
 /** What GET /api/payment/info answers: enough for the browser to load PayPal's script. */
 export interface PaymentInfo {

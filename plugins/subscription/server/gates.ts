@@ -13,6 +13,7 @@ import type { Context } from 'hono';
 import type { AppEnv, Message, ServerPluginContext } from '../../../src/core/index.ts';
 import { rankOf } from '../../../src/core/roles.ts';
 import { dollars, MESSAGES, PLUS_RANK } from '../common/rules.ts';
+import { moneyOf } from './money.ts';
 
 /** Requests the CLI may make on any plan: signing in, its account, and buying a plan. */
 const ANY_PLAN = /^\/api\/(ping|system\/info|user\/|subscription\/|payment\/)/;
@@ -44,10 +45,7 @@ export function addPaymentGuard(ctx: ServerPluginContext): void {
     const user = owner.user;
     if (!user || user.role === 'root_user') return undefined;
     if (request.mcp_tools?.length && rankOf(user.role) < PLUS_RANK) return MESSAGES.plusRequired(MESSAGES.featureMcp);
-    const fees = await ctx.db.selectFrom('usage').select((eb) => eb.fn.sum<number | string | null>('cost').as('fees')).where('user_id', '=', user.id).executeTakeFirst();
-    const feeCents = Math.ceil(Number(fees?.fees ?? 0) * 100);
-    const row = await ctx.db.selectFrom('users').select('balance_cents').where('id', '=', user.id).executeTakeFirst();
-    const balance = Number(row?.balance_cents ?? 0);
-    return feeCents > balance ? MESSAGES.balanceExceeded(dollars(feeCents), dollars(balance)) : undefined;
+    const { feeCents, balanceCents } = await moneyOf(ctx.db, user.id);
+    return feeCents > balanceCents ? MESSAGES.balanceExceeded(dollars(feeCents), dollars(balanceCents)) : undefined;
   });
 }

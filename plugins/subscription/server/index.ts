@@ -8,6 +8,7 @@ import type { AppEnv, ServerPluginContext, ServerPluginModule, UserRow } from '.
 import { formatRoleExpiry, rankOf } from '../../../src/core/roles.ts';
 import { addMonths, dollars, MESSAGES, TOPUPS, type PaymentInfo, type SubscriptionStatus } from '../common/rules.ts';
 import { addPaymentGuard, addPlusGates } from './gates.ts';
+import { moneyOf } from './money.ts';
 import { paypalClient } from './paypal.ts';
 import { payments, type Refusal } from './payments.ts';
 import { loadPlans } from './plans.ts';
@@ -20,6 +21,8 @@ const orderBody = z.union([
 const captureBody = z.object({ orderId: z.string().min(1).max(64) });
 /** How often open orders are looked at again. */
 const RECONCILE_EVERY_MS = 5 * 60_000;
+/** How long a payment PayPal declined is still named in the standing (it may have been declined after it was left PENDING). */
+const DECLINED_SHOWN_MS = 7 * 86_400_000;
 
 /** The plugin's state, shared by its routes and its registrations. */
 function subscriptionBook(ctx: ServerPluginContext) {
@@ -35,9 +38,17 @@ async function statusOf(ctx: ServerPluginContext, db: SubscriptionDb, user: User
   const row = (await db.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirst()) ?? user;
   const current = await ctx.accounts.current(row as UserRow);
   const scheduled = await db.selectFrom('plan_schedules').select(['role', 'months']).where('user_id', '=', user.id).executeTakeFirst();
-  const fees = await db.selectFrom('usage').select((eb) => eb.fn.sum<number | string | null>('cost').as('fees')).where('user_id', '=', user.id).executeTakeFirst();
+  const { balanceCents: balance, feeCents } = await moneyOf(ctx.db, user.id);
   const expiresAt = current.role_expires_at === null ? null : Number(current.role_expires_at);
-  const balance = Number(current.balance_cents);
+  const declined = await db
+    .selectFrom('payment_orders')
+    .select(['amount_cents', 'updated_at'])
+    .where('user_id', '=', user.id)
+    .where('status', '=', 'declined')
+    .where('updated_at', '>', ctx.now() - DECLINED_SHOWN_MS)
+    .orderBy('updated_at', 'desc')
+    .limit(5)
+    .execute();
   return {
     role: current.role,
     rank: rankOf(current.role),
@@ -46,7 +57,9 @@ async function statusOf(ctx: ServerPluginContext, db: SubscriptionDb, user: User
     scheduled: scheduled && expiresAt !== null ? { role: scheduled.role, from: expiresAt, until: addMonths(expiresAt, Number(scheduled.months)) } : null,
     balance: dollars(balance),
     balance_cents: balance,
-    usage: dollars(Math.ceil(Number(fees?.fees ?? 0) * 100)),
+    usage: dollars(feeCents),
+    left_cents: balance - feeCents,
+    declined: declined.map((d) => ({ amount: dollars(Number(d.amount_cents)), date: formatRoleExpiry(Number(d.updated_at)) })),
   };
 }
 

@@ -4,7 +4,7 @@
 // still credited: PayPal's signed webhook, and a reconcile of the orders still open.
 import type { Message, ServerPluginContext, UserRow } from '../../../src/core/index.ts';
 import { dollars, feeCents, MESSAGES, planChange, TOPUPS, type Plan } from '../common/rules.ts';
-import { captureOf, PaypalError, type PaypalClient, type PaypalOrder } from './paypal.ts';
+import { captureOf, PaypalError, type PaypalCapture, type PaypalClient, type PaypalOrder } from './paypal.ts';
 import { settle, standingOf, type Settled } from './settle.ts';
 import type { PaymentOrdersTable, SubscriptionDb } from './tables.ts';
 
@@ -38,7 +38,8 @@ export function payments(ctx: ServerPluginContext, db: SubscriptionDb, paypal: P
   async function complete(order: PaymentOrdersTable): Promise<Settled | Refusal> {
     let paid: PaypalOrder;
     try {
-      paid = await paypal!.captureOrder(order.id);
+      // Captured before (PENDING, or declined): PayPal's answer to that capture is stale, so read the order as it is now.
+      paid = order.capture_id ? await paypal!.getOrder(order.id) : await paypal!.captureOrder(order.id);
     } catch (err) {
       if (!(err instanceof PaypalError && err.issue === 'ORDER_ALREADY_CAPTURED')) {
         if (err instanceof PaypalError && err.issue === 'INSTRUMENT_DECLINED') {
@@ -107,10 +108,11 @@ export function payments(ctx: ServerPluginContext, db: SubscriptionDb, paypal: P
       const order = await db.selectFrom('payment_orders').selectAll().where('id', '=', orderId).where('user_id', '=', user.id).executeTakeFirst();
       if (!order) return { refused: true, status: 404, said: MESSAGES.orderNotFound };
       if (order.status === 'completed') return { kind: 'already', said: MESSAGES.already };
-      return complete(order);
+      const done = await complete(order);
+      return 'kind' in done && done.kind === 'declined' ? { refused: true, status: 409, said: done.said } : done;
     },
 
-    /** A PayPal webhook: verified with PayPal, then the capture it reports is credited (or the approved order captured). */
+    /** A PayPal webhook: verified with PayPal, then the capture it reports is credited or ended (or the approved order captured). */
     async webhook(header: (name: string) => string | undefined, event: { event_type?: string; resource?: Record<string, unknown> }): Promise<boolean> {
       if (!paypal) return false;
       let verified = false;
@@ -129,6 +131,8 @@ export function payments(ctx: ServerPluginContext, db: SubscriptionDb, paypal: P
       if (!order || order.status === 'completed') return true;
       if (event.event_type === 'CHECKOUT.ORDER.APPROVED') await complete(order);
       else if (event.event_type === 'PAYMENT.CAPTURE.COMPLETED') await settle(deps, order, resource as never);
+      // A capture PayPal refused, at once or after it was PENDING: the order ends, nothing credited.
+      else if (event.event_type === 'PAYMENT.CAPTURE.DENIED' || event.event_type === 'PAYMENT.CAPTURE.DECLINED') await settle(deps, order, { ...(resource as never as PaypalCapture), status: 'DECLINED' });
       return true;
     },
 

@@ -4,7 +4,9 @@
 // the webhook after the browser's call or two calls at once, fails there), the order is marked,
 // and the balance or the plan changes. The plan change is decided at this moment, from the
 // standing as it is now; one that can no longer apply (root made the plan unlimited meanwhile)
-// credits what was paid to the balance instead, so money is never lost.
+// credits what was paid to the balance instead, so money is never lost. A capture PayPal
+// declined (at once, or after it was PENDING) ends its order: nothing is credited, and neither
+// the status route nor the reconcile asks PayPal about it again.
 import type { Message, ServerPluginContext, UserRow } from '../../../src/core/index.ts';
 import { changeMessage, dollars, MESSAGES, parseCents, planChange, type Plan, type Standing } from '../common/rules.ts';
 import type { PaypalCapture } from './paypal.ts';
@@ -14,6 +16,7 @@ export type Settled =
   | { kind: 'credited'; said: Message }
   | { kind: 'already'; said: Message }
   | { kind: 'pending'; said: Message }
+  | { kind: 'declined'; said: Message }
   | { kind: 'mismatch'; said: Message };
 
 export interface SettleDeps {
@@ -37,10 +40,31 @@ export async function standingOf(db: SubscriptionDb, userId: number, now: number
   return { role: expired ? 'user' : row.role, expiresAt: expired ? null : expiresAt, scheduled: scheduled ? { role: scheduled.role, months: Number(scheduled.months) } : null };
 }
 
+/** Capture statuses PayPal never turns into COMPLETED: the order ends there. */
+const ENDED = new Set(['DECLINED', 'FAILED']);
+
+/** Ends an order whose capture PayPal declined; a credited order is left as it is. */
+async function decline(deps: SettleDeps, order: PaymentOrdersTable, capture: PaypalCapture): Promise<Settled> {
+  const { ctx, db } = deps;
+  await db.updateTable('payment_orders').set({ status: 'declined', capture_id: capture.id, updated_at: ctx.now() }).where('id', '=', order.id).where('status', '!=', 'completed').execute();
+  const row = await db.selectFrom('payment_orders').select('status').where('id', '=', order.id).executeTakeFirst();
+  if (row?.status === 'completed') return { kind: 'already', said: MESSAGES.already };
+  ctx.log.warn({ order: order.id, capture: capture.id, user: order.user_id }, 'payment declined by PayPal; nothing credited');
+  return { kind: 'declined', said: MESSAGES.captureDeclined };
+}
+
 export async function settle(deps: SettleDeps, order: PaymentOrdersTable, capture: PaypalCapture): Promise<Settled> {
   const { ctx, db } = deps;
+  if (ENDED.has(capture.status)) return decline(deps, order, capture);
   if (capture.status !== 'COMPLETED') {
-    await db.updateTable('payment_orders').set({ status: 'pending', capture_id: capture.id, updated_at: ctx.now() }).where('id', '=', order.id).where('status', '!=', 'completed').execute();
+    // A capture PayPal declined stays declined (a stale PENDING read does not reopen it); an
+    // order declined before any capture (INSTRUMENT_DECLINED, paid again another way) may go on.
+    await db
+      .updateTable('payment_orders')
+      .set({ status: 'pending', capture_id: capture.id, updated_at: ctx.now() })
+      .where('id', '=', order.id)
+      .where((eb) => eb.or([eb('status', 'in', ['created', 'pending']), eb.and([eb('status', '=', 'declined'), eb('capture_id', 'is', null)])]))
+      .execute();
     return { kind: 'pending', said: MESSAGES.pending };
   }
   if (!matches(order, capture)) {

@@ -83,7 +83,7 @@ describe('item 2: the plus plan cannot be skipped by logging out', () => {
     expect(await run(':model ls')).toEqual({ status: 1, out: '', err: CLI_LOGIN });
     // What a visitor needs to become a customer stays open: the plans, signing up, logging in.
     expect((await run(':subscription ls')).out).toContain('plus_user');
-    expect((await run(':user add bob bob@example.org hunter2hunter2')).out).toBe('User bob added.\n');
+    expect((await run(':user add bob bob@example.org hunter2hunter2')).out).toBe('User bob added.\nLog in with :login bob <password>.\n');
     expect((await run(':login bob hunter2hunter2')).out).toBe('Logged in as bob.\n');
     expect(await run('hello')).toEqual({ status: 1, out: '', err: CLI_PLAN });
     expect((await run(':logout')).status).toBe(0);

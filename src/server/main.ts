@@ -1,6 +1,7 @@
-// Starts the server: `.env`, configuration, the port, database and migrations,
+// Starts the server: `.env`, configuration, the port, database and migrations, the start line,
 // and a graceful shutdown on SIGTERM/SIGINT that lets in-flight requests finish. What stops a
 // start is one line on stderr naming the variable and the cause (startError.ts), exit code 1.
+import pino from 'pino';
 import type { Server } from './app.ts';
 import { bindPort, type Listener } from './listen.ts';
 import { configure, stopStart } from './prepare.ts';
@@ -15,7 +16,10 @@ try {
   listener = await bindPort(config.port, config.host);
   // Loaded once the configuration and the port are known good: a mistake there is said at once.
   const { createServer } = await import('./app.ts');
-  server = await createServer(config);
+  // At a terminal the log is written as it comes (pino's default writes later), so that the
+  // lines printed after it (where the app is, root's password) come after it; piped, it stays
+  // asynchronous, as a busy server wants it.
+  server = await createServer(config, process.stdout.isTTY ? { logDestination: pino.destination({ dest: 1, sync: true }) } : {});
 } catch (err) {
   stopStart(err, config.logLevel);
 }
@@ -24,6 +28,8 @@ listener.serve(server.app.fetch as never);
 http.on('error', (err) => server.log.error({ err: { message: err.message } }, 'HTTP server error'));
 for (const warning of await warnings) server.log.warn({}, warning);
 server.log.info({ url: listener.url, database: server.db.engine }, 'shellchat listening');
+// A person at a terminal reads where the app is; logs read by a machine stay JSON lines.
+if (process.stdout.isTTY) process.stdout.write(`shellchat is at ${listener.url}\n`);
 if (server.generatedRootPassword) {
   // Printed once, last, on the terminal only (never through the structured log): the port is
   // bound and root was made by the last step of the start, so nothing can fail after it.

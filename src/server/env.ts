@@ -93,7 +93,7 @@ const origins = list.transform((values, ctx) => {
   for (const value of values) {
     const url = URL.parse(value);
     if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== value.replace(/\/+$/, '')) {
-      ctx.addIssue({ code: 'custom', message: `must be origins such as https://chat.example.org (scheme, host and port only), got ${value}` });
+      ctx.addIssue({ code: 'custom', message: `must be origins as browsers send them, such as https://chat.example.org (scheme, host in lowercase, a port only when not the default; no path), got ${value}` });
       return z.NEVER;
     }
   }

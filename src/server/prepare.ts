@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { loadConfig, type ServerConfig } from './config.ts';
 import { bindPort } from './listen.ts';
 import { checkDataDir } from './startChecks.ts';
-import { startFailureText } from './startError.ts';
+import { causeOf, StartError, startFailureText } from './startError.ts';
 
 /** Stops the start: one line per mistake on stderr, exit code 1. */
 export function stopStart(err: unknown, logLevel?: string): never {
@@ -12,10 +12,19 @@ export function stopStart(err: unknown, logLevel?: string): never {
   process.exit(1);
 }
 
+function loadEnvFile(): void {
+  if (!existsSync('.env')) return;
+  try {
+    process.loadEnvFile('.env');
+  } catch (err) {
+    throw new StartError(`.env in ${process.cwd()} cannot be read: ${causeOf(err)}`);
+  }
+}
+
 /** `.env` (in the working directory), the configuration and DATA_DIR; or the start stops. */
 export function configure(): ServerConfig {
   try {
-    if (existsSync('.env')) process.loadEnvFile('.env');
+    loadEnvFile();
     const config = loadConfig();
     checkDataDir(config);
     return config;

@@ -148,7 +148,7 @@ describe('a value accepted without a word before', () => {
       'REDIS_URL must be a URL such as redis://host:6379 (redis://, rediss://)',
       'PUBLIC_URL must be an http(s) URL, got chat.example.org',
       'SMTP_URL must be a URL such as smtp://user:pass@host:587 (smtp://, smtps://)',
-      'ALLOWED_ORIGINS must be origins such as https://chat.example.org (scheme, host and port only), got https://chat.example.org/app',
+      'ALLOWED_ORIGINS must be origins as browsers send them, such as https://chat.example.org (scheme, host in lowercase, a port only when not the default; no path), got https://chat.example.org/app',
       'HTTPS_PROXY must be a URL such as http://proxy:3128 (http://, https://)',
       'EGRESS_ALLOW_HOSTS must be host or host:port entries, without a scheme or a path, got http://llm.lan',
       'PAYPAL_API_URL must be an http(s) URL, got api-m.paypal.com',

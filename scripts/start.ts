@@ -3,6 +3,10 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { checkPort, configure } from '../src/server/prepare.ts';
+
+// A wrong value or a port in use is said now, in one line, not after a build (`.env` is read).
+await checkPort(configure());
 
 const root = path.resolve(import.meta.dirname, '..');
 const dist = path.join(root, process.env.SHELLCHAT_DIST || 'dist', 'index.html');

@@ -7,7 +7,7 @@ import { Hono, type Context } from 'hono';
 import type { DestinationStream } from 'pino';
 import type { AppEnv, ContextProvider, GenerationGuard, ServerPluginContext, ServerPluginModule, ServerTool, UseLimit } from '../core/index.ts';
 import { SERVER_MESSAGES } from '../core/serverMessages.ts';
-import { Accounts } from './accounts/service.ts';
+import { AccountError, Accounts } from './accounts/service.ts';
 import { isHttps } from './auth/session.ts';
 import { createThrottles } from './auth/throttles.ts';
 import { sign, verifySignature } from './auth/tokens.ts';
@@ -27,6 +27,7 @@ import { applyProxy } from './net/proxy.ts';
 import type { Shared } from './shared/redis.ts';
 import { pluginContext } from './pluginContext.ts';
 import { loadSecret } from './secret.ts';
+import { causeOf, StartError } from './startError.ts';
 import { systemInfo } from './systemInfo.ts';
 import { AnswerCaps } from './turn/answerCaps.ts';
 import { InFlight } from './turn/inflight.ts';
@@ -125,6 +126,9 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
   }));
   app.all('/api/*', (c) => fail(c, 404, SERVER_MESSAGES.notFound));
   serveSpa(app, config.distDir);
+  // Last: once root exists its generated password is shown only by this start, so nothing that
+  // can still fail comes after it (main.ts prints it once the port is bound).
+  const generatedRootPassword = await ensureRoot(accounts, config.rootPassword);
 
   return {
     app,
@@ -132,7 +136,7 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
     accounts,
     models,
     log,
-    generatedRootPassword: core.generatedRootPassword,
+    generatedRootPassword,
     apiRoutes: () => apiRoutesOf(app, owners),
     stopGenerations: (ms) => inflight.stopAll(ms),
     close: async () => {
@@ -149,21 +153,24 @@ async function openDatabase(config: ServerConfig, log: Logger, plugins: { module
   );
   const extraMigrations: Record<string, MigrationFactory> = {};
   for (const { module } of plugins) Object.assign(extraMigrations, module.migrations ?? {});
-  await migrate(db.db as never, db.engine, extraMigrations);
+  try {
+    await migrate(db.db as never, db.engine, extraMigrations);
+  } catch (err) {
+    await db.close().catch(() => undefined);
+    throw new StartError(`${config.databaseUrl ? 'DATABASE_URL' : 'DATA_DIR'}: ${causeOf(err)}`);
+  }
   return db;
 }
 
 /** Accounts (and root), the server's secret and what it seals, models, the egress-safe fetch, attachments, login throttles. */
 async function coreServices(config: ServerConfig, db: Db, now: () => number, shared: Shared | undefined) {
   const accounts = new Accounts(db.db, { now, trialCents: config.subscriptions.trialCents });
-  const generatedRootPassword = await accounts.ensureRoot(config.rootPassword || undefined);
   const secret = loadSecret(config.secretKey, config.dataDir);
   const box = createSecretBox(secret);
   const egressFetch = createEgressFetch({ allowHosts: config.egressAllowHosts });
   applyProxy(config.proxy);
   return {
     accounts,
-    generatedRootPassword,
     secret,
     box,
     models: new ModelRegistry(db.db, config.systemModels, box),
@@ -171,6 +178,16 @@ async function coreServices(config: ServerConfig, db: Db, now: () => number, sha
     attachments: createAttachments(db.db, egressFetch),
     throttles: createThrottles(shared),
   };
+}
+
+/** Root, made on the first start; a ROOT_PASSWORD the account rules refuse is the operator's to fix. */
+async function ensureRoot(accounts: Accounts, password: string): Promise<string | undefined> {
+  try {
+    return await accounts.ensureRoot(password || undefined);
+  } catch (err) {
+    if (err instanceof AccountError && password) throw new StartError(`ROOT_PASSWORD is refused: ${err.message}`);
+    throw err;
+  }
 }
 
 /** The ping and system info. */

@@ -1,6 +1,6 @@
 // Server configuration: the environment (and `.env`, loaded by main.ts) as env.ts parses and
 // documents it, and the files it names (models, roles).
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { parseUsageLimits, type RemotePluginConfig, type UsageLimits } from '../core/index.ts';
@@ -8,6 +8,7 @@ import { loadSystemModels, type ModelEntry } from './models/systemModels.ts';
 import type { Message } from '../core/messages.ts';
 import { SERVER_MESSAGES } from '../core/serverMessages.ts';
 import { parseEnv } from './env.ts';
+import { readOperatorFile, StartError } from './startError.ts';
 
 export interface SubscriptionSettings {
   /** USE_SUBSCRIPTIONS: the money side is on (with the plugin installed). */
@@ -96,11 +97,16 @@ export interface ServerConfig {
 
 function parseRemotes(raw: string | undefined): RemotePluginConfig[] {
   if (!raw?.trim()) return [];
-  const parsed: unknown = JSON.parse(raw);
-  if (!Array.isArray(parsed)) throw new Error('PLUGIN_REMOTES must be a JSON array of {name, entry}');
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch (err) {
+    throw new StartError(`PLUGIN_REMOTES is not valid JSON: ${(err as Error).message}`);
+  }
+  if (!Array.isArray(parsed)) throw new StartError('PLUGIN_REMOTES must be a JSON array of {name, entry}');
   return parsed.map((r: { name?: unknown; entry?: unknown; module?: unknown }) => {
-    if (typeof r.name !== 'string' || !/^[A-Za-z_][\w]*$/.test(r.name)) throw new Error('PLUGIN_REMOTES: each remote needs a name (letters, digits, _)');
-    if (typeof r.entry !== 'string' || !/^https?:\/\//.test(r.entry)) throw new Error('PLUGIN_REMOTES: each remote needs an http(s) entry URL');
+    if (typeof r.name !== 'string' || !/^[A-Za-z_][\w]*$/.test(r.name)) throw new StartError('PLUGIN_REMOTES: each remote needs a name (letters, digits, _)');
+    if (typeof r.entry !== 'string' || !/^https?:\/\//.test(r.entry)) throw new StartError('PLUGIN_REMOTES: each remote needs an http(s) entry URL');
     return { name: r.name, entry: r.entry, ...(typeof r.module === 'string' ? { module: r.module } : {}) };
   });
 }
@@ -111,14 +117,21 @@ export interface OperatorRole {
   prompt: string;
 }
 
-/** The operator's roles file: a JSON array of {name, prompt}; names up to 64 characters, prompts up to 8,000. */
-export function loadOperatorRoles(file: string): OperatorRole[] {
-  if (!existsSync(file)) return [];
+/**
+ * The operator's roles file: a JSON array of {name, prompt}; names up to 64 characters, prompts
+ * up to 8,000. `named`: ROLES_FILE was set, so the file must exist (the default one may not).
+ */
+export function loadOperatorRoles(file: string, named = false): OperatorRole[] {
+  if (!existsSync(file)) {
+    if (named) throw new StartError(`ROLES_FILE ${file} does not exist`);
+    return [];
+  }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
+    parsed = JSON.parse(readOperatorFile('ROLES_FILE', file));
   } catch (err) {
-    throw new Error(`Roles file ${file} is not valid JSON: ${(err as Error).message}`);
+    if (err instanceof StartError) throw err;
+    throw new StartError(`ROLES_FILE ${file} is not valid JSON: ${(err as Error).message}`);
   }
   const chars = (s: string) => [...s].length;
   const entry = z.object({
@@ -127,7 +140,7 @@ export function loadOperatorRoles(file: string): OperatorRole[] {
   });
   const checked = z.array(entry).safeParse(parsed);
   if (!checked.success) {
-    throw new Error(`Roles file ${file} must be a JSON array of {"name", "prompt"}: ${checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+    throw new StartError(`ROLES_FILE ${file} must be a JSON array of {"name", "prompt"}: ${checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
   }
   return checked.data.map((r) => ({ name: r.name, prompt: r.prompt }));
 }
@@ -139,16 +152,34 @@ export function loadOperatorRoles(file: string): OperatorRole[] {
 function checkMultiInstance(e: { REDIS_URL: string; SECRET_KEY: string; DATABASE_URL: string }): void {
   if (!e.REDIS_URL) return;
   const missing: string[] = [];
-  if (!e.SECRET_KEY) missing.push('SECRET_KEY: the same secret on every instance (it signs links and cookies and seals keys at rest; one generated in each DATA_DIR would differ)');
-  if (!/^(postgres|postgresql|mysql|mariadb):\/\//i.test(e.DATABASE_URL)) missing.push('DATABASE_URL: a PostgreSQL or MySQL/MariaDB database the instances share (the embedded SQLite is one machine\'s)');
-  if (missing.length) throw new Error(`REDIS_URL is set, so this is one of several instances, and it needs:\n${missing.map((m) => `- ${m}`).join('\n')}`);
+  if (!e.SECRET_KEY) missing.push('SECRET_KEY is unset, and REDIS_URL makes this one of several instances: set the same SECRET_KEY on each (it signs links and cookies and seals keys at rest; one generated in each DATA_DIR would differ)');
+  if (!/^(postgres|postgresql|mysql|mariadb):\/\//i.test(e.DATABASE_URL)) missing.push('DATABASE_URL must be a PostgreSQL or MySQL/MariaDB database the instances share, as REDIS_URL makes this one of several instances (the embedded SQLite is one machine\'s)');
+  // One line each: main.ts prints every line as one error.
+  if (missing.length) throw new StartError(missing.join('\n'));
+}
+
+/** The lowercase proxy variables are read too (the schema declares the uppercase ones): the same check. */
+function proxyUrl(name: string, value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  const url = URL.parse(value);
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new StartError(`${name} must be a URL such as http://proxy:3128 (http://, https://)`);
+  return value;
+}
+
+/** A file the operator named must exist: a typo would otherwise leave the server running without it. */
+function namedFile(variable: string, value: string, root: string): string {
+  const file = path.resolve(root, value);
+  if (!existsSync(file)) throw new StartError(`${variable} ${file} does not exist`);
+  return file;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.cwd()): ServerConfig {
   const e = parseEnv(env);
   checkMultiInstance(e);
   const dataDir = path.resolve(root, e.DATA_DIR);
-  const rolesFile = e.ROLES_FILE ? path.resolve(root, e.ROLES_FILE) : path.join(dataDir, 'roles.json');
+  const rolesFile = e.ROLES_FILE ? namedFile('ROLES_FILE', e.ROLES_FILE, root) : path.join(dataDir, 'roles.json');
+  const httpsProxy = e.HTTPS_PROXY || proxyUrl('https_proxy', env.https_proxy);
+  const httpProxy = e.HTTP_PROXY || proxyUrl('http_proxy', env.http_proxy);
   return {
     port: e.PORT,
     host: e.HOST,
@@ -164,7 +195,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     allowedOrigins: e.ALLOWED_ORIGINS.map((origin) => origin.replace(/\/+$/, '')),
     logLevel: e.LOG_LEVEL,
     distDir: path.resolve(root, e.SHELLCHAT_DIST),
-    appConfigFile: e.SHELLCHAT_APP_CONFIG ? path.resolve(root, e.SHELLCHAT_APP_CONFIG) : '',
+    appConfigFile: e.SHELLCHAT_APP_CONFIG ? namedFile('SHELLCHAT_APP_CONFIG', e.SHELLCHAT_APP_CONFIG, root) : '',
     model: e.MODEL,
     openaiBaseUrl: e.OPENAI_BASE_URL,
     ollamaBaseUrl: e.OLLAMA_BASE_URL,
@@ -188,14 +219,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     defaultNode: e.DEFAULT_NODE,
     inviteReward: e.INVITE_REWARD,
     // A model file names the variables that hold its keys: those are read from the raw environment.
-    systemModels: loadSystemModels(e, env, dataDir),
+    systemModels: loadSystemModels(e, env, dataDir, root),
     rolesFile,
-    operatorRoles: loadOperatorRoles(rolesFile),
+    operatorRoles: loadOperatorRoles(rolesFile, !!e.ROLES_FILE),
     mcpHelperUrl: e.MCP_HELPER_URL,
     egressAllowHosts: e.EGRESS_ALLOW_HOSTS,
     proxy: {
-      ...((e.HTTPS_PROXY || env.https_proxy) ? { httpsProxy: e.HTTPS_PROXY || env.https_proxy } : {}),
-      ...((e.HTTP_PROXY || env.http_proxy) ? { httpProxy: e.HTTP_PROXY || env.http_proxy } : {}),
+      ...(httpsProxy ? { httpsProxy } : {}),
+      ...(httpProxy ? { httpProxy } : {}),
       ...((e.NO_PROXY || env.no_proxy) ? { noProxy: e.NO_PROXY || env.no_proxy } : {}),
     },
     texts: {
@@ -208,7 +239,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     useSubscriptions: e.USE_SUBSCRIPTIONS,
     subscriptions: {
       on: e.USE_SUBSCRIPTIONS,
-      ...plansSource(e.PLANS_FILE ? path.resolve(root, e.PLANS_FILE) : path.join(dataDir, 'plans.json'), e.PLANS),
+      ...plansSource(e.PLANS_FILE ? namedFile('PLANS_FILE', e.PLANS_FILE, root) : path.join(dataDir, 'plans.json'), e.PLANS),
       trialCents: Math.round(e.TRIAL_BALANCE * 100),
       paypal: { clientId: e.PAYPAL_CLIENT_ID, clientSecret: e.PAYPAL_CLIENT_SECRET, apiUrl: e.PAYPAL_API_URL.replace(/\/+$/, ''), sdkUrl: e.PAYPAL_SDK_URL, webhookId: e.PAYPAL_WEBHOOK_ID },
     },
@@ -229,7 +260,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
   };
 }
 
-/** The plans file's text when it exists, else PLANS (the subscription plugin parses either). */
+/**
+ * The plans file's text when it exists, else PLANS (the subscription plugin parses either);
+ * `plansFile` begins its error messages, so it names the variable.
+ */
 function plansSource(file: string, fromEnv: string): { plansFile: string; plans: string } {
-  return existsSync(file) ? { plansFile: file, plans: readFileSync(file, 'utf8') } : { plansFile: fromEnv ? 'PLANS' : file, plans: fromEnv };
+  return existsSync(file) ? { plansFile: `PLANS_FILE ${file}`, plans: readOperatorFile('PLANS_FILE', file) } : { plansFile: fromEnv ? 'PLANS' : `PLANS_FILE ${file}`, plans: fromEnv };
 }

@@ -3,6 +3,7 @@
 // docs/configuration.md is generated from it (`npm run docs:config`), and a test keeps the two
 // the same. A wrong value stops the server with a message that names the variable.
 import { z } from 'zod';
+import { StartError } from './startError.ts';
 
 /** true/false, 1/0, yes/no, on/off; anything else is a mistake worth saying. */
 const flag = z
@@ -46,17 +47,74 @@ const httpUrl = (fallback: string) =>
       return url.href.replace(/\/+$/, '');
     });
 
-const text = (fallback = '') =>
-  z
-    .string()
-    .optional()
-    .transform((value) => value || fallback);
-
 /** A comma-separated list, each item trimmed, empty ones dropped. */
 const list = z
   .string()
   .optional()
   .transform((value) => (value ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+
+/**
+ * A URL whose scheme is one of `schemes` ('' or unset: ''). The value is never repeated in the
+ * message: a database, proxy or mail URL carries its password.
+ */
+const secretUrl = (schemes: readonly string[], example: string) =>
+  z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      const v = value?.trim() ?? '';
+      if (!v) return '';
+      const url = URL.parse(v);
+      if (!url || !schemes.includes(url.protocol.slice(0, -1).toLowerCase())) {
+        ctx.addIssue({ code: 'custom', message: `must be a URL such as ${example} (${schemes.map((s) => `${s}://`).join(', ')})` });
+        return z.NEVER;
+      }
+      return v;
+    });
+
+/** DATABASE_URL: empty (SQLite in DATA_DIR), sqlite:/file: a path, or a PostgreSQL or MySQL URL. */
+const databaseUrl = z
+  .string()
+  .optional()
+  .transform((value, ctx) => {
+    const v = value?.trim() ?? '';
+    if (!v || /^(sqlite|file):/i.test(v)) return v;
+    if (/^(postgres|postgresql|mysql|mariadb):\/\//i.test(v)) {
+      if (URL.parse(v)) return v;
+      ctx.addIssue({ code: 'custom', message: 'is not a valid URL: postgres://user:password@host:5432/db, with the password URL-encoded (%40 for @)' });
+      return z.NEVER;
+    }
+    ctx.addIssue({ code: 'custom', message: 'must start with sqlite:, postgres://, postgresql://, mysql:// or mariadb://' });
+    return z.NEVER;
+  });
+
+/** An http(s) origin without a path (`https://chat.example.org`), as browsers send it. */
+const origins = list.transform((values, ctx) => {
+  for (const value of values) {
+    const url = URL.parse(value);
+    if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== value.replace(/\/+$/, '')) {
+      ctx.addIssue({ code: 'custom', message: `must be origins as browsers send them, such as https://chat.example.org (scheme, host in lowercase, a port only when not the default; no path), got ${value}` });
+      return z.NEVER;
+    }
+  }
+  return values;
+});
+
+/** Hosts as `host` or `host:port`, without a scheme or a path. */
+const hosts = list.transform((values, ctx) => {
+  const bad = values.find((value) => /[/\s@]/.test(value));
+  if (bad) {
+    ctx.addIssue({ code: 'custom', message: `must be host or host:port entries, without a scheme or a path, got ${bad}` });
+    return z.NEVER;
+  }
+  return values;
+});
+
+const text = (fallback = '') =>
+  z
+    .string()
+    .optional()
+    .transform((value) => value || fallback);
 
 const oneOf = <const T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) =>
   z
@@ -80,24 +138,24 @@ export const envSchema = z.object({
   PORT: doc(number(3000, 0, 65535, true), '`3000`', 'HTTP port'),
   HOST: doc(text('127.0.0.1'), '`127.0.0.1`', 'Address to listen on (`0.0.0.0` to serve a network)'),
   DATA_DIR: doc(text('./data'), '`./data`', 'Where the embedded SQLite database (WAL mode, uploads included) and the generated secret key live'),
-  DATABASE_URL: doc(text(), 'SQLite in `DATA_DIR`', '`postgres://user@host:5432/db` or `mysql://user:pass@host:3306/db` (MariaDB too) for a team deployment; migrations run on start'),
-  SHELLCHAT_DIST: doc(text('./dist'), '`./dist`', 'The built single-page app to serve'),
+  DATABASE_URL: doc(databaseUrl, 'SQLite in `DATA_DIR`', '`postgres://user@host:5432/db` or `mysql://user:pass@host:3306/db` (MariaDB too) for a team deployment; migrations run on start'),
+  SHELLCHAT_DIST: doc(text('./dist'), '`./dist`', 'The built single-page app to serve; without one there, the start logs a warning and serves the API alone (`npm start` builds it)'),
   SHELLCHAT_APP_CONFIG: doc(text(), '`./app.config.ts`', 'Another app config (the list of built-in plugins): the build bundles those plugins and the server mounts their routes; set it alike for both'),
   LOG_LEVEL: doc(oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'), '`info`', 'pino log level; passwords, tokens, keys and cookies are always redacted'),
   SHUTDOWN_GRACE_MS: doc(number(10_000, 0, 3_600_000, true), '`10000`', 'On SIGTERM/SIGINT, how long answers may go on streaming; those still streaming are then stopped as a user\'s stop would (each keeps its answer so far as its log, and the browser says the server is restarting)'),
   // Accounts, security, mail
   ROOT_PASSWORD: doc(text(), 'generated', 'Creates the user `root` (rank root_user) on first start; without it a random password is printed once on the terminal'),
-  REDIS_URL: doc(text(), '', 'Several instances of one deployment (`redis://host:6379`): what they must count together (login throttling) lives in Redis. Setting it makes the deployment multi-instance: the server then refuses to start without `SECRET_KEY` and a PostgreSQL or MySQL `DATABASE_URL`. See docs/deployment.md'),
+  REDIS_URL: doc(secretUrl(['redis', 'rediss'], 'redis://host:6379'), '', 'Several instances of one deployment (`redis://host:6379`): what they must count together (login throttling) lives in Redis. Setting it makes the deployment multi-instance: the server then refuses to start without `SECRET_KEY` and a PostgreSQL or MySQL `DATABASE_URL`. See docs/deployment.md'),
   SECRET_KEY: doc(text(), 'generated in `DATA_DIR`', 'The server\'s secret: it signs e-mail links and seals model keys, node keys and store passwords at rest. Set the same one on every instance of a deployment'),
-  PUBLIC_URL: doc(z.string().optional().transform((v) => (v ?? '').replace(/\/+$/, '')), 'the request\'s origin', 'Base of links in e-mails, e.g. `https://chat.example.org`'),
-  SMTP_URL: doc(text(), '', '`smtp://user:pass@host:587`: enables e-mail (password reset, address verification, generated passwords)'),
+  PUBLIC_URL: doc(httpUrl(''), 'the request\'s origin', 'Base of links in e-mails, e.g. `https://chat.example.org`'),
+  SMTP_URL: doc(secretUrl(['smtp', 'smtps'], 'smtp://user:pass@host:587'), '', '`smtp://user:pass@host:587`: enables e-mail (password reset, address verification, generated passwords). The start asks the mail server and logs a warning when it does not answer'),
   MAIL_FROM: doc(text('shellchat <no-reply@localhost>'), '`shellchat <no-reply@localhost>`', 'Sender of those e-mails'),
   TRUST_PROXY: doc(flag, '`false`', 'Behind a reverse proxy: trust `X-Forwarded-For` (throttling) and `X-Forwarded-Proto` (Secure cookies)'),
-  ALLOWED_ORIGINS: doc(list, '', 'Other origins allowed to send state-changing requests (comma-separated)'),
-  HTTPS_PROXY: doc(text(), '', 'A proxy (`http://host:port`, credentials in the URL if it needs them) for the server\'s own requests to https providers of system models and the operator\'s APIs; user models never use it (they go through the egress-safe fetch). `https_proxy` is read too'),
-  HTTP_PROXY: doc(text(), '', 'The same for http URLs (a model server on a LAN, say). `http_proxy` is read too'),
+  ALLOWED_ORIGINS: doc(origins, '', 'Other origins allowed to send state-changing requests (comma-separated)'),
+  HTTPS_PROXY: doc(secretUrl(['http', 'https'], 'http://proxy:3128'), '', 'A proxy (`http://host:port`, credentials in the URL if it needs them) for the server\'s own requests to https providers of system models and the operator\'s APIs; user models never use it (they go through the egress-safe fetch). `https_proxy` is read too'),
+  HTTP_PROXY: doc(secretUrl(['http', 'https'], 'http://proxy:3128'), '', 'The same for http URLs (a model server on a LAN, say). `http_proxy` is read too'),
   NO_PROXY: doc(text(), '', 'Hosts reached without the proxy: comma-separated names, `.domain` suffixes, `host:port`, or `*`. `no_proxy` is read too'),
-  EGRESS_ALLOW_HOSTS: doc(list, '', '`host` or `host:port` entries (comma-separated) that user-supplied URLs, such as a user model\'s base URL, may reach although they are private or loopback'),
+  EGRESS_ALLOW_HOSTS: doc(hosts, '', '`host` or `host:port` entries (comma-separated) that user-supplied URLs, such as a user model\'s base URL, may reach although they are private or loopback'),
   INVITE_REWARD: doc(number(0, 0, 1000), '`0`', 'What an accepted invitation adds to the balance of both the inviter and the new user, in dollars'),
   UPLOAD_QUOTA_MB: doc(number(100, 0, 1_000_000), '`100`', 'What one owner (a user, or an anonymous browser) may keep in uploaded files; files go with the account'),
   USAGE_LIMITS: doc(text(), '', 'Questions per rolling 24 hours, 7 days and 30 days by role: `user:540,3780,16740;plus_user:4320,-,-;anonymous:20,-,-` (`-` or nothing: no limit; `anonymous` counts per browser, and per address too: see `VISITORS_PER_ADDRESS`; root has none). A question counts from when it is sent, so questions sent at once cannot pass a limit together. Past a limit the next question is refused with \'The usage limitation has been reached.\' and when it can be asked again (a visitor is also told how to sign up or log in). Unset: no limits'),
@@ -111,20 +169,20 @@ export const envSchema = z.object({
   MAX_ANSWERS_PER_ADDRESS: doc(number(32, 0, 100_000, true), '`32`', 'Answers in flight at once from one client address (an IPv6 /64), users and visitors together (`0`: no cap). Behind a reverse proxy set `TRUST_PROXY`, or every visitor shares the proxy\'s address'),
   // Models
   MODEL: doc(text(), '', 'The default system model (shown in `:info` and system info), served through the OpenAI-compatible provider'),
-  OPENAI_BASE_URL: doc(text(), '`https://api.openai.com/v1`', 'Base URL of the default model\'s OpenAI-compatible API'),
+  OPENAI_BASE_URL: doc(httpUrl(''), '`https://api.openai.com/v1`', 'Base URL of the default model\'s OpenAI-compatible API'),
   OPENAI_API_KEY: doc(text(), '', 'The default model\'s API key (used on the server only; never sent to a browser, nor to a user\'s model)'),
   MODEL_PRICE_INPUT: doc(number(0, 0, 1_000_000), '`0`', 'The default model\'s price per input token, in dollars (the usage ledger\'s fees)'),
   MODEL_PRICE_OUTPUT: doc(number(0, 0, 1_000_000), '`0`', 'The default model\'s price per output token, in dollars'),
   MODEL_VISION: doc(flag, '`false`', 'The default model reads images'),
   MODELS: doc(text(), '', 'JSON array of more system models: `[{"name":"claude","provider":"anthropic","base_url":"...","api_key_env":"ANTHROPIC_KEY"}]` (providers: openai-compatible, openai, anthropic, google, ollama)'),
-  MODELS_FILE: doc(text(), '`DATA_DIR/models.json`', 'A file with the same JSON as `MODELS`, read when `MODELS` is unset'),
+  MODELS_FILE: doc(text(), '`DATA_DIR/models.json`', 'A file with the same JSON as `MODELS`, read when `MODELS` is unset; set, it must exist (the default one may be absent)'),
   STREAM_RELAY: doc(oneOf(['direct', 'sdk'], 'direct'), '`direct`', 'How OpenAI-compatible streams are relayed: `direct` reads the provider\'s SSE with one parse per event and hands each network read on at once (about a sixth of the server CPU per token, see bench/README.md); `sdk` sends them through the AI SDK like every other provider kind'),
   OLLAMA_BASE_URL: doc(httpUrl(''), '`http://localhost:11434`', 'The local model server the browser calls directly for local models (system info `ollama_url`; added to the CSP)'),
   TEMPERATURE: doc(number(1, 0, 2), '`1`', 'Sampling temperature of every answer (spec part 3)'),
   TOP_P: doc(number(1, 0, 1), '`1`', 'Nucleus sampling of every answer (spec part 3)'),
   ROLE_CONTENT_SYSTEM: doc(text(), '', 'The system prompt sent before every conversation'),
   // Plugins' data
-  ROLES_FILE: doc(text(), '`DATA_DIR/roles.json`', 'The operator\'s system roles, added to the shipped ones (`plugins/role/data/system-roles.json`) in the same JSON: `[{"name":"reviewer","prompt":"..."}]` (names up to 64 characters, prompts up to 8,000); a role of the same name replaces the shipped one. Read on start when the file exists'),
+  ROLES_FILE: doc(text(), '`DATA_DIR/roles.json`', 'The operator\'s system roles, added to the shipped ones (`plugins/role/data/system-roles.json`) in the same JSON: `[{"name":"reviewer","prompt":"..."}]` (names up to 64 characters, prompts up to 8,000); a role of the same name replaces the shipped one. Read on start; set, it must exist (the default one may be absent)'),
   USE_NODE_AI: doc(flag, '`false`', 'Lets an active node\'s output reach the model as context before the answer'),
   GEOCODING_BASE_URL: doc(httpUrl('https://geocoding-api.open-meteo.com'), '`https://geocoding-api.open-meteo.com`', 'Open-Meteo-compatible geocoding API of the `get_weather` function (`/v1/search`); operator-trusted, fetched with plain `fetch` (10 s timeout)'),
   WEATHER_BASE_URL: doc(httpUrl('https://api.open-meteo.com'), '`https://api.open-meteo.com`', 'Open-Meteo-compatible forecast API of `get_weather` (`/v1/forecast`); operator-trusted, plain `fetch`'),
@@ -145,14 +203,14 @@ export const envSchema = z.object({
   DEFAULT_STORES: doc(text(), '', 'System info `default_stores`'),
   DEFAULT_NODE: doc(text(), '', 'System info `default_node`'),
   USE_PAYMENT: doc(flag, '`false`', 'Shows the Usage page: questions this month and last, each limit of `USAGE_LIMITS` with a progress bar, tokens and fees per model (from the usage ledger every turn writes); super users and root also see every user\'s, by model (the spec\'s services-usage block)'),
-  USE_SUBSCRIPTIONS: doc(flag, '`false`', 'Turns the money side on when the `subscription` plugin is installed: the Subscriptions page, plans and top-ups paid with PayPal, a logged-in user whose fees exceed the balance refused before asking, and the plus plan\'s gates (MCP functions, adding and changing roles, data stores, nodes and the CLI need `plus_user` or above)'),
-  PLANS_FILE: doc(text(), '`DATA_DIR/plans.json`', 'The subscription plans: `[{"role":"plus_user","price":"6.00","limits":"4320,-,-"}]` (price per month in dollars; `user` is the free plan); read on start when the file exists, else `PLANS`'),
+  USE_SUBSCRIPTIONS: doc(flag, '`false`', 'Turns the money side on when the `subscription` plugin is installed: the Subscriptions page, plans and top-ups paid with PayPal, a logged-in user whose fees exceed the balance refused before asking, and the plus plan\'s gates (MCP functions, adding and changing roles, data stores, nodes and the CLI need `plus_user` or above). Without `PAYPAL_CLIENT_ID` and `PAYPAL_CLIENT_SECRET` the start logs a warning: plans are shown, nothing can be bought'),
+  PLANS_FILE: doc(text(), '`DATA_DIR/plans.json`', 'The subscription plans: `[{"role":"plus_user","price":"6.00","limits":"4320,-,-"}]` (price per month in dollars; `user` is the free plan); read on start; set, it must exist; else the default file when it exists, else `PLANS`'),
   PLANS: doc(text(), '`[{"role":"user","price":"0"},{"role":"plus_user","price":"6.00"}]`', 'The plans as the same JSON, when there is no plans file'),
   TRIAL_BALANCE: doc(number(0, 0, 1000), '`0`', 'What a new account\'s balance starts at, in dollars (rounded to the cent)'),
   PAYPAL_CLIENT_ID: doc(text(), '', 'PayPal REST app client id (sent to the browser, which loads PayPal\'s script with it); unset: nothing can be bought'),
   PAYPAL_CLIENT_SECRET: doc(text(), '', 'PayPal REST app secret (server only: OAuth2 client credentials)'),
-  PAYPAL_API_URL: doc(text('https://api-m.sandbox.paypal.com'), '`https://api-m.sandbox.paypal.com`', 'PayPal REST API base (`https://api-m.paypal.com` for live payments)'),
-  PAYPAL_SDK_URL: doc(text('https://www.paypal.com/sdk/js'), '`https://www.paypal.com/sdk/js`', 'Where the browser loads PayPal\'s JS SDK (the Content-Security-Policy allows its origin)'),
+  PAYPAL_API_URL: doc(httpUrl('https://api-m.sandbox.paypal.com'), '`https://api-m.sandbox.paypal.com`', 'PayPal REST API base (`https://api-m.paypal.com` for live payments)'),
+  PAYPAL_SDK_URL: doc(httpUrl('https://www.paypal.com/sdk/js'), '`https://www.paypal.com/sdk/js`', 'Where the browser loads PayPal\'s JS SDK (the Content-Security-Policy allows its origin)'),
   PAYPAL_WEBHOOK_ID: doc(text(), '', 'The id of the PayPal webhook that posts to `/api/payment/webhook` (its events are verified with PayPal\'s verify-webhook-signature call); unset: webhooks are refused and pending orders are reconciled by polling'),
   CONTACT_EMAIL: doc(text(), '`privacy@shellchat.dev`', 'The privacy policy\'s contact address'),
   PLUGIN_REMOTES: doc(text(), '`[]`', 'JSON array of third-party plugins: `[{"name":"hello_plugin","entry":"https://.../remoteEntry.js"}]`'),
@@ -166,7 +224,7 @@ export type Env = z.infer<typeof envSchema>;
 export function parseEnv(env: NodeJS.ProcessEnv): Env {
   const parsed = envSchema.safeParse(env);
   if (parsed.success) return parsed.data;
-  throw new Error(parsed.error.issues.map((i) => `${String(i.path[0])} ${i.message}`).join('\n'));
+  throw new StartError(parsed.error.issues.map((i) => `${String(i.path[0])} ${i.message}`).join('\n'));
 }
 
 /** The configuration table of docs/configuration.md, made from the schema. */
@@ -182,8 +240,11 @@ export function configurationTable(): string {
 export function configurationDoc(): string {
   return `# Configuration
 
-Environment variables, or a \`.env\` file in the working directory. A wrong value stops the
-server with a message that names the variable. This file is generated from
+Environment variables, or a \`.env\` file in the working directory. A wrong value, a file
+named that does not exist, a database that does not answer or a port in use stops the server
+with one line per fault on stderr, naming the variable and the cause (exit code 1); what it
+can run without (the built app, the mail server, PayPal) is one warning each in the log at
+start. This file is generated from
 \`src/server/env.ts\` by \`npm run docs:config\`; a test fails while the two differ.
 
 ## The server

@@ -1,32 +1,43 @@
-// Starts the server: `.env`, configuration, database and migrations, HTTP, and a graceful
-// shutdown on SIGTERM/SIGINT that lets in-flight requests finish.
-import { existsSync } from 'node:fs';
-import { serve } from '@hono/node-server';
-import { createServer } from './app.ts';
-import { loadConfig } from './config.ts';
+// Starts the server: `.env`, configuration, the port, database and migrations, the start line,
+// and a graceful shutdown on SIGTERM/SIGINT that lets in-flight requests finish. What stops a
+// start is one line on stderr naming the variable and the cause (startError.ts), exit code 1.
+import pino from 'pino';
+import type { Server } from './app.ts';
+import { bindPort, type Listener } from './listen.ts';
+import { configure, stopStart } from './prepare.ts';
+import { startWarnings } from './startChecks.ts';
 
-if (existsSync('.env')) process.loadEnvFile('.env');
-
-// A wrong value stops the server with what is wrong, each variable named (env.ts), no stack.
-let config: ReturnType<typeof loadConfig>;
+const config = configure();
+const warnings = startWarnings(config);
+let listener: Listener;
+let server: Server;
 try {
-  config = loadConfig();
+  // The port first: in use, it stops the start before the database is touched or root made.
+  listener = await bindPort(config.port, config.host);
+  // Loaded once the configuration and the port are known good: a mistake there is said at once.
+  const { createServer } = await import('./app.ts');
+  // At a terminal the log is written as it comes (pino's default writes later), so that the
+  // lines printed after it (where the app is, root's password) come after it; piped, it stays
+  // asynchronous, as a busy server wants it.
+  server = await createServer(config, process.stdout.isTTY ? { logDestination: pino.destination({ dest: 1, sync: true }) } : {});
 } catch (err) {
-  process.stderr.write(`shellchat cannot start:\n${(err as Error).message}\n`);
-  process.exit(1);
+  stopStart(err, config.logLevel);
 }
-const server = await createServer(config);
+const http = listener.http;
+listener.serve(server.app.fetch as never);
+http.on('error', (err) => server.log.error({ err: { message: err.message } }, 'HTTP server error'));
+for (const warning of await warnings) server.log.warn({}, warning);
+server.log.info({ url: listener.url, database: server.db.engine }, 'shellchat listening');
+// A person at a terminal reads where the app is; logs read by a machine stay JSON lines.
+if (process.stdout.isTTY) process.stdout.write(`shellchat is at ${listener.url}\n`);
 if (server.generatedRootPassword) {
-  // Printed once, on the terminal only (never through the structured log).
+  // Printed once, last, on the terminal only (never through the structured log): the port is
+  // bound and root was made by the last step of the start, so nothing can fail after it.
   process.stderr.write(
     `\nCreated the root account. Username: root  Password: ${server.generatedRootPassword}\n` +
       'Set ROOT_PASSWORD to choose it yourself; this password is not shown again.\n\n',
   );
 }
-const http = serve({ fetch: server.app.fetch, port: config.port, hostname: config.host }, (info) => {
-  const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
-  server.log.info({ url: `http://${host}:${info.port}`, database: server.db.engine }, 'shellchat listening');
-});
 
 let closing = false;
 function shutdown(signal: string): void {

@@ -36,6 +36,7 @@ describe('configuration', () => {
     }
   });
 
+  // One line per variable at fault (issue 33: every operator error is one line).
   it('a wrong value stops the server, naming each variable at fault', () => {
     const started = spawnSync(process.execPath, [path.join(ROOT, 'src/server/main.ts')], {
       cwd: ROOT,
@@ -45,7 +46,9 @@ describe('configuration', () => {
     });
     expect(started.status).toBe(1);
     expect(started.stderr).toBe(
-      'shellchat cannot start:\nPORT must be a whole number from 0 to 65535, got eighty\nTRUST_PROXY must be true or false, got maybe\nTEMPERATURE must be a number from 0 to 2, got 3\n',
+      'shellchat cannot start: PORT must be a whole number from 0 to 65535, got eighty\n' +
+        'shellchat cannot start: TRUST_PROXY must be true or false, got maybe\n' +
+        'shellchat cannot start: TEMPERATURE must be a number from 0 to 2, got 3\n',
     );
   });
 });

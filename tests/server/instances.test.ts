@@ -168,9 +168,11 @@ describe.skipIf(!redisUp || !dbEngines.includes('postgres'))('starting an instan
     const refused = await instance({ REDIS_URL });
     expect(refused).toMatchObject({ exitCode: 1 });
     const logs = (refused as { logs: string }).logs;
-    expect(logs).toContain('REDIS_URL is set, so this is one of several instances, and it needs:');
-    expect(logs).toContain('- SECRET_KEY: the same secret on every instance');
-    expect(logs).toContain('- DATABASE_URL: a PostgreSQL or MySQL/MariaDB database the instances share');
+    // One line per fault, each naming its variable (issue 33: operator errors are one line each).
+    expect(logs).toBe(
+      'shellchat cannot start: SECRET_KEY is unset, and REDIS_URL makes this one of several instances: set the same SECRET_KEY on each (it signs links and cookies and seals keys at rest; one generated in each DATA_DIR would differ)\n' +
+        "shellchat cannot start: DATABASE_URL must be a PostgreSQL or MySQL/MariaDB database the instances share, as REDIS_URL makes this one of several instances (the embedded SQLite is one machine's)\n",
+    );
   }, 30_000);
 
   it('starts without Redis reachable, warns, and counts failed logins in the instance meanwhile', async () => {

@@ -28,7 +28,12 @@ const operatorFile = (roles: unknown): string => {
 describe('ROLES_FILE configuration', () => {
   it('defaults to roles.json in DATA_DIR', () => {
     expect(loadConfig({ DATA_DIR: '/srv/shellchat' }, '/').rolesFile).toBe(path.join('/srv/shellchat', 'roles.json'));
-    expect(loadConfig({ DATA_DIR: '/srv/shellchat', ROLES_FILE: '/etc/roles.json' }, '/').rolesFile).toBe('/etc/roles.json');
+    const named = operatorFile([]);
+    expect(loadConfig({ DATA_DIR: '/srv/shellchat', ROLES_FILE: named }, '/').rolesFile).toBe(named);
+  });
+
+  it('refuses to start when ROLES_FILE names a file that does not exist', () => {
+    expect(() => loadConfig({ DATA_DIR: '/srv/shellchat', ROLES_FILE: '/etc/no-such-roles.json' }, '/')).toThrow('ROLES_FILE /etc/no-such-roles.json does not exist');
   });
 
   it('refuses to start with an invalid roles file, naming it', async () => {

@@ -109,6 +109,8 @@ function registerSubscriptions(ctx: ServerPluginContext): void {
     return { role: scheduled.role as never, expiresAt: addMonths(Number(user.role_expires_at), Number(scheduled.months)) };
   });
   if (!on) return;
+  // Said once at start: the plans are shown, but without both credentials nothing can be bought.
+  if (!pay.configured) ctx.log.warn({}, 'USE_SUBSCRIPTIONS is on, but PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET are not both set: plans are shown, nothing can be bought');
   addPlusGates(ctx);
   addPaymentGuard(ctx);
   // The spec's "call to update the role or balance after approval": a user's own call, with

@@ -234,5 +234,8 @@ export async function migrate(db: Kysely<unknown>, engine: Engine, extra: Record
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
-  if (error || failed) throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+  if (!error && !failed) return;
+  // An error before any migration ran (the migrations' own table) has no migration to name.
+  const cause = error instanceof Error ? error.message : String(error);
+  throw new Error(failed ? `migration ${failed.migrationName} failed: ${cause}` : `the migrations cannot start: ${cause}`);
 }

@@ -1,10 +1,11 @@
 // System models: the default model from MODEL / OPENAI_BASE_URL / OPENAI_API_KEY, and the
 // operator's models file (MODELS_FILE, or models.json in DATA_DIR) or MODELS (JSON text).
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { ModelCapabilities } from '../../core/index.ts';
 import type { Env } from '../env.ts';
+import { readOperatorFile, StartError } from '../startError.ts';
 
 export const PROVIDERS = ['openai-compatible', 'openai', 'anthropic', 'google', 'ollama'] as const;
 export type ProviderKind = (typeof PROVIDERS)[number];
@@ -43,7 +44,7 @@ const modelFileEntry = z.object({
   name: z.string().min(1).max(64),
   provider: z.enum(PROVIDERS).default('openai-compatible'),
   model: z.string().min(1).optional(),
-  base_url: z.string().url().optional(),
+  base_url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
   api_key: z.string().optional(),
   /** Read the key from this environment variable instead of writing it in the file. */
   api_key_env: z.string().optional(),
@@ -60,8 +61,11 @@ const DEFAULT_BASE_URLS: Record<ProviderKind, string> = {
   ollama: 'http://127.0.0.1:11434/api',
 };
 
-/** The default model (MODEL...) and the operator's models (MODELS or MODELS_FILE); `raw` holds the keys a file names by variable. */
-export function loadSystemModels(env: Env, raw: NodeJS.ProcessEnv, dataDir: string): ModelEntry[] {
+/**
+ * The default model (MODEL...) and the operator's models (MODELS or MODELS_FILE); `raw` holds
+ * the keys a file names by variable. A mistake throws a StartError that names the variable.
+ */
+export function loadSystemModels(env: Env, raw: NodeJS.ProcessEnv, dataDir: string, root = process.cwd()): ModelEntry[] {
   const models: ModelEntry[] = [];
   if (env.MODEL) {
     models.push({
@@ -76,19 +80,22 @@ export function loadSystemModels(env: Env, raw: NodeJS.ProcessEnv, dataDir: stri
       capabilities: capabilitiesSchema.parse({ vision: env.MODEL_VISION }),
     });
   }
-  const file = env.MODELS_FILE ? path.resolve(env.MODELS_FILE) : path.join(dataDir, 'models.json');
-  const listed = env.MODELS || (existsSync(file) ? readFileSync(file, 'utf8') : '');
+  const file = env.MODELS_FILE ? path.resolve(root, env.MODELS_FILE) : path.join(dataDir, 'models.json');
+  // A file the operator named must exist (MODELS, when set, is read instead of any file).
+  if (!env.MODELS && env.MODELS_FILE && !existsSync(file)) throw new StartError(`MODELS_FILE ${file} does not exist`);
+  const where = env.MODELS ? 'MODELS' : `MODELS_FILE ${file}`;
+  const listed = env.MODELS || (existsSync(file) ? readOperatorFile('MODELS_FILE', file) : '');
   if (listed.trim()) {
     let parsed: unknown;
     try {
       parsed = JSON.parse(listed);
-    } catch {
-      throw new Error(`${env.MODELS ? 'MODELS' : file} is not valid JSON`);
+    } catch (err) {
+      throw new StartError(`${where} is not valid JSON: ${(err as Error).message}`);
     }
     const list = z.array(modelFileEntry).safeParse(parsed);
-    if (!list.success) throw new Error(`${env.MODELS ? 'MODELS' : file}: ${list.error.issues[0]!.path.join('.')}: ${list.error.issues[0]!.message}`);
+    if (!list.success) throw new StartError(`${where}: ${list.error.issues[0]!.path.join('.')}: ${list.error.issues[0]!.message}`);
     for (const m of list.data) {
-      if (models.some((existing) => existing.name === m.name)) throw new Error(`Model ${m.name} is defined twice`);
+      if (models.some((existing) => existing.name === m.name)) throw new StartError(`${where}: the model ${m.name} is defined twice${m.name === env.MODEL ? ' (MODEL names it too)' : ''}`);
       models.push({
         name: m.name,
         scope: 'system',

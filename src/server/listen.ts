@@ -2,6 +2,11 @@
 // database is touched and before root is made (its one-time password must not be lost to a
 // failed bind). Until the app is ready the port answers 503 with Retry-After.
 import { createAdaptorServer, type ServerType } from '@hono/node-server';
+// Evaluated before the adaptor server replaces the global Response with its own: the marker
+// a streamed answer returns (RESPONSE_ALREADY_SENT) must stay a native Response, or the
+// adaptor takes it for a cached response and writes headers a second time (every SSE answer
+// then failed with ERR_HTTP_HEADERS_SENT once the port was bound before the app was loaded).
+import '@hono/node-server/utils/response';
 import { causeOf, StartError } from './startError.ts';
 
 type Fetch = (request: Request, env: never) => Response | Promise<Response>;

@@ -32,6 +32,13 @@ async function startProcess(env: Record<string, string>) {
   throw new Error('server did not start');
 }
 
+/** The next piece of a stream; a stream that ends first fails the test instead of spinning on it. */
+async function readMore(reader: ReadableStreamDefaultReader<Uint8Array>, decoder: TextDecoder, seen: string): Promise<string> {
+  const { value, done } = await reader.read();
+  if (done) throw new Error(`the stream ended before the answer's text:\n${seen}`);
+  return decoder.decode(value, { stream: true });
+}
+
 let fake: FakeOpenAI;
 beforeAll(async () => {
   fake = await startFakeOpenAI();
@@ -57,7 +64,7 @@ describe('a crash mid-stream', () => {
     // Kill only once the answer is flowing (the first events are statuses, before the model call).
     const decoder = new TextDecoder();
     let seen = '';
-    while (!seen.includes('event: text')) seen += decoder.decode((await reader.read()).value);
+    while (!seen.includes('event: text')) seen += await readMore(reader, decoder, seen);
     first.child.kill('SIGKILL');
     await new Promise((r) => first.child.once('exit', r));
     await reader.read().catch(() => undefined);
@@ -106,7 +113,7 @@ describe('a shutdown mid-stream (SIGTERM)', () => {
     const long = await post(1_830_000_000_002, 'a long one');
     const reader = long.body!.getReader();
     let seen = '';
-    while (!seen.includes('event: text')) seen += decoder.decode((await reader.read()).value, { stream: true });
+    while (!seen.includes('event: text')) seen += await readMore(reader, decoder, seen);
 
     const exited = new Promise<number | null>((r) => server.child.once('exit', (code) => r(code)));
     server.child.kill('SIGTERM');

@@ -1,6 +1,7 @@
 // Issue 33, the same kinds of fault found elsewhere in the terminal client, walked as a person
-// meets them in a real terminal (tmux): a log walked back to with Left looks as its answer did.
-import { execFile, spawnSync } from 'node:child_process';
+// meets them (a spawned CLI, a real terminal in tmux): `:lang use` takes effect at once; and a
+// log walked back to with Left looks as its answer did.
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -120,6 +121,28 @@ const RICH = [
   '',
   'A last line.',
 ].join('\n');
+
+/** The CLI as a child process, one command. */
+function cli(dir: string, line: string): Promise<{ status: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [MAIN, '--server', t.url, line], { env: { ...process.env, SHELLCHAT_CONFIG_DIR: dir, NO_COLOR: '' } });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += String(d)));
+    child.stderr.on('data', (d) => (err += String(d)));
+    child.on('close', (status) => resolve({ status, out, err }));
+    child.stdin.end();
+  });
+}
+
+describe(':lang use, run as one command', () => {
+  it('answers in the language it sets, and :lang reset in the one it goes back to', async () => {
+    const dir = profile();
+    expect(await cli(dir, ':lang use de-DE')).toEqual({ status: 0, out: 'Sprache auf Deutsch (Deutschland) (de-DE) gesetzt.\n', err: '' });
+    expect(await cli(dir, ':lang reset')).toEqual({ status: 0, out: 'Language reset.\n', err: '' });
+    expect(await cli(dir, ':lang use fr-FR')).toEqual({ status: 0, out: 'Langue définie sur français (France) (fr-FR).\n', err: '' });
+  });
+});
 
 describe.skipIf(!HAS_TMUX)('a log walked back to', () => {
   it('leaves the screen its answer left (the same renderer)', async () => {

@@ -1,13 +1,14 @@
 // Issue 33, the same kinds of fault found elsewhere in the terminal client, walked as a person
-// meets them (a spawned CLI, a real terminal in tmux): `:lang use` takes effect at once; and a
-// log walked back to with Left looks as its answer did.
+// meets them in a real terminal (tmux): a line entered while an answer streams is kept for the
+// next prompt with a hint (not dropped, not drawn into the answer), `:stop` then stops the answer;
+// `:lang use` takes effect at once; and a log walked back to with Left looks as its answer did.
 import { execFile, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeOpenAI, type FakeOpenAI } from '../../tests/fixtures/fakeOpenAI.ts';
+import { lastUserText, startFakeOpenAI, type FakeOpenAI } from '../../tests/fixtures/fakeOpenAI.ts';
 import { VirtualTerminal } from '../../tests/fixtures/virtualTerminal.ts';
 import { startTestServer, type TestServer } from '../../tests/server/support.ts';
 
@@ -121,6 +122,99 @@ const RICH = [
   '',
   'A last line.',
 ].join('\n');
+
+describe.skipIf(!HAS_TMUX)('a line entered while an answer streams', () => {
+  it('is not sent and not drawn into the answer: it waits in the next prompt under a hint, and Enter then sends it', async () => {
+    const name = `follow-busy-${process.pid}`;
+    const close = await shell(name, 80, 24);
+    try {
+      const asked = fake.requests.length;
+      fake.reply({ chunks: pieces(RICH), delayMs: 25 });
+      await tmux('send-keys', '-t', name, 'first question', 'Enter');
+      await until(name, (s) => s.includes('Rendered in place'));
+      // Typed, edited (a key that redraws the line, cursor moves) and entered while it streams.
+      await tmux('send-keys', '-t', name, '-l', 'what about tabs?x');
+      await tmux('send-keys', '-t', name, 'BSpace', 'Left', 'Left', 'Right', 'Right', 'Home', 'End', 'Enter');
+      expect(fake.openStreams(), 'the answer was still streaming when Enter was pressed').toBe(1);
+      const after = await until(name, promptEnds('what about tabs?'));
+      // The line above the prompt says why it was not sent and how an answer is stopped.
+      const lines = after.trimEnd().split('\n');
+      expect(lines.at(-2)).toBe('Not sent: an answer was streaming (Ctrl+C or :stop stops one). Enter sends it.');
+      expect(after).toContain('A last line.');
+      expect(fake.requests.length).toBe(asked + 1);
+
+      // Enter sends the kept line; its answer (the same text, nothing typed meanwhile) is the reference.
+      fake.reply({ chunks: pieces(RICH), delayMs: 2 });
+      await tmux('send-keys', '-t', name, 'Enter');
+      await until(name, (s) => s.split('A last line.').length === 3 && promptEnds('')(s));
+      expect(fake.requests.length).toBe(asked + 2);
+      expect(lastUserText(fake.requests.at(-1)!.body)).toBe('what about tabs?');
+
+      const rows = await screenRows(name, 80);
+      const hint = rows.text.findIndex((row) => row.startsWith('Not sent:'));
+      const typedOver = between(rows, (row) => row === 'gpt-demo> first question', (row) => row.startsWith('Not sent:'));
+      const untouched = between(rows, (row) => row === 'gpt-demo> what about tabs?', (row) => row === 'gpt-demo>', rows.text.length);
+      expect(hint).toBeGreaterThan(0);
+      expect(typedOver.join('\n')).not.toMatch(/what|tabs/);
+      expect(typedOver.length).toBeGreaterThan(10);
+      expect(typedOver).toEqual(untouched);
+      // The hint is dim.
+      expect(rows.styled[hint]).toBe(`[d]${rows.text[hint]}`);
+    } finally {
+      close();
+    }
+  }, 90_000);
+
+  it(':stop stops it as Ctrl+C does (the answer so far is kept); a line typed meanwhile waits, in the language just chosen', async () => {
+    const name = `follow-stop-${process.pid}`;
+    const close = await shell(name, 100, 30);
+    try {
+      // The language changes at once: its confirmation, and the next command, in German.
+      await tmux('send-keys', '-t', name, ':lang use de-DE', 'Enter');
+      await until(name, (s) => s.includes('Sprache auf Deutsch (Deutschland) (de-DE) gesetzt.') && promptEnds('')(s));
+      await tmux('send-keys', '-t', name, ':lang', 'Enter');
+      await until(name, (s) => s.includes('Sprache: Deutsch (Deutschland) (de-DE)') && promptEnds('')(s));
+
+      const aborted = fake.aborted();
+      fake.reply({ text: 'word word word.\n\n'.repeat(150), delayMs: 40 });
+      await tmux('send-keys', '-t', name, 'tell me a long story', 'Enter');
+      await until(name, (s) => s.includes('word word'));
+      await tmux('send-keys', '-t', name, ':stop', 'Enter');
+      const stopped = Date.now();
+      while (fake.aborted() === aborted && Date.now() - stopped < 5_000) await sleep(10);
+      expect(fake.aborted()).toBe(aborted + 1);
+      const after = await until(name, promptEnds(''));
+      expect(after).not.toContain(':stop');
+      expect(after).not.toContain('Nicht gesendet');
+      // The server kept what was answered before the stop.
+      await tmux('send-keys', '-t', name, ':log', 'Enter');
+      await until(name, (s) => /tell me a long story +word word/.test(s));
+
+      // A line entered while an answer streams, then more typed and not entered: the hint (in
+      // German), the line typed since stays in the prompt, and the entered one is a press of Up away.
+      const asked = fake.requests.length;
+      fake.reply({ text: 'Eine Antwort, langsam geschrieben. '.repeat(20), delayMs: 60 });
+      await tmux('send-keys', '-t', name, 'C-l', 'eine Frage', 'Enter');
+      await until(name, (s) => s.includes('Eine Antwort'));
+      await tmux('send-keys', '-t', name, 'noch eine Frage', 'Enter');
+      await tmux('send-keys', '-t', name, 'und mehr');
+      expect(fake.openStreams()).toBe(1);
+      const kept = await until(name, promptEnds('und mehr'));
+      expect(kept.trimEnd().split('\n').at(-2)).toBe('Nicht gesendet: Eine Antwort lief noch (Ctrl+C oder :stop stoppt sie). Enter sendet den Text.');
+      expect(fake.requests.length).toBe(asked + 1);
+      await tmux('send-keys', '-t', name, 'C-u', 'Up');
+      await until(name, promptEnds('noch eine Frage'));
+
+      // :lang reset goes back at once too.
+      await tmux('send-keys', '-t', name, 'C-u', ':lang reset', 'Enter');
+      await until(name, (s) => s.includes('Language reset.') && promptEnds('')(s));
+      await tmux('send-keys', '-t', name, ':lang', 'Enter');
+      await until(name, (s) => s.includes('Language not set.') && promptEnds('')(s));
+    } finally {
+      close();
+    }
+  }, 90_000);
+});
 
 /** The CLI as a child process, one command. */
 function cli(dir: string, line: string): Promise<{ status: number | null; out: string; err: string }> {

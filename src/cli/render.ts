@@ -79,7 +79,7 @@ function effectText(effect: Effect, term: Terminal): string | undefined {
     case 'result':
       return effect.previews.map((url) => (term.server ? new URL(url, term.server).href : url)).join('\n') || undefined;
     case 'stop':
-      // Typed at the prompt, nothing is running (a line typed while an answer streams is not run).
+      // Typed at the prompt, nothing is running (typed while an answer streams, the REPL stops it).
       return term.tFor?.('cli')('msg.stopHere');
   }
 }

@@ -199,7 +199,7 @@ describe('item 6: what works in the browser only says so in the CLI', () => {
     expect(await cli(dir, [':split'])).toEqual({ status: 1, out: '', err: ':split works in the browser only.\n' });
     expect(await cli(dir, [':fullscreen split'])).toEqual({ status: 1, out: '', err: ':fullscreen works in the browser only.\n' });
     // :stop at the prompt: nothing runs then; how an answer is stopped here.
-    expect(await cli(dir, [':stop'])).toEqual({ status: 0, out: 'Nothing is being answered now; Ctrl+C stops an answer as it streams.\n', err: '' });
+    expect(await cli(dir, [':stop'])).toEqual({ status: 0, out: 'Nothing is being answered now; Ctrl+C (or :stop) stops an answer as it streams.\n', err: '' });
     for (const [key, value] of [['theme', 'dark'], ['fullscreen', 'split'], ['useSpeak', 'true'], ['voice', 'x'], ['useLocation', 'true']]) {
       expect(await cli(dir, [`:set ${key} ${value}`])).toEqual({ status: 1, out: '', err: `:set ${key} works in the browser only.\n` });
     }

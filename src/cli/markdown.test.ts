@@ -6,8 +6,9 @@ import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { markdownDocument } from '../../tests/fixtures/markdownArbitrary.ts';
 import { VirtualTerminal } from '../../tests/fixtures/virtualTerminal.ts';
-import { answerSink, markdownTools } from './answer.ts';
+import { answerSink } from './answer.ts';
 import { LiveMarkdown } from './markdown.ts';
+import { markdownTools } from './markdownTools.ts';
 import { textWidth } from './termText.ts';
 
 const tools = await markdownTools()('```');

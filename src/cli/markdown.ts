@@ -391,20 +391,3 @@ export class LiveMarkdown {
 }
 
 const styled = (text: string, style: string) => (style && text ? `${style}${text}\u001b[0m` : text);
-
-const loaded = new Map<number, Promise<import('marked').Marked>>();
-
-/** marked with the terminal renderer, for a log's markdown shown at once (render.ts). */
-export function terminalMarked(width: number): Promise<import('marked').Marked> {
-  let marked = loaded.get(width);
-  if (!marked) {
-    // Called once the client chose colour (a TTY, no NO_COLOR): the renderer's chalk is told
-    // so, as it would guess otherwise from the process's own stdout (a pipe under a test).
-    process.env.FORCE_COLOR ??= '1';
-    marked = Promise.all([import('marked'), import('marked-terminal')]).then(
-      ([{ Marked }, { markedTerminal }]) => new Marked(markedTerminal({ width, reflowText: false, tab: 2 })),
-    );
-    loaded.set(width, marked);
-  }
-  return marked;
-}

@@ -1,8 +1,10 @@
 // Outputs as terminal text: the same plain rendering the tests read (outputToText), errors on
 // stderr, and colour only on a TTY without NO_COLOR (https://no-color.org): then a log's
-// markdown is rendered as an answer is, and tables fit the terminal's width (table.ts).
+// markdown is drawn by the answers' own renderer (markdown.ts), so a log walked back to looks
+// as its answer did, and tables fit the terminal's width (table.ts).
 import { outputToText, type Effect, type Output, type Translate } from '../core/host/index.ts';
-import { terminalMarked } from './markdown.ts';
+import { LiveMarkdown, type MarkdownTools } from './markdown.ts';
+import { markdownTools } from './markdownTools.ts';
 import { tableText } from './table.ts';
 
 type ListOutput = Extract<Output, { kind: 'list' }>;
@@ -28,6 +30,28 @@ export interface Terminal {
 }
 
 export const colours = (stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv) => !!stream.isTTY && !env.NO_COLOR;
+
+/** Whether markdown is drawn for the terminal (answers and logs alike): one that can redraw, in colour. */
+export const rendersMarkdown = (term: Terminal) => colours(term.out, term.env) && term.env.TERM !== 'dumb';
+
+let logTools: ((text: string) => Promise<MarkdownTools>) | undefined;
+
+/** Markdown printed at once (a log), through the steps a streamed answer goes through: the same screen. */
+async function printMarkdown(text: string, term: Terminal): Promise<void> {
+  const tools = await (logTools ??= markdownTools())(text);
+  let written = false;
+  try {
+    const live = new LiveMarkdown(tools, { columns: term.out.columns || 80, rows: term.out.rows || 24 }, (bytes) => {
+      written = true;
+      term.out.write(bytes);
+    });
+    live.push(text);
+    live.end();
+  } catch {
+    // A fault in the renderer must not lose the log: its text as it is, on a line of its own.
+    term.out.write(`${written ? '\n' : ''}${text.replace(/\n*$/, '\n')}`);
+  }
+}
 
 const paint = (on: boolean, code: number, text: string) => (on ? `\u001b[${code}m${text}\u001b[0m` : text);
 
@@ -55,7 +79,7 @@ function effectText(effect: Effect, term: Terminal): string | undefined {
     case 'result':
       return effect.previews.map((url) => (term.server ? new URL(url, term.server).href : url)).join('\n') || undefined;
     case 'stop':
-      // Typed at the prompt, nothing is running (a line typed while an answer streams is not run).
+      // Typed at the prompt, nothing is running (typed while an answer streams, the REPL stops it).
       return term.tFor?.('cli')('msg.stopHere');
   }
 }
@@ -70,8 +94,8 @@ export async function renderOutputs(outputs: readonly Output[], term: Terminal):
       if (said) term.out.write(`${paint(coloured, 2, said)}\n`);
       continue;
     }
-    if (output.kind === 'markdown' && coloured) {
-      term.out.write(`${(await terminalMarked(term.out.columns || 80)).parse(output.text, { async: false }).replace(/\n*$/, '\n')}`);
+    if (output.kind === 'markdown' && rendersMarkdown(term)) {
+      await printMarkdown(output.text, term);
       continue;
     }
     // Laid out for the width only on a terminal: a pipe gets each row on one line, for scripts.

@@ -1,16 +1,18 @@
 // The interactive shell: a prompt that shows the model in use, Tab completion from the manifests (the
 // browser's completeLine), history kept in the profile (100 lines, newest first, no secrets),
-// Ctrl+C stopping an answer as it streams (the request is aborted; the server stops the
-// provider), Ctrl+C on an empty line or Ctrl+D leaving, several pasted lines kept as one input
-// (paste.ts), `:edit`'s text sent after it, and the arrows walking logs and sessions.
+// Ctrl+C (or `:stop`) stopping an answer as it streams (the request is aborted; the server stops
+// the provider and keeps the answer so far), other lines typed meanwhile kept for the next prompt
+// (typeAhead.ts), Ctrl+C on an empty line or Ctrl+D leaving, several pasted lines kept as one
+// input (paste.ts), `:edit`'s text sent after it, and the arrows walking logs and sessions.
 import readline from 'node:readline';
 import { PassThrough } from 'node:stream';
 import { completeLine } from '../core/host/tabCompletion.ts';
 import { maskSecrets, pushHistory, settingIn, type Output } from '../core/host/index.ts';
 import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON, pasteFilter } from './paste.ts';
 import type { Profile } from './profile.ts';
-import { renderOutputs, type Terminal } from './render.ts';
+import { colours, renderOutputs, type Terminal } from './render.ts';
 import type { CliSession } from './session.ts';
+import { isStop, typeAhead } from './typeAhead.ts';
 
 const HISTORY = 'history.json';
 
@@ -41,6 +43,23 @@ export async function repl(session: CliSession, profile: Profile, term: Terminal
   // A server that did not answer at the start is said before the first prompt, not at the first question.
   if (session.reach.ok === false) term.err.write(`${session.reach.said(session.i18n.tFor('cli'))}\n`);
   let running: AbortController | undefined;
+  const typing = typeAhead(rl);
+  // Lines entered while an answer streams are not sent (spec part 4; queued, one would run at a
+  // moment nobody chose), and not lost either: the last waits in the next prompt's line, as the
+  // page keeps it in the box, under a dim line that says it was not sent and how an answer is
+  // stopped (said once the answer ends: nothing can be written while it is being drawn). Retyping
+  // a question typed blind is what a demanding user would resent; each entered line is also in
+  // the history (readline put it there), a press of Up away.
+  const held: string[] = [];
+  const offerHeld = () => {
+    const last = held.at(-1);
+    held.length = 0;
+    if (last === undefined) return;
+    const hint = session.i18n.tFor('cli')('msg.notSentWhileBusy');
+    term.out.write(`${colours(term.out, term.env) ? `\u001b[2m${hint}\u001b[0m` : hint}\n`);
+    // A line typed since and not entered stays in the line as typed.
+    if (!rl.line) typing.fill(last);
+  };
   rl.on('SIGINT', () => {
     if (running) {
       running.abort();
@@ -70,37 +89,50 @@ export async function repl(session: CliSession, profile: Profile, term: Terminal
     });
     const ask = () => {
       rl.setPrompt(prompt());
-      rl.prompt();
+      // The cursor where it was in the line kept from the answer's time (at its end).
+      rl.prompt(true);
     };
-    const run = async (line: string, typed: boolean) => {
+    /** Runs a line; `entered`: as readline put it in its history (typed, pastes not expanded). */
+    const run = async (line: string, entered?: string) => {
       const result = await host.run(line, running!.signal);
+      // Its entry in readline's history (lines entered while it ran are in front of it).
+      const at = entered === undefined ? -1 : lines.indexOf(entered);
       // Passwords typed into a command never reach the history, here or in the file.
       if (result.remember) {
         history = pushHistory(history, line);
         profile.writeJson(HISTORY, history);
-        if (typed) lines[0] = line;
-      } else if (typed) lines.shift();
+        if (at >= 0) lines[at] = line;
+      } else if (at >= 0) lines.splice(at, 1);
       if (running!.signal.aborted) term.out.write('\n');
       await renderOutputs(result.outputs, term);
       session.persist();
     };
     rl.on('line', async (typed) => {
-      // Typed while an answer streams: not a new command (readline stays live for Ctrl+C).
-      if (running) return;
+      // Typed while an answer streams: `:stop` stops it, as Ctrl+C does; any other line waits.
+      if (running) {
+        if (isStop(typed, host.registry)) running.abort();
+        else if (typed.trim()) held.push(typed);
+        return;
+      }
       const line = paste.expand(typed);
       if (!line.trim()) return ask();
       running = new AbortController();
+      typing.busy(true);
       try {
         await session.ready;
-        await run(line, true);
+        await run(line, typed);
         // What `:edit` wrote, shown and sent as if typed.
         for (let next; !running.signal.aborted && (next = session.control.pending.shift()); ) {
           term.out.write(`${prompt()}${next}\n`);
-          await run(next, false);
+          await run(next);
         }
       } finally {
         running = undefined;
-        if (!(rl as unknown as { closed: boolean }).closed) ask();
+        typing.busy(false);
+        if (!(rl as unknown as { closed: boolean }).closed) {
+          offerHeld();
+          ask();
+        }
       }
     });
     ask();

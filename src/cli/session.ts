@@ -119,7 +119,11 @@ export async function openSession(options: {
   if (!(settings.get<number>('session') > SESSION_ID_MIN)) resetSession(settings);
   // Settings persist as the browser's localStorage does (the login cookie separately, 0600).
   const persist = () => profile.writeJson('settings.json', Object.fromEntries(specs.map((s) => [s.key, saved.get(s.key)])));
-  const i18n = await createI18n({ lang: settings.get<string>('lang') || 'en-US', namespaces: ['shell', 'core', 'cli'], load: loadLocale });
+  const language = () => settings.get<string>('lang') || 'en-US';
+  const i18n = await createI18n({ lang: language(), namespaces: ['shell', 'core', 'cli'], load: loadLocale });
+  // `:lang use`, `:lang reset` or the account's settings at login change the language at once,
+  // as in the browser; the host waits for its translations before it says a command's outputs.
+  settings.onChange('lang', () => void i18n.changeLanguage(language()));
   const reach = createReach(options.server);
   const api = createApiClient({ baseUrl: options.server, fetch: reach.track(profileFetch(profile)) });
   let systemInfo: SystemInfo = {};

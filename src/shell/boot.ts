@@ -17,9 +17,9 @@ import {
   type SystemInfo,
 } from '../core/host/index.ts';
 import mitt from 'mitt';
-import enShell from '../../locales/en-US/shell.json';
 import { ShellController } from './controller.ts';
 import { createBrowserSettings } from './settingsStore.ts';
+import { firstPaintEnglish, loadRestOfEnglish, restOfEnglish } from './shellStrings.ts';
 
 /** How often a page opened without its server asks whether it is back. */
 const SERVER_RETRY_MS = 5_000;
@@ -60,8 +60,9 @@ export async function boot(
   const i18n = await createI18n({
     lang,
     namespaces: [],
-    load: (l, ns) => (l === 'en-US' && ns === 'shell' ? Promise.resolve(enShell) : loadLocale(l, ns)),
+    load: (l, ns) => (l === 'en-US' && ns === 'shell' ? Promise.resolve(firstPaintEnglish) : loadLocale(l, ns)),
   });
+  loadRestOfEnglish(i18n, loadLocale);
   settings.onChange('lang', (_key, value) => {
     const code = initialLanguage(String(value));
     applyDocumentLanguage(code);
@@ -74,7 +75,7 @@ export async function boot(
     events,
     t: i18n.t,
     loadHost: async (c) => {
-      const [{ createHost }, plugins] = await Promise.all([import('./runtime.ts'), loadPlugins()]);
+      const [{ createHost }, plugins] = await Promise.all([import('./runtime.ts'), loadPlugins(), restOfEnglish()]);
       return createHost({ plugins, settings, i18n, events, controller: c });
     },
   });

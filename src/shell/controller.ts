@@ -218,13 +218,10 @@ export class ShellController {
       if (this.state.get().generating) this.state.set({ busyRefused: true });
       return;
     }
-    // A marker still uploading is no URL yet: sending now would lose the file.
-    if ([...this.uploading].some((marker) => raw.includes(marker))) return this.refuse([{ kind: 'error', text: this.t('msg.uploadPending') }]);
-    // A marker that failed says why it failed (its own reason), and what to do about it.
-    const failed = [...this.failedUploads].filter(([marker]) => raw.includes(marker)).map(([, f]) => f);
-    if (failed.length) {
-      const reasons: Output[] = failed.map((f) => ({ kind: 'error', text: `${f.name}: ${f.reason}` }));
-      return this.refuse([...reasons, { kind: 'effect', effect: { type: 'notice', text: this.t('msg.uploadFailedHint') } }]);
+    // Markers still uploading, or that failed: said by upload.ts, loaded once a file was attached.
+    if (this.uploading.size || this.failedUploads.size) {
+      const refused = (await import('./upload.ts')).markerRefusal(raw, { pending: this.uploading, failures: this.failedUploads }, this.t);
+      if (refused) return this.refuse(refused);
     }
     // Too long for a turn (the server would refuse it): said here, and the text stays in the box.
     if (raw.length > USER_INPUT_MAX) {

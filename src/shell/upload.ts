@@ -113,6 +113,19 @@ function insertAt(input: string, markers: string, at?: number): string {
   return `${before}${before && !/\s$/.test(before) ? ' ' : ''}${markers}${after && !/^\s/.test(after) ? ' ' : ''}${after}`;
 }
 
+/**
+ * Why a line with upload markers cannot be sent yet, or undefined when it can: a marker still
+ * uploading is no URL yet (sending now would lose the file); one that failed says its own
+ * reason, and what to do about it.
+ */
+export function markerRefusal(raw: string, markers: Pick<UploadTarget, 'pending' | 'failures'>, t: Translate): Output[] | undefined {
+  if ([...markers.pending].some((marker) => raw.includes(marker))) return [{ kind: 'error', text: t('msg.uploadPending') }];
+  const failed = [...markers.failures].filter(([marker]) => raw.includes(marker)).map(([, f]) => f);
+  if (!failed.length) return undefined;
+  const reasons: Output[] = failed.map((f) => ({ kind: 'error', text: `${f.name}: ${f.reason}` }));
+  return [...reasons, { kind: 'effect', effect: { type: 'notice', text: t('msg.uploadFailedHint') } }];
+}
+
 /** Attaches files to the shell's input (the controller's `attach`, kept out of the first paint). */
 export function attachToShell(
   controller: Shell,

@@ -3,13 +3,15 @@ import { resetSession } from '../../core/index.ts';
 import { useSetting, useShell, useShellState } from '../context.tsx';
 import { keyAction, type KeyAction } from '../keymap.ts';
 import { effectiveFullscreen, useIsPhone } from '../viewport.ts';
+import { restOfEnglish } from '../shellStrings.ts';
 
 import { LoadBoundary, LoadFailed } from './LoadBoundary.tsx';
 import { FrontView } from './FrontView.tsx';
 import { ViewToggle } from './ViewToggle.tsx';
 
 // The back view (documentation, settings, privacy...) is not needed for the first paint.
-const BackView = lazy(() => import('./BackView.tsx').then((m) => ({ default: m.BackView })));
+// Its pages' strings are past the first paint's English (shellStrings.ts).
+const BackView = lazy(() => Promise.all([import('./BackView.tsx'), restOfEnglish()]).then(([m]) => ({ default: m.BackView })));
 
 const inputElement = () => document.querySelector<HTMLTextAreaElement>('[data-testid="input"]');
 

@@ -1,22 +1,10 @@
 // An image from another origin loads only when the person asks (issue 34). A log or an answer
 // (a shared session's too) could otherwise carry a pixel that tells its host who read it, from
 // which address and when. Images of the app's own origin (uploads, the pictures image models
-// make, kept as the user's uploads) and blob:/data: ones load at once.
+// make, kept as the user's uploads) and blob:/data: ones load at once (heldHost.ts).
 import { useContext, useState, type ComponentProps, type ReactElement } from 'react';
 import { ShellContext } from '../context.tsx';
-
-/** The host of an image that must wait for a click, or undefined when it may load now. */
-export function heldHost(src: string): string | undefined {
-  const page = typeof location === 'undefined' ? undefined : location.origin;
-  let url: URL;
-  try {
-    url = new URL(src, page);
-  } catch {
-    return undefined; // nothing a browser could request
-  }
-  if (url.protocol === 'data:' || url.protocol === 'blob:') return undefined;
-  return url.origin === page ? undefined : url.host;
-}
+import { heldHost } from '../heldHost.ts';
 
 /**
  * An `<img>`, or in its place a button naming the image's host that shows it. `frame` puts

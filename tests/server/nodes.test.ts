@@ -38,6 +38,25 @@ describe.each(await engines())('node routes on %s', (engine) => {
     await t?.close();
   });
 
+  it("never shows the operator's address of a system node to those who use it (issue 34)", async () => {
+    const root = t.client();
+    await root.post('/api/user/login', { username: 'root', password: 'root-password-1' });
+    await root.post('/api/node/add', { name: 'internal' });
+    await root.post('/api/node/update/internal/settings', { key: 'base_url', value: fakeNode.url });
+    await root.post('/api/node/update/internal/settings', { key: 'api_key', value: KEY });
+    expect((await root.post('/api/node/update/internal/owner', { owner: 'system' })).message).toBe('Node "internal" now belongs to system.');
+    const cy = await signup(t, 'cy');
+    const seen = (await cy.get<NodeLists>('/api/node/list')).result!.system_nodes;
+    expect(seen.map((n) => [n.name, n.manageable])).toEqual([['internal', false]]);
+    expect(seen[0]!.settings).not.toHaveProperty('base_url');
+    expect(seen[0]!.settings).not.toHaveProperty('api_key');
+    const one = await cy.get<PublicNode>('/api/node/internal');
+    expect(JSON.stringify(one)).not.toContain(fakeNode.url);
+    // Its manager (root) still sees where it points.
+    expect((await root.get<PublicNode>('/api/node/internal')).result!.settings.base_url).toBe(fakeNode.url);
+    await root.post('/api/node/delete', { name: 'internal' });
+  });
+
   it('adds, lists, shows, changes, calls, transfers and deletes nodes', async () => {
     const ada = await signup(t, 'ada');
     const bob = await signup(t, 'bob');
@@ -91,6 +110,8 @@ describe.each(await engines())('node routes on %s', (engine) => {
     const lists = (await ada.get<NodeLists>('/api/node/list')).result!;
     expect(lists.group_nodes.map((n) => [n.name, n.owner_name, n.manageable])).toEqual([['painter', 'group:bob', false]]);
     expect(lists.group_nodes[0]!.settings).not.toHaveProperty('api_key');
+    // A group node's address is its owner's: a member uses it without seeing it (issue 34).
+    expect(lists.group_nodes[0]!.settings).not.toHaveProperty('base_url');
     expect((await ada.post<NodeOutput>('/api/node/generate', { input: 'a dog', node: 'painter' })).result!.text).toBe('node says: a dog');
     expect(await failure(ada.post('/api/node/update/painter/settings', { key: 'model', value: 'x' }))).toEqual({ status: 403, error: 'Only the owner of a node can change it.' });
     expect(await failure(ada.post('/api/node/delete', { name: 'painter' }))).toEqual({ status: 403, error: 'Only the owner of a node can change it.' });

@@ -41,13 +41,13 @@ export const DEFAULT_NODE_SETTINGS: NodeSettings = {
 
 export type NodeScope = 'user' | 'group' | 'system';
 
-/** A node as the API shows it. `settings.api_key` is masked, and only for those who manage it. */
+/** A node as the API shows it. `settings.base_url` and the masked `settings.api_key` only to those who manage it. */
 export interface PublicNode {
   name: string;
   owner: NodeScope;
   /** The owning user's or group's name; 'system' for system nodes. */
   owner_name: string;
-  settings: Omit<NodeSettings, 'api_key'> & { api_key?: string };
+  settings: Omit<NodeSettings, 'api_key' | 'base_url'> & { api_key?: string; base_url?: string };
   /** Whether the caller may change or delete it. */
   manageable: boolean;
 }

@@ -132,7 +132,9 @@ function nodeBook(ctx: ServerPluginContext) {
 
   /** A node as the API shows it: its key masked, and only to those who manage it. */
   const toPublic = (v: Visible): PublicNode => {
-    const { api_key, ...settings } = parseSettings(v.row.settings);
+    // Its base URL and key are for those who manage it: a system node's URL is the operator's
+    // (often an internal address), a group node's its owner's (issue 34).
+    const { api_key, base_url, ...settings } = parseSettings(v.row.settings);
     let shown: string | undefined;
     if (v.manageable) {
       try {
@@ -145,7 +147,7 @@ function nodeBook(ctx: ServerPluginContext) {
       name: v.row.name,
       owner: v.row.owner,
       owner_name: v.ownerName,
-      settings: v.manageable ? { ...settings, api_key: shown } : settings,
+      settings: v.manageable ? { ...settings, base_url, api_key: shown } : settings,
       manageable: v.manageable,
     };
   };

@@ -7,7 +7,7 @@
 //   Not in the first paint: with 18 languages, its table of files costs more than the page's
 //   budget has to spare.
 // A plugin left out of the config is never imported, so it is absent from the bundle.
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Plugin } from 'vite';
@@ -31,8 +31,12 @@ async function pluginsModule(root: string, ids: string[]): Promise<string> {
     const manifest = (await import(pathToFileURL(path.join(root, 'plugins', id, 'manifest.ts')).href)).default as PluginManifest;
     settings.push(...(manifest.settings ?? []));
   }
+  // The English shell strings the first paint shows (src/shell/shellStrings.ts): its lines and
+  // messages; the rest of the file loads after it, as every other locale file does.
+  const { msg, ui } = JSON.parse(readFileSync(path.join(root, 'locales', 'en-US', 'shell.json'), 'utf8')) as Record<string, unknown>;
   return [
     `export const settings = ${JSON.stringify(settings)};`,
+    `export const firstPaintEnglish = ${JSON.stringify({ msg, ui })};`,
     `export const loadPlugins = () => import(${JSON.stringify(ENTRIES_ID)}).then((m) => m.plugins);`,
     `export const loadLocale = (lang, ns) => import(${JSON.stringify(LOCALES_ID)}).then((m) => m.loadLocale(lang, ns));`,
   ].join('\n');
@@ -45,7 +49,7 @@ function localesModule(root: string, ids: string[]): string {
   const namespaces = ['shell', 'core', ...ids];
   for (const lang of readdirSync(path.join(root, 'locales'))) {
     for (const ns of namespaces) {
-      if (lang === 'en-US' && ns === 'shell') continue; // bundled with the entry for the first paint
+      // en-US/shell too: the first paint carries only its `ui` and `msg` (src/shell/shellStrings.ts).
       if (existsSync(path.join(root, 'locales', lang, `${ns}.json`))) {
         lines.push(`  ${JSON.stringify(`${lang}/${ns}`)}: () => import(${abs('locales', lang, `${ns}.json`)}),`);
       }

@@ -19,7 +19,7 @@ import {
 import mitt from 'mitt';
 import { ShellController } from './controller.ts';
 import { createBrowserSettings } from './settingsStore.ts';
-import { firstPaintEnglish, loadRestOfEnglish, restOfEnglish } from './shellStrings.ts';
+import { loadRestOfEnglish, restOfEnglish } from './shellStrings.ts';
 
 /** How often a page opened without its server asks whether it is back. */
 const SERVER_RETRY_MS = 5_000;
@@ -45,6 +45,7 @@ export async function boot(
   pluginSettings: readonly SettingSpec[],
   loadPlugins: () => Promise<PluginEntry[]>,
   loadLocale: (lang: string, ns: string) => Promise<Record<string, unknown> | undefined>,
+  firstPaintEnglish: Record<string, unknown>,
 ): Promise<Booted> {
   const specs = [...SHELL_SETTINGS, ...pluginSettings];
   const settings = await createBrowserSettings(specs);

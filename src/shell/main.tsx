@@ -1,13 +1,13 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { loadLocale, loadPlugins, settings } from 'virtual:shellchat/plugins';
+import { firstPaintEnglish, loadLocale, loadPlugins, settings } from 'virtual:shellchat/plugins';
 import { afterPaint, boot } from './boot.ts';
 import { ShellContext } from './context.tsx';
 import { App } from './components/App.tsx';
 import { LoadBoundary, LoadFailed } from './components/LoadBoundary.tsx';
 import './styles.css';
 
-const booted = await boot(settings, loadPlugins, loadLocale);
+const booted = await boot(settings, loadPlugins, loadLocale, firstPaintEnglish);
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <ShellContext.Provider value={booted}>

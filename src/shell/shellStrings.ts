@@ -2,11 +2,8 @@
 // (its lines and messages: `ui`, `msg`); the rest of the namespace (the pages', help's and the
 // command parser's) loads right after, and what shows those strings waits for it (the command
 // runtime, the back view's pages). Other languages load whole, after the first paint, as before.
-import { msg, ui } from '../../locales/en-US/shell.json';
+// The first part is written into the build (scripts/appPluginsVite.ts: `firstPaintEnglish`).
 import type { I18n } from '../core/host/index.ts';
-
-/** What the first paint needs of the English shell namespace. */
-export const firstPaintEnglish = { msg, ui };
 
 let rest: Promise<void> = Promise.resolve();
 

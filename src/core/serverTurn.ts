@@ -1,0 +1,137 @@
+// The server side of the plugin contract, as a question's turn meets it (DESIGN.md §2):
+// attachments, context providers, tools, sessions and logs, models, guards and use limits.
+// Type-only, like serverPlugin.ts, which hands these to a plugin through its context.
+import type { Context } from 'hono';
+import type { Selectable, Transaction } from 'kysely';
+import type { Message } from './messages.ts';
+import type { Database } from './dbSchema.ts';
+import type { GenerateRequest, RedirectEvent } from './generation.ts';
+import type { AppEnv, UserRow } from './serverPlugin.ts';
+
+/** An attached file's bytes, with the name and type it goes by. */
+export interface AttachedFile {
+  name: string;
+  contentType: string;
+  data: Uint8Array;
+}
+
+export interface AttachmentsApi {
+  /**
+   * The file behind an attachment URL: one of this server's uploads read from the database
+   * (the egress-safe fetch would rightly refuse the server's own address), any other URL
+   * through the egress-safe fetch, at most 10 MB. Throws with a clear message.
+   */
+  fetch(url: string, signal: AbortSignal): Promise<AttachedFile>;
+  /** The text of a document (txt, md, csv, json as UTF-8; PDF; DOCX); '' for images. */
+  extractText(name: string, data: Uint8Array): Promise<string>;
+}
+
+/** What a context provider sees of a generation (role prompt, store results, node output...). */
+export interface GenerationContextInput {
+  request: GenerateRequest;
+  user: UserRow | null;
+  signal: AbortSignal;
+  /** Shows a status line while the provider works (e.g. 'Searching...'). */
+  status(text: string | Message): void;
+}
+
+/** A context provider adds system messages before the conversation (DESIGN.md §2). */
+export type ContextProvider = (input: GenerationContextInput) => Promise<{ system?: string[]; images?: string[] } | void>;
+
+/** A tool that runs on the server when a model calls it (or when a user calls it with `!`). */
+export interface ServerTool {
+  description: string;
+  /** JSON Schema of the arguments object. */
+  parameters: Record<string, unknown>;
+  execute(args: unknown, context: { user: UserRow | null; signal: AbortSignal }): Promise<{ result: string; event?: RedirectEvent }>;
+}
+
+/** The owner of what a request creates or reads: a user, or an anonymous browser's device. */
+export interface SessionOwner {
+  user: UserRow | null;
+  deviceId: string;
+  root: boolean;
+  /** A visitor's address key (an HMAC of the client's address), which a visitor's limits count under too; none for a user. */
+  address?: string;
+}
+
+export type SessionRow = Selectable<Database['sessions']>;
+export type LogRow = Selectable<Database['logs']>;
+
+/** Sessions and logs (src/server/turn/sessions.ts): ownership and privacy rules in one place. */
+export interface SessionsApi {
+  /** The request's owner (sets the device cookie on a first visit). */
+  owner(c: Context<AppEnv>): SessionOwner;
+  get(id: number): Promise<SessionRow | undefined>;
+  owns(session: SessionRow, owner: SessionOwner): boolean;
+  /** The owner, root, or anyone once the owner shared it. */
+  canRead(session: SessionRow, owner: SessionOwner): boolean;
+  /** The last `limit` logs before now, following the parent chain, oldest first. */
+  memory(sessionId: number, limit: number): Promise<LogRow[]>;
+  /** At login: this browser's anonymous sessions, logs and uploads become the user's. */
+  adopt(c: Context<AppEnv>, user: UserRow): Promise<number>;
+}
+
+/** A model as the API shows it: never a key; the base URL and the key (masked) to its manager only. */
+export interface PublicModel {
+  name: string;
+  scope: 'system' | 'group' | 'user';
+  provider: string;
+  model: string;
+  base_url?: string;
+  api_key?: string;
+  price_input: number;
+  price_output: number;
+  capabilities: ModelCapabilities;
+  /** The viewer manages it: their own model, or one they share with their group. */
+  mine?: boolean;
+}
+
+/** What a model can do (operators and users declare it per model). */
+export interface ModelCapabilities {
+  vision: boolean;
+  tools: boolean;
+  image: boolean;
+  reasoning: boolean;
+  context_window: number | null;
+}
+
+export interface ModelsApi {
+  list(user: UserRow | null): Promise<{ user_models: PublicModel[]; group_models: PublicModel[]; system_models: PublicModel[] }>;
+  get(name: string, user: UserRow | null): Promise<PublicModel | undefined>;
+  /** Seals an API key for storage in the models table. */
+  sealKey(key: string): string;
+  /** Checks a user-supplied base URL against the egress policy (throws with a clear message). */
+  checkBaseUrl(url: string): Promise<void>;
+}
+
+/**
+ * A check before a turn (usage limits): a message refuses the turn, before anything is written
+ * or asked of a model; undefined lets it go on.
+ */
+export type GenerationGuard = (input: { request: GenerateRequest; owner: SessionOwner }) => Promise<string | Message | undefined>;
+
+/**
+ * A limit on questions (usage limits), checked when a question starts, inside a transaction
+ * that holds the asker's locks (the user's; a visitor's browser and address), so that questions
+ * sent at once are counted one after the other: it reads the uses through `db`, that
+ * transaction, and never through the plugin's own handle (which would wait for a connection the
+ * lock holders keep). A message refuses the question; otherwise the server records the use at
+ * once, as a `chat` row of the usage ledger that the finished turn completes, or removes when
+ * the model was never asked. Uses are counted by their rows: `kind` 'chat', the user's
+ * `user_id`, or a visitor's `device_id` and `address` (with `user_id` null).
+ */
+export type UseLimit = (input: { db: Transaction<Database>; owner: SessionOwner; now: number }) => Promise<string | Message | undefined>;
+
+export interface GenerationRegistry {
+  addContextProvider(provider: ContextProvider): void;
+  addGuard(guard: GenerationGuard): void;
+  addUseLimit(limit: UseLimit): void;
+  addTool(name: string, tool: ServerTool): void;
+  /**
+   * A one-shot, non-streaming completion with a model the user may use (default: the system's
+   * default model), for plugins that need one (a store writing SQL, a node summarizing).
+   * Its tokens go into the usage ledger.
+   */
+  complete(input: { user: UserRow | null; model?: string; system: string; prompt: string; signal: AbortSignal }): Promise<string>;
+}

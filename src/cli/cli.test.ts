@@ -9,11 +9,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from '../../tests/fixtures/fakeOpenAI.ts';
 import { startTestServer, type TestServer } from '../../tests/server/support.ts';
+import { HAS_TMUX } from '../../tests/fixtures/tmux.ts';
 
 const MAIN = path.join(import.meta.dirname, 'main.ts');
-const HAS_TMUX = spawnSync('tmux', ['-V']).status === 0;
-// Skipped only where tmux is missing, never under CI=true (.ci/run installs it).
-if (!HAS_TMUX && process.env.CI === 'true') throw new Error('tmux is required under CI=true');
 
 let fake: FakeOpenAI;
 let t: TestServer;

@@ -11,10 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lastUserText, startFakeOpenAI, type FakeOpenAI } from '../../tests/fixtures/fakeOpenAI.ts';
 import { VirtualTerminal } from '../../tests/fixtures/virtualTerminal.ts';
 import { startTestServer, type TestServer } from '../../tests/server/support.ts';
+import { HAS_TMUX } from '../../tests/fixtures/tmux.ts';
 
 const MAIN = path.join(import.meta.dirname, 'main.ts');
-const HAS_TMUX = spawnSync('tmux', ['-V']).status === 0;
-if (!HAS_TMUX && process.env.CI === 'true') throw new Error('tmux is required under CI=true');
 // A tmux server of this file's own, kept up by an idle session; driven asynchronously, so the
 // server and the fake provider in this process keep streaming while the test waits.
 const SOCKET = ['-L', `shellchat-follow-${process.pid}`];

@@ -11,12 +11,11 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from '../../tests/fixtures/fakeOpenAI.ts';
 import { startTestServer, type TestServer } from '../../tests/server/support.ts';
+import { HAS_TMUX } from '../../tests/fixtures/tmux.ts';
 
 const MAIN = path.join(import.meta.dirname, 'main.ts');
 // Each CLI run starts a Node process: a second or more on a loaded machine, several per test.
 vi.setConfig({ testTimeout: 90_000 });
-const HAS_TMUX = spawnSync('tmux', ['-V']).status === 0;
-if (!HAS_TMUX && process.env.CI === 'true') throw new Error('tmux is required under CI=true');
 
 let fake: FakeOpenAI;
 let t: TestServer;

@@ -13,10 +13,9 @@ import { startFakeOpenAI, type FakeOpenAI } from '../../tests/fixtures/fakeOpenA
 import { startTestServer, type TestServer } from '../../tests/server/support.ts';
 import { VirtualTerminal } from '../../tests/fixtures/virtualTerminal.ts';
 import { textWidth } from './termText.ts';
+import { HAS_TMUX } from '../../tests/fixtures/tmux.ts';
 
 const MAIN = path.join(import.meta.dirname, 'main.ts');
-const HAS_TMUX = spawnSync('tmux', ['-V']).status === 0;
-if (!HAS_TMUX && process.env.CI === 'true') throw new Error('tmux is required under CI=true');
 // A tmux server of this file's own (others' tests use the default one), kept up between tests by
 // an idle session; asynchronous, so the server and the fake provider in this process keep running.
 const SOCKET = ['-L', `shellchat-stream-${process.pid}`];

@@ -6,21 +6,14 @@
 // (SIGKILL): the page says so, keeps the answer so far, and the next question works through
 // the instance left.
 import { randomBytes } from 'node:crypto';
-import { createConnection } from 'node:net';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fakeOpenAI.ts';
 import { startRoundRobin, type RoundRobin } from '../fixtures/roundRobin.ts';
 import { engines, freshDatabase } from '../server/support.ts';
 import { HAS_CHROME, launchBrowser, openApp, run, startServer, type RunningServer } from './support.ts';
+import { REDIS_URL, redisUp } from '../fixtures/redis.ts';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const redisUp = await new Promise<boolean>((resolve) => {
-  const { hostname, port } = new URL(REDIS_URL);
-  const socket = createConnection({ host: hostname, port: Number(port || 6379) }, () => (socket.destroy(), resolve(true)));
-  socket.on('error', () => resolve(false));
-});
-if (!redisUp && process.env.CI === 'true') throw new Error('Redis is required under CI=true but does not answer');
 const postgres = (await engines()).includes('postgres');
 const PW = 'hunter2hunter2';
 

@@ -5,7 +5,6 @@
 // questions of a user, 4 of 20 of visitors with fresh cookies at one address (2 visitors' worth
 // of 2), and 3 MB of 14 uploads of 1 MB from that address.
 import { randomBytes } from 'node:crypto';
-import { createConnection } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectDatabase, type Db } from '../../src/server/db/connect.ts';
 import { cookieFetch } from '../harness/shellTester.ts';
@@ -13,14 +12,8 @@ import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fakeOpenAI.ts';
 import { startRoundRobin, type RoundRobin } from '../fixtures/roundRobin.ts';
 import { startServerProcess, type ServerProcess } from '../fixtures/serverProcess.ts';
 import { engines, freshDatabase } from '../server/support.ts';
+import { REDIS_URL, redisUp } from '../fixtures/redis.ts';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const redisUp = await new Promise<boolean>((resolve) => {
-  const { hostname, port } = new URL(REDIS_URL);
-  const socket = createConnection({ host: hostname, port: Number(port || 6379) }, () => (socket.destroy(), resolve(true)));
-  socket.on('error', () => resolve(false));
-});
-if (!redisUp && process.env.CI === 'true') throw new Error('Redis is required under CI=true but does not answer');
 const dbEngines = (await engines()).filter((e) => e !== 'sqlite');
 if (!redisUp) console.warn('[instancesLimits] skipping: Redis does not answer');
 

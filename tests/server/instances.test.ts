@@ -9,24 +9,16 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createConnection } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cookieFetch } from '../harness/shellTester.ts';
 import { freePort } from '../e2e/support.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fakeOpenAI.ts';
 import { startRoundRobin, type RoundRobin } from '../fixtures/roundRobin.ts';
 import { engines, freshDatabase } from './support.ts';
+import { REDIS_URL, redisUp } from '../fixtures/redis.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const PW = 'hunter2hunter2';
-
-const redisUp = await new Promise<boolean>((resolve) => {
-  const { hostname, port } = new URL(REDIS_URL);
-  const socket = createConnection({ host: hostname, port: Number(port || 6379) }, () => (socket.destroy(), resolve(true)));
-  socket.on('error', () => resolve(false));
-});
-if (!redisUp && process.env.CI === 'true') throw new Error('Redis is required under CI=true but does not answer');
 
 interface Instance {
   url: string;

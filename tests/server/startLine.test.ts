@@ -4,10 +4,8 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { builtApp, freePort, login, operatorEnv, ROOT, runUntilListening, stopStarted, tempDir } from './startSupport.ts';
+import { HAS_TMUX } from '../fixtures/tmux.ts';
 
-const HAS_TMUX = spawnSync('tmux', ['-V']).status === 0;
-// Skipped only where tmux is missing, never under CI=true (.ci/run installs it).
-if (!HAS_TMUX && process.env.CI === 'true') throw new Error('tmux is required under CI=true');
 
 afterEach(stopStarted);
 

@@ -92,7 +92,7 @@ export async function runInitialLoad(): Promise<{ app: InitialGraph; bare: Initi
   return { app, bare, ratio: app.jsGzip / bare.jsGzip };
 }
 
-const FORBIDDEN = [/katex/i, /prism/i, /refractor/i, /plugins\/[^/]+\/browser\//];
+const FORBIDDEN = [/katex/i, /prism/i, /refractor/i, /plugins\/[^/]+\/client\//];
 
 export function forbiddenInInitial(graph: InitialGraph): string[] {
   return graph.sources.filter((s) => FORBIDDEN.some((re) => re.test(s)));

@@ -2,7 +2,7 @@
 // - `virtual:shellchat/plugins` (in the first paint): the plugins' setting specs, serialized at
 //   build time, and lazy loaders for the plugin entries and the locale files.
 // - `virtual:shellchat/entries` (loaded with the command runtime): the enabled plugins (eager
-//   manifests, lazy browser code and docs).
+//   manifests, lazy client code and docs).
 // - `virtual:shellchat/locales` (loaded with the first locale file): a loader per locale file.
 //   Not in the first paint: with 18 languages, its table of files costs more than the page's
 //   budget has to spare.
@@ -13,6 +13,7 @@ import { pathToFileURL } from 'node:url';
 import type { Plugin } from 'vite';
 import type { AppConfig } from '../app.config.ts';
 import type { PluginManifest } from '../src/core/contract.ts';
+import { pluginFile } from '../src/core/pluginLayout.ts';
 
 const PLUGINS_ID = 'virtual:shellchat/plugins';
 const ENTRIES_ID = 'virtual:shellchat/entries';
@@ -28,7 +29,7 @@ export async function readAppConfig(root: string): Promise<AppConfig> {
 async function pluginsModule(root: string, ids: string[]): Promise<string> {
   const settings = [];
   for (const id of ids) {
-    const manifest = (await import(pathToFileURL(path.join(root, 'plugins', id, 'manifest.ts')).href)).default as PluginManifest;
+    const manifest = (await import(pathToFileURL(path.join(root, pluginFile(id, 'manifest'))).href)).default as PluginManifest;
     settings.push(...(manifest.settings ?? []));
   }
   // The English shell strings the first paint shows (src/shell/shellStrings.ts): its lines and
@@ -66,13 +67,13 @@ function localesModule(root: string, ids: string[]): string {
 function entriesModule(root: string, ids: string[]): string {
   const abs = (...parts: string[]) => JSON.stringify(path.join(root, ...parts));
   const lines: string[] = [];
-  ids.forEach((id, i) => lines.push(`import m${i} from ${abs('plugins', id, 'manifest.ts')};`));
+  ids.forEach((id, i) => lines.push(`import m${i} from ${abs(pluginFile(id, 'manifest'))};`));
   lines.push('export const plugins = [');
   ids.forEach((id, i) => {
-    const docs = existsSync(path.join(root, 'plugins', id, 'docs.ts'))
-      ? `, docs: () => import(${abs('plugins', id, 'docs.ts')}).then((m) => m.default)`
+    const docs = existsSync(path.join(root, pluginFile(id, 'docs')))
+      ? `, docs: () => import(${abs(pluginFile(id, 'docs'))}).then((m) => m.default)`
       : '';
-    lines.push(`  { manifest: m${i}, load: () => import(${abs('plugins', id, 'browser', 'index.ts')}).then((m) => m.default)${docs} },`);
+    lines.push(`  { manifest: m${i}, load: () => import(${abs(pluginFile(id, 'client'))}).then((m) => m.default)${docs} },`);
   });
   lines.push('];');
   return lines.join('\n');
@@ -85,7 +86,7 @@ export function appPlugins(root: string): Plugin {
     async buildStart() {
       config = await readAppConfig(root);
       for (const id of config.plugins) {
-        if (!existsSync(path.join(root, 'plugins', id, 'manifest.ts'))) {
+        if (!existsSync(path.join(root, pluginFile(id, 'manifest')))) {
           this.error(`app config names plugin "${id}", but plugins/${id}/manifest.ts does not exist`);
         }
       }

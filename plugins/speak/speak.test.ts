@@ -83,7 +83,7 @@ describe('speak plugin', () => {
 
 describe('browser speech', () => {
   it('speaks with volume 0.7, rate 1 and pitch 1.1 in the chosen voice and language', async () => {
-    const { createBrowserSpeech } = await import('./browser/index.ts');
+    const { createBrowserSpeech } = await import('./client/index.ts');
     const voices = [{ name: 'Kyoko', lang: 'ja-JP' }] as SpeechSynthesisVoice[];
     const spoken: SpeechSynthesisUtterance[] = [];
     let cancelled = false;

@@ -4,7 +4,7 @@ import { buildRequest } from '../core/api/generateRequest.ts';
 import { generateOnce, streamGeneration } from '../core/api/generationClient.ts';
 import { ApiError, type GenerationEvent, type Output } from '../core/host/index.ts';
 import type { AnswerInfo, ChatSink } from './answer.ts';
-import type { ChatRunner, CliSession } from './session.ts';
+import type { ChatRunner, CliRuntime } from './runtime.ts';
 
 /** The stats block (`:stats on`) and the self-evaluation, as lines under the answer. */
 function blocksUnder(info: AnswerInfo): Output[] {
@@ -15,7 +15,7 @@ function blocksUnder(info: AnswerInfo): Output[] {
 }
 
 export function cliChat(sink: ChatSink, extraFiles: () => string) {
-  return (session: CliSession): ChatRunner =>
+  return (session: CliRuntime): ChatRunner =>
     async (parsed, signal) => {
       const { settings, host } = session;
       const piped = extraFiles();

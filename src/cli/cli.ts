@@ -9,7 +9,7 @@ import { applyFlags } from './flags.ts';
 import { openProfile } from './profile.ts';
 import { renderOutputs, type Terminal } from './render.ts';
 import { repl } from './repl.ts';
-import { openSession } from './session.ts';
+import { openRuntime } from './runtime.ts';
 
 async function readStdin(): Promise<string> {
   if (process.stdin.isTTY) return '';
@@ -47,7 +47,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
 
   const profile = openProfile(env);
   let answered: AnswerInfo | undefined;
-  const session = await openSession({
+  const session = await openRuntime({
     server: args.server,
     profile,
     env,

@@ -11,12 +11,12 @@ import { maskSecrets, pushHistory, settingIn, type Output } from '../core/host/i
 import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON, pasteFilter } from './paste.ts';
 import type { Profile } from './profile.ts';
 import { colours, renderOutputs, type Terminal } from './render.ts';
-import type { CliSession } from './session.ts';
+import type { CliRuntime } from './runtime.ts';
 import { isStop, typeAhead } from './typeAhead.ts';
 
 const HISTORY = 'history.json';
 
-export async function repl(session: CliSession, profile: Profile, term: Terminal): Promise<number> {
+export async function repl(session: CliRuntime, profile: Profile, term: Terminal): Promise<number> {
   const { host, settings } = session;
   let history = profile.readJson<string[]>(HISTORY, []);
   const paste = pasteFilter();
@@ -143,7 +143,7 @@ export async function repl(session: CliSession, profile: Profile, term: Terminal
  * As the browser's arrows on an empty input: Left and Right walk the session's logs, Alt+Up and
  * Alt+Down the sessions (plain Up and Down walk the history). The session plugin answers.
  */
-function walkWithArrows(input: NodeJS.ReadableStream, session: CliSession, idle: () => boolean, show: (outputs: Output[]) => Promise<void>): void {
+function walkWithArrows(input: NodeJS.ReadableStream, session: CliRuntime, idle: () => boolean, show: (outputs: Output[]) => Promise<void>): void {
   const { host } = session;
   input.on('keypress', (_s: string, key?: { name?: string; meta?: boolean; ctrl?: boolean }) => {
     if (!key?.name || key.ctrl || !idle()) return;

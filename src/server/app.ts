@@ -35,6 +35,7 @@ import { ownerOf } from './turn/owner.ts';
 import { generationRoutes } from './turn/routes.ts';
 import { createAttachments } from './uploads/attachments.ts';
 import { uploadRoutes } from './uploads/routes.ts';
+import { pluginFile } from '../core/pluginLayout.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -67,7 +68,7 @@ export interface Server {
 async function serverPlugins(enabled: readonly string[]): Promise<{ id: string; module: ServerPluginModule }[]> {
   const found: { id: string; module: ServerPluginModule }[] = [];
   for (const id of enabled) {
-    const file = path.join(ROOT, 'plugins', id, 'server', 'index.ts');
+    const file = path.join(ROOT, pluginFile(id, 'server'));
     if (existsSync(file)) found.push({ id, module: (await import(pathToFileURL(file).href)).default as ServerPluginModule });
   }
   return found;

@@ -22,6 +22,7 @@ import {
   type SystemInfo,
 } from '../../src/core/host/index.ts';
 import appConfig from '../../app.config.ts';
+import { pluginFile } from '../../src/core/pluginLayout.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -34,16 +35,16 @@ export async function loadLocale(lang: string, ns: string): Promise<Record<strin
 }
 
 export async function loadManifest(id: string): Promise<PluginManifest> {
-  return (await import(path.join(ROOT, 'plugins', id, 'manifest.ts'))).default as PluginManifest;
+  return (await import(path.join(ROOT, pluginFile(id, 'manifest')))).default as PluginManifest;
 }
 
-/** A built-in plugin with its browser entry, or with a test module in its place. */
+/** A built-in plugin with its client entry, or with a test module in its place. */
 export async function builtinPlugin(id: string, module?: PluginModule): Promise<PluginEntry> {
   const manifest = await loadManifest(id);
   const load = module
     ? async () => module
-    : async () => (await import(path.join(ROOT, 'plugins', id, 'browser', 'index.ts'))).default as PluginModule;
-  const docsFile = path.join(ROOT, 'plugins', id, 'docs.ts');
+    : async () => (await import(path.join(ROOT, pluginFile(id, 'client')))).default as PluginModule;
+  const docsFile = path.join(ROOT, pluginFile(id, 'docs'));
   const docs = existsSync(docsFile) ? async () => (await import(docsFile)).default as DocsContribution : undefined;
   return { manifest, load, ...(docs ? { docs } : {}) };
 }

@@ -1,5 +1,5 @@
 // Handlers of the model commands, on top of the API client and a source of local models (the
-// browser passes the local model server; see ../browser/ollama.ts). The server decides who may
+// browser passes the local model server; see ../client/ollama.ts). The server decides who may
 // see or change a model and never sends a key (see ../server/index.ts).
 import {
   ApiError,

@@ -27,6 +27,7 @@ import type { CliControl } from './control.ts';
 import { withRunOnly } from './flags.ts';
 import type { Profile } from './profile.ts';
 import { createReach, type Reach } from './reach.ts';
+import { pluginFile } from '../core/pluginLayout.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -67,8 +68,8 @@ async function builtins(env: NodeJS.ProcessEnv): Promise<PluginEntry[]> {
   const config = (await import(env.SHELLCHAT_APP_CONFIG || path.join(ROOT, 'app.config.ts'))).default as { plugins: string[] };
   return Promise.all(
     config.plugins.map(async (id) => ({
-      manifest: (await import(path.join(ROOT, 'plugins', id, 'manifest.ts'))).default as PluginManifest,
-      load: async () => (await import(path.join(ROOT, 'plugins', id, 'browser', 'index.ts'))).default as PluginModule,
+      manifest: (await import(path.join(ROOT, pluginFile(id, 'manifest')))).default as PluginManifest,
+      load: async () => (await import(path.join(ROOT, pluginFile(id, 'client')))).default as PluginModule,
     })),
   );
 }
@@ -101,12 +102,12 @@ function cliTranslator(tFor: (ns: string) => Translate, reach: Reach): (ns: stri
 
 export type ChatRunner = (parsed: Extract<ParsedLine, { kind: 'chat' }>, signal: AbortSignal) => Promise<Output[]>;
 
-export async function openSession(options: {
+export async function openRuntime(options: {
   server: string;
   profile: Profile;
   env: NodeJS.ProcessEnv;
   control: CliControl;
-  chat: (session: CliSession) => ChatRunner;
+  chat: (session: CliRuntime) => ChatRunner;
 }) {
   const { profile } = options;
   const plugins = await builtins(options.env);
@@ -145,7 +146,7 @@ export async function openSession(options: {
   host.services.provide(PlatformRef, { online: () => reach.ok !== false, serverUrl: () => options.server, systemInfo: () => systemInfo, api });
   host.services.provide(TerminalRef, options.control);
   const session = { host, settings, i18n, api, persist, reach, systemInfo: () => systemInfo, server: options.server, control: options.control };
-  runner = options.chat(session as CliSession);
+  runner = options.chat(session as CliRuntime);
   // Plugins that start with the shell (the user's sync with the server) and the server's system
   // info (its default model): the flags, the first prompt and a command wait for them (`ready`).
   const ready = Promise.all([
@@ -155,4 +156,4 @@ export async function openSession(options: {
   return { ...session, ready };
 }
 
-export type CliSession = Awaited<ReturnType<typeof openSession>>;
+export type CliRuntime = Awaited<ReturnType<typeof openRuntime>>;

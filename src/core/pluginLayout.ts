@@ -1,0 +1,16 @@
+// Where a plugin's parts are, relative to the repository (DESIGN.md §1), for the three things
+// that load plugins: the app's build (scripts/appPluginsVite.ts), the terminal client
+// (src/cli/session.ts) and the test harness (tests/harness/shellTester.ts).
+
+/** `client/index.ts` serves every client: the page and the terminal. */
+export const PLUGIN_PARTS = {
+  manifest: 'manifest.ts',
+  client: 'client/index.ts',
+  server: 'server/index.ts',
+  docs: 'docs.ts',
+} as const;
+
+export type PluginPart = keyof typeof PLUGIN_PARTS;
+
+/** The path of part `part` of plugin `id`, from the repository's root. */
+export const pluginFile = (id: string, part: PluginPart): string => `plugins/${id}/${PLUGIN_PARTS[part]}`;

@@ -13,7 +13,7 @@ import { pathToFileURL } from 'node:url';
 import type { Plugin } from 'vite';
 import type { AppConfig } from '../app.config.ts';
 import type { PluginManifest } from '../src/core/contract.ts';
-import { pluginFile } from '../src/core/pluginLayout.ts';
+import { pluginChunkName, pluginFile, pluginOfClientFile } from '../src/core/pluginLayout.ts';
 
 const PLUGINS_ID = 'virtual:shellchat/plugins';
 const ENTRIES_ID = 'virtual:shellchat/entries';
@@ -90,6 +90,18 @@ export function appPlugins(root: string): Plugin {
           this.error(`app config names plugin "${id}", but plugins/${id}/manifest.ts does not exist`);
         }
       }
+    },
+    // A plugin's client chunk is named for the plugin, not for its folder ('client', like other chunks).
+    outputOptions(options) {
+      const fallback = options.chunkFileNames ?? 'assets/[name]-[hash].js';
+      return {
+        ...options,
+        chunkFileNames: (chunk) => {
+          const plugin = chunk.facadeModuleId ? pluginOfClientFile(chunk.facadeModuleId) : undefined;
+          if (plugin) return `assets/${pluginChunkName(plugin)}-[hash].js`;
+          return typeof fallback === 'function' ? fallback(chunk) : fallback;
+        },
+      };
     },
     resolveId(id) {
       return id === PLUGINS_ID || id === ENTRIES_ID || id === LOCALES_ID ? '\0' + id : undefined;

@@ -1,6 +1,6 @@
 // Where a plugin's parts are, relative to the repository (DESIGN.md §1), for the three things
 // that load plugins: the app's build (scripts/appPluginsVite.ts), the terminal client
-// (src/cli/session.ts) and the test harness (tests/harness/shellTester.ts).
+// (src/cli/runtime.ts) and the test harness (tests/harness/shellTester.ts).
 
 /** `client/index.ts` serves every client: the page and the terminal. */
 export const PLUGIN_PARTS = {
@@ -14,3 +14,12 @@ export type PluginPart = keyof typeof PLUGIN_PARTS;
 
 /** The path of part `part` of plugin `id`, from the repository's root. */
 export const pluginFile = (id: string, part: PluginPart): string => `plugins/${id}/${PLUGIN_PARTS[part]}`;
+
+/** A plugin's client code is built into `assets/plugin-<id>-<hash>.js`, where it reads as the plugin's. */
+export const pluginChunkName = (id: string): string => `plugin-${id}`;
+
+/** The plugin whose client part `file` (an absolute or relative module path) is, if any. */
+export function pluginOfClientFile(file: string): string | undefined {
+  const match = /(?:^|\/)plugins\/([^/]+)\/(.+)$/.exec(file.replaceAll('\\', '/'));
+  return match && match[2] === PLUGIN_PARTS.client ? match[1] : undefined;
+}

@@ -4,6 +4,7 @@
 // command whose code could not load says so in words, not with the browser's "Failed to fetch
 // dynamically imported module: <url>", and a question no longer fails without a word.
 import { describe, expect, it } from 'vitest';
+import { pluginChunkName } from '../../src/core/pluginLayout.ts';
 import { HAS_CHROME, openApp, run, useServerAndBrowser } from './support.ts';
 
 const LOAD_FAILED = 'Part of the app could not load (the server may be down, or updated since this page opened). Reload the page to try again.';
@@ -48,7 +49,7 @@ describe.skipIf(!HAS_CHROME)('without the server', () => {
   it('says in words that a command could not load, and that it is not available offline', async () => {
     // Plugin code that cannot be fetched, from the start (a deploy replaced the hashed files).
     const { page, context } = await openApp(app.browser, app.server.url);
-    await context.route(/\/assets\/(browser|chat)-[^/]*\.js$/, (route) => route.abort('connectionrefused'));
+    await context.route(new RegExp(`/assets/(${pluginChunkName('[^/]+')}|chat)-[^/]*\\.js$`), (route) => route.abort('connectionrefused'));
     await page.reload();
     await page.waitForSelector('[data-testid=input]');
     expect(await run(page, ':info')).toBe(LOAD_FAILED);

@@ -13,7 +13,11 @@
 //   under 100 ms and never later than 1 s (the thread does nothing heavy: the slowest pings,
 //   tens of milliseconds, are the machine's other work; the bound is loose for a loaded CI).
 // Normal documents read as before: uploads.test.ts and stores.file.test.ts.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Message } from '../../src/core/messages.ts';
@@ -345,19 +349,33 @@ describe('hostile documents', () => {
 
   // Last: its 16 MB strings leave garbage that would weigh on the next case's measures.
   it("the store's JSON form: 16 MB of nested or tiny values are refused unparsed, and too many URLs too", async () => {
-    // The bodies are encoded before the measures: this process is the server's too.
-    const post = async (body: Uint8Array<ArrayBuffer> | FormData) => {
-      const headers: Record<string, string> = { origin: t.url };
-      if (body instanceof Uint8Array) headers['content-type'] = 'application/json';
-      const response = await member.raw(`${t.url}/api/store/file-upload`, { method: 'POST', headers, body });
+    // The 16 MB bodies are sent by another process: sent from this one (the server's too), their
+    // writing would queue the pings behind it and measure the client, not the server's thread.
+    const cookie = [...member.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    const dir = mkdtempSync(join(tmpdir(), 'hostile-form-'));
+    const sendJson = (name: string, text: string) => {
+      const file = join(dir, name);
+      writeFileSync(file, text);
+      const script = `const body = require('node:fs').readFileSync(process.argv[1]);
+fetch(process.argv[2], { method: 'POST', body, headers: { 'content-type': 'application/json', origin: process.argv[3], cookie: process.argv[4] } })
+  .then(async (r) => process.stdout.write(JSON.stringify({ status: r.status, body: await r.json() })));`;
+      return () =>
+        new Promise<{ status: number; body: unknown }>((resolve, reject) =>
+          execFile(process.execPath, ['-e', script, file, `${t.url}/api/store/file-upload`, t.url, cookie], { maxBuffer: MB }, (error, stdout) =>
+            error ? reject(error) : resolve(JSON.parse(stdout) as { status: number; body: unknown }),
+          ),
+        );
+    };
+    const post = async (body: FormData) => {
+      const response = await member.raw(`${t.url}/api/store/file-upload`, { method: 'POST', headers: { origin: t.url }, body });
       return { status: response.status, body: await response.json() };
     };
-    const nested = new TextEncoder().encode(`{"name":"docs","urls":${'['.repeat(8 * MB)}${']'.repeat(8 * MB)}}`);
-    const flat = new TextEncoder().encode(`{"name":"docs","texts":[${'{},'.repeat(5 * MB)}{}]}`);
-    const deep = await measured(t, () => post(nested));
+    const nested = sendJson('nested.json', `{"name":"docs","urls":${'['.repeat(8 * MB)}${']'.repeat(8 * MB)}}`);
+    const flat = sendJson('flat.json', `{"name":"docs","texts":[${'{},'.repeat(5 * MB)}{}]}`);
+    const deep = await measured(t, nested);
     expect(deep.result).toEqual({ status: 400, body: refusal(STORE_MESSAGES.invalidRequest) });
     withinBounds('16 MB of nested JSON (store form)', deep.cost);
-    const tiny = await measured(t, () => post(flat));
+    const tiny = await measured(t, flat);
     expect(tiny.result.status).toBe(400);
     withinBounds('15 MB of empty objects (store form)', tiny.cost);
     const form = new FormData();

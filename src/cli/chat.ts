@@ -1,8 +1,10 @@
-// A question from the terminal: the same request the browser builds, POSTed to
-// /api/generate_sse (or /api/generate with streaming off), the answer written as it comes.
+// A question from the terminal: the turn of src/core/turn (the same request, rounds and
+// session rules as the page's), rendered here: the answer written as it comes, the stats block,
+// the self-evaluation and the links it brought printed under it.
 import { buildRequest } from '../core/api/generateRequest.ts';
-import { generateOnce, streamGeneration } from '../core/api/generationClient.ts';
-import { ApiError, type GenerationEvent, type Output } from '../core/host/index.ts';
+import { serverGeneration } from '../core/turn/generate.ts';
+import { runTurn, type TurnSink } from '../core/turn/runTurn.ts';
+import type { Output } from '../core/host/index.ts';
 import type { AnswerInfo, ChatSink } from './answer.ts';
 import type { ChatRunner, CliRuntime } from './runtime.ts';
 
@@ -25,21 +27,13 @@ export function cliChat(sink: ChatSink, extraFiles: () => string) {
         images: parsed.attachments.filter((a) => a.kind === 'image').map((a) => a.url),
         files: parsed.attachments.filter((a) => a.kind === 'file').map((a) => a.url),
       });
-      let answer = '';
-      let model = '';
-      let sessionId = request.session;
-      let failed: Output | undefined;
       const info: Partial<AnswerInfo> = {};
       // Links the answer brought (an image model's pictures, a redirect): printed after it.
       const links: string[] = [];
-      const onEvent = (event: GenerationEvent) => {
+      const render: TurnSink = (event) => {
         switch (event.type) {
           case 'text':
-            answer += event.delta;
             sink.write(event.delta);
-            break;
-          case 'model':
-            model = event.model;
             break;
           case 'stats':
             if (settings.get<boolean>('useStats')) info.stats = event.stats as unknown as Record<string, unknown>;
@@ -53,42 +47,15 @@ export function cliChat(sink: ChatSink, extraFiles: () => string) {
           case 'event':
             if (event.event.name === 'redirect') links.push(event.event.parameters.url);
             break;
-          case 'done':
-            sessionId = event.session;
-            settings.set('session', event.session);
-            settings.set('time', event.time);
-            break;
-          case 'error':
-            failed = { kind: 'error', text: event.error, ...(event.message ? { message: event.message } : {}) };
-            break;
         }
       };
-      try {
-        if (settings.get<boolean>('useStream') !== false) await streamGeneration(request, onEvent, { signal, baseUrl: session.server, fetch: session.api.fetch });
-        else {
-          const result = await generateOnce(request, { signal, baseUrl: session.server, fetch: session.api.fetch });
-          onEvent({ type: 'model', model: result.info.model });
-          onEvent({ type: 'text', delta: result.text });
-          onEvent({ type: 'done', session: result.info.session, time: result.info.time });
-          if (request.use_stats) onEvent({ type: 'stats', stats: result.stats });
-          if (result.eval) onEvent({ type: 'eval', ...result.eval });
-          for (const url of result.images) onEvent({ type: 'image', url });
-          for (const e of result.events) onEvent({ type: 'event', event: e });
-        }
-      } catch (err) {
-        // In the interface's language: the shell's own messages by key, the server's by code.
-        if (!signal.aborted) {
-          failed =
-            err instanceof ApiError
-              ? { kind: 'error', text: err.message, ...(err.said ? { message: err.said } : {}), ...(err.key ? { key: err.key, ...(err.params ? { params: err.params } : {}) } : {}) }
-              : { kind: 'error', text: String((err as Error).message ?? err) };
-        }
-      }
+      const generate = serverGeneration({ stream: settings.get<boolean>('useStream') !== false, baseUrl: session.server, fetch: session.api.fetch });
+      const end = await runTurn(request, render, { settings, generate, signal });
       // Stopped: what came is printed (and kept by the server), nothing more.
-      const ended: AnswerInfo = { model, session: sessionId, text: answer, ...info };
+      const ended: AnswerInfo = { model: end.model, session: end.session, text: end.text, ...info };
       await sink.end(ended);
-      if (signal.aborted) return [];
+      if (end.stopped) return [];
       const under = [...blocksUnder(ended), ...links.map((url): Output => ({ kind: 'text', text: url }))];
-      return failed ? [...under, ...(await host.inLanguage([failed]))] : under;
+      return end.failure ? [...under, ...(await host.inLanguage([end.failure]))] : under;
     };
 }

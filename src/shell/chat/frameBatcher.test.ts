@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { frameBatcher } from './index.ts';
+import { frameBatcher } from './frameBatcher.ts';
 
 const frame = () => new Promise((r) => setTimeout(r, 40));
 

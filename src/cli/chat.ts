@@ -1,7 +1,6 @@
 // A question from the terminal: the turn of src/core/turn (the same request, rounds and
 // session rules as the page's), rendered here: the answer written as it comes, the stats block,
 // the self-evaluation and the links it brought printed under it.
-import { buildRequest } from '../core/api/generateRequest.ts';
 import { serverGeneration } from '../core/turn/generate.ts';
 import { runTurn, type TurnSink } from '../core/turn/runTurn.ts';
 import type { Output } from '../core/host/index.ts';
@@ -22,11 +21,11 @@ export function cliChat(sink: ChatSink, extraFiles: () => string) {
       const { settings, host } = session;
       const piped = extraFiles();
       const text = piped ? `${parsed.text}\n\n${piped}` : parsed.text;
-      const request = buildRequest(settings, {
+      const question = {
         text,
         images: parsed.attachments.filter((a) => a.kind === 'image').map((a) => a.url),
         files: parsed.attachments.filter((a) => a.kind === 'file').map((a) => a.url),
-      });
+      };
       const info: Partial<AnswerInfo> = {};
       // Links the answer brought (an image model's pictures, a redirect): printed after it.
       const links: string[] = [];
@@ -42,7 +41,7 @@ export function cliChat(sink: ChatSink, extraFiles: () => string) {
             info.evaluation = { score: event.score, reason: event.reason };
             break;
           case 'image':
-            if (!request.images?.includes(event.url)) links.push(new URL(event.url, session.server).href);
+            if (!question.images.includes(event.url)) links.push(new URL(event.url, session.server).href);
             break;
           case 'event':
             if (event.event.name === 'redirect') links.push(event.event.parameters.url);
@@ -50,7 +49,7 @@ export function cliChat(sink: ChatSink, extraFiles: () => string) {
         }
       };
       const generate = serverGeneration({ stream: settings.get<boolean>('useStream') !== false, baseUrl: session.server, fetch: session.api.fetch });
-      const end = await runTurn(request, render, { settings, generate, signal });
+      const end = await runTurn(question, render, { settings, generate, signal });
       // Stopped: what came is printed (and kept by the server), nothing more.
       const ended: AnswerInfo = { model: end.model, session: end.session, text: end.text, ...info };
       await sink.end(ended);

@@ -1,17 +1,27 @@
-// A question's turn, the same for every surface (the page, the terminal): the request goes to
-// a Generate (the server's stream or whole answer, a local model), the model's calls of MCP
-// tools are run here and sent back until plain text arrives (spec part 4), and the session,
-// time and head follow the answer. Every event goes to the surface's sink as it arrives; the
-// end says what the answer was, whether it failed, and whether it was stopped.
+// A question's turn, the same for every surface (the page, the terminal): the request built
+// from the settings (spec part 7) goes to a Generate (the server's stream or whole answer, a
+// local model), the model's calls of MCP tools are run here and sent back until plain text
+// arrives (spec part 4), and the session, time and head follow the answer. Every event goes to
+// the surface's sink as it arrives; the end says what the answer was, whether it failed, and
+// whether it was stopped.
 import { ApiError } from '../api/client.ts';
+import { buildRequest } from '../api/generateRequest.ts';
 import { MAX_TOOL_ROUNDS, type GenerateRequest, type GenerationEvent, type ToolCall, type ToolResult } from '../generation.ts';
 import type { Output } from '../output.ts';
 import type { SettingsStore } from '../settings.ts';
 import type { Generate } from './generate.ts';
 
-/** The MCP helper's tools, run for the model (the function plugin's McpClient). */
+/** The MCP helper's tools, offered to the model and run for it (the function plugin's McpClient). */
 export interface TurnTools {
+  tools(): Promise<{ name: string; description?: string; parameters?: unknown }[]>;
   call(name: string, args: unknown, signal: AbortSignal): Promise<string>;
+}
+
+/** What was asked: the text and the attachments' URLs. */
+export interface Question {
+  text: string;
+  images: string[];
+  files: string[];
 }
 
 export type TurnFailure = Extract<Output, { kind: 'error' }>;
@@ -40,7 +50,7 @@ export interface TurnOptions {
   settings: SettingsStore;
   generate: Generate;
   signal: AbortSignal;
-  /** When given, the model's tool calls are run with it and the turn is sent again with their results. */
+  /** When given, its tools among the enabled functions are offered; their calls are run with it and the turn is sent again with the results. */
   tools?: TurnTools;
 }
 
@@ -70,8 +80,18 @@ async function runTools(calls: ToolCall[], tools: TurnTools, signal: AbortSignal
   );
 }
 
-export async function runTurn(first: GenerateRequest, sink: TurnSink, options: TurnOptions): Promise<TurnEnd> {
+/** The request of a question, with the MCP tools among the enabled functions. */
+async function requestFor(question: Question, settings: SettingsStore, tools: TurnTools | undefined): Promise<GenerateRequest> {
+  const request = buildRequest(settings, question);
+  if (!tools) return request;
+  const enabled = new Set(String(request.functions ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+  const offered = (await tools.tools()).filter((t) => enabled.has(t.name));
+  return offered.length ? { ...request, mcp_tools: offered } : request;
+}
+
+export async function runTurn(question: Question, sink: TurnSink, options: TurnOptions): Promise<TurnEnd> {
   const { settings, signal, tools } = options;
+  const first = await requestFor(question, settings, tools);
   const answer: TurnAnswer = { text: '', model: '', session: first.session, pictured: false };
   let failure: TurnFailure | undefined;
   let pending: { session: number; calls: ToolCall[] } | undefined;

@@ -5,7 +5,6 @@
 import { McpRef, ToolboxRef, type Output, type ParsedLine, type ServiceRef, type SettingsStore, type ShellEvents, type Translate } from '../../core/host/index.ts';
 import type { Emitter } from 'mitt';
 import type { ShellController } from '../controller.ts';
-import { buildRequest } from '../../core/api/generateRequest.ts';
 import { serverGeneration, type Generate } from '../../core/turn/generate.ts';
 import { runTurn } from '../../core/turn/runTurn.ts';
 import { localGeneration, localModelUrl } from './local.ts';
@@ -34,21 +33,16 @@ export async function runChat(parsed: Extract<ParsedLine, { kind: 'chat' }>, dep
   const { controller, settings } = deps;
   // Loaded: the chat runs through it. Its words (statuses, failures) are shown in the interface's language.
   const host = await controller.host();
-  let request = buildRequest(settings, {
+  const question = {
     text: parsed.text,
     images: parsed.attachments.filter((a) => a.kind === 'image').map((a) => a.url),
     files: parsed.attachments.filter((a) => a.kind === 'file').map((a) => a.url),
-  });
-  const view = chatView({ ...deps, host }, request.images ?? []);
+  };
+  const view = chatView({ ...deps, host }, question.images);
   // A model of the local model server is called from the browser (./local.ts).
   const info = controller.state.get().systemInfo;
   const ollama = localModelUrl(settings, info);
   const mcp = await serviceFor(controller, McpRef);
-  if (mcp && !ollama) {
-    const enabled = new Set(String(request.functions ?? '').split(',').map((s) => s.trim()).filter(Boolean));
-    const tools = (await mcp.tools()).filter((t) => enabled.has(t.name));
-    if (tools.length) request = { ...request, mcp_tools: tools };
-  }
   const stream = settings.get<boolean>('useStream');
   const generate: Generate = ollama
     ? async (request, onEvent, signal) =>
@@ -59,9 +53,8 @@ export async function runChat(parsed: Extract<ParsedLine, { kind: 'chat' }>, dep
           toolbox: await serviceFor(controller, ToolboxRef),
         })
     : serverGeneration({ stream, generating: info.generating });
-  // Rounds: when the model calls MCP tools, the browser runs them through the local helper
-  // and sends the turn again with their results, until plain text arrives (spec part 4).
-  const end = await runTurn(request, view.onEvent, { settings, generate, signal, ...(mcp ? { tools: mcp } : {}) });
+  // The MCP helper's tools run here, in the browser (a local model's run in ./local.ts).
+  const end = await runTurn(question, view.onEvent, { settings, generate, signal, ...(mcp && !ollama ? { tools: mcp } : {}) });
   // Stopped with streaming off, the server kept what it had, which nobody saw.
   return view.end(end, { keptUnseen: !stream && !ollama });
 }

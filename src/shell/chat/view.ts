@@ -1,6 +1,7 @@
-// The page's renderer of a turn (src/core/turn): what the answer shows while it comes (the
-// text once per frame, statuses, pictures, stats, the self-evaluation, speech) and, once it
-// ends, the outputs that say what it was. Only this file writes the turn into the page.
+// The page's sink of a turn (src/core/turn), as ../../cli/answer.ts is the terminal's: the
+// only code that draws a turn into the page (the text once per frame, statuses, pictures,
+// stats, the self-evaluation, speech, and at its end the model line); what the line leaves,
+// the answer or its error, goes back through the host as every line's outputs do.
 import type { Output, PluginHost, ShellEvents, Translate } from '../../core/host/index.ts';
 import type { TurnEnd, TurnSink } from '../../core/turn/runTurn.ts';
 import type { Emitter } from 'mitt';
@@ -68,13 +69,15 @@ export function chatView(deps: { controller: ShellController; host: PluginHost; 
       // Stopped before anything showed: with streaming off the server kept the answer so far,
       // and the person is told where it is.
       if (!end.text && end.stopped) return keptUnseen ? [{ kind: 'text', text: t('msg.stoppedKept') }] : [];
-      // What surrounds the answer (its model line, pictures, stats) comes back with it, as a log's does.
-      const { previews, stats, evaluation } = state.get();
-      const result: Output = { kind: 'effect', effect: { type: 'result', previews, info: end.model ? { model: end.model, raw: end.text, session: end.session } : null, stats, evaluation } };
+      // The model line under the answer, as the terminal's sink gets the answer's model at its end.
+      state.set({ modelInfo: end.model ? { model: end.model, raw: end.text, session: end.session } : null });
       // An answer that is a picture is not silent: the previews show it.
-      if (!end.text && end.pictured) return [result, { kind: 'effect', effect: { type: 'notice', text: '' } }];
+      if (!end.text && end.pictured) {
+        controller.notice('');
+        return [];
+      }
       // An empty reply says 'Silent...' (spec part 8) in the interface's language.
-      return [result, end.text ? { kind: 'markdown', text: end.text } : { kind: 'text', text: t('msg.silent') }];
+      return [end.text ? { kind: 'markdown', text: end.text } : { kind: 'text', text: t('msg.silent') }];
     },
   };
 }

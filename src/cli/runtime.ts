@@ -1,6 +1,6 @@
 // The CLI's shell: the same plugin host, manifests, handlers, translations and API client as the
 // browser, with settings and the login cookie kept in the profile (profile.ts) and the chat
-// answered through the same generation client (src/core/api).
+// answered by the same turn client (src/core/turn).
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {

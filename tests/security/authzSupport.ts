@@ -17,6 +17,7 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../server/support.ts';
+import type { ModelsDb } from '../../plugins/model/server/table.ts';
 
 export const ACTORS = ['anonymous', 'owner', 'other', 'member', 'root'] as const;
 export type Actor = (typeof ACTORS)[number];
@@ -173,7 +174,7 @@ export async function seedModels(w: World): Promise<Record<string, string>> {
   const group = await t.server.db.db.selectFrom('groups').select('id').where('name', '=', w.owner.username).executeTakeFirstOrThrow();
   const now = Date.now();
   const model = { provider: 'openai-compatible', model: 'owner-model', base_url: 'https://8.8.8.8/v1', api_key: t.server.models.sealKey(MODEL_KEY), price_input: 0, price_output: 0, capabilities: '{}', created_at: now, updated_at: now };
-  await t.server.db.db
+  await (t.server.db.db as ModelsDb)
     .insertInto('models')
     .values([
       { ...model, name: 'owner-model', scope: 'user', owner_id: w.owner.id },
@@ -182,7 +183,7 @@ export async function seedModels(w: World): Promise<Record<string, string>> {
     .execute();
   return { group: String(group.id) };
 }
-export const modelsOf = (ownerId: number, scope = 'user') => t.server.db.db.selectFrom('models').selectAll().where('scope', '=', scope).where('owner_id', '=', ownerId).execute();
+export const modelsOf = (ownerId: number, scope = 'user') => (t.server.db.db as ModelsDb).selectFrom('models').selectAll().where('scope', '=', scope).where('owner_id', '=', ownerId).execute();
 
 /** One test per route of the table, in table order: call inside the file's describe block. */
 export function runMatrix(matrix: Matrix, cases: Cases): void {

@@ -343,7 +343,8 @@ function registerUser(ctx: ServerPluginContext): void {
 
 const module: ServerPluginModule = {
   // Names sort across every plugin: a migration added later takes a number after all others.
-  migrations: { '0100_user_invitations': invitationsMigration, '0500_user_usage_device': usageDeviceMigration },
+  migrations: { '0001_invitations': invitationsMigration, '0002_usage_device': usageDeviceMigration },
+  formerMigrationNames: { '0001_invitations': '0100_user_invitations', '0002_usage_device': '0500_user_usage_device' },
   routes: userRoutes,
   register: registerUser,
 };

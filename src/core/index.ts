@@ -28,6 +28,5 @@ export * from './generation.ts';
 export * from './mcp.ts';
 export * from './functions.ts';
 export * from './usage.ts';
-export * from './mcpClient.ts';
 export * from './json.ts';
 export * from './api/typed.ts';

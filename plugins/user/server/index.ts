@@ -19,7 +19,7 @@ import {
   updatePasswordBody,
   updateRoleBody,
   updateSettingBody,
-} from '../../../src/core/api/user.ts';
+} from './bodies.ts';
 import { expiryProblem, loginExpiry, MESSAGES } from '../common/rules.ts';
 import { forgetInvitations, invitations, invitationsMigration } from './invitations.ts';
 import { userMail } from './mail.ts';

@@ -14,8 +14,6 @@ const PLUGINS = readdirSync(path.join(ROOT, 'plugins')).filter((id) => statSync(
 
 /** Known breaches, `<file> → <plugin>: <what>`, each waiting for its move. */
 const KNOWN: Record<string, string> = {
-  // The shell's Usage page, until it is the user plugin's page (ctx.page).
-  'src/shell/components/UsagePage.tsx → user: imports plugins/user/server/index.ts': 'Usage page',
   // The share link of the model info popup calls the session plugin's route itself.
   'src/shell/components/ModelInfo.tsx → session: route POST /api/session/share': 'session share',
   // The copy shortcut's attach line is the session plugin's command.

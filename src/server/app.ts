@@ -174,7 +174,7 @@ async function coreServices(config: ServerConfig, db: Db, now: () => number, sha
     accounts,
     secret,
     box,
-    models: new ModelRegistry(db.db, config.systemModels, box),
+    models: new ModelRegistry(config.systemModels, box),
     egressFetch,
     attachments: createAttachments(db.db, egressFetch),
     throttles: createThrottles(shared),

@@ -1,7 +1,7 @@
-// Every model a user can reach: their own, their groups', and the system's. A user model
-// wins over a group model of the same name, which wins over a system model.
-import type { Kysely } from 'kysely';
-import type { Database, PublicModel, StoredModel, UserRow } from '../../core/index.ts';
+// Every model a user can reach: their own and their groups' (from the plugin that keeps them,
+// addSource), and the system's. A user model wins over a group model of the same name, which
+// wins over a system model.
+import type { PublicModel, StoredModel, UserRow } from '../../core/index.ts';
 import { mask } from '../crypto/secretBox.ts';
 import { capabilitiesSchema, PROVIDERS, type ModelEntry, type ProviderKind } from './systemModels.ts';
 
@@ -11,13 +11,11 @@ export interface SecretBox {
 }
 
 export class ModelRegistry {
-  private readonly db: Kysely<Database>;
   private readonly systemModels: ModelEntry[];
   private readonly box: SecretBox;
   private readonly sources: ((user: UserRow) => Promise<StoredModel[]>)[] = [];
 
-  constructor(db: Kysely<Database>, systemModels: ModelEntry[], box: SecretBox) {
-    this.db = db;
+  constructor(systemModels: ModelEntry[], box: SecretBox) {
     this.systemModels = systemModels;
     this.box = box;
   }

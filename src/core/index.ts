@@ -26,6 +26,7 @@ export type * from './serverTurn.ts';
 export * from './api/client.ts';
 export * from './generation.ts';
 export * from './mcp.ts';
+export * from './pageElement.ts';
 export * from './functions.ts';
 export * from './usage.ts';
 export * from './json.ts';

@@ -100,16 +100,20 @@ export interface ModelCapabilities {
 export interface StoredModel {
   id: number;
   name: string;
-  /** 'user' or 'group'. */
+  /** 'user' or 'group' (system models come from configuration). */
   scope: string;
+  /** The user id or the group id that owns it. */
   owner_id: number;
   manager_id: number;
   provider: string;
+  /** The provider's own model id. */
   model: string;
   base_url: string;
+  /** The API key, sealed with the server secret (AES-256-GCM). */
   api_key: string;
   price_input: number;
   price_output: number;
+  /** JSON: {vision, tools, image, reasoning, context_window}. */
   capabilities: string;
 }
 

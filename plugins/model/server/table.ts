@@ -4,26 +4,8 @@
 import type { Generated, Kysely } from 'kysely';
 import type { Database, MigrationFactory, ServerPluginContext, StoredModel, UserRow } from '../../../src/core/index.ts';
 
-export interface ModelsTable {
-  id: Generated<number>;
-  name: string;
-  /** 'user' or 'group' (system models come from configuration). */
-  scope: string;
-  /** The user id or the group id that owns it. */
-  owner_id: number;
-  provider: string;
-  /** The provider's own model id. */
-  model: string;
-  base_url: string;
-  /** The API key, sealed with the server secret (AES-256-GCM). */
-  api_key: string;
-  price_input: number;
-  price_output: number;
-  /** JSON: {vision, tools, image, reasoning, context_window}. */
-  capabilities: string;
-  created_at: number;
-  updated_at: number;
-}
+/** The stored model as the core's registry reads it, less who manages it (worked out from groups). */
+export type ModelsTable = Omit<StoredModel, 'id' | 'manager_id'> & { id: Generated<number>; created_at: number; updated_at: number };
 
 export type ModelsDb = Kysely<Database & { models: ModelsTable }>;
 

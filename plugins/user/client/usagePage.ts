@@ -2,22 +2,13 @@
 // limit of the role with a progress bar, 'The usage limitation has been reached.' once one is,
 // and tokens and fees per model; for super users and root, the whole service's by model too.
 // Without a login, the spec's not-logged-in message. Drawn again when the login changes.
-import { call, PlatformRef, typedClient, type PageMount, type PluginContext, type TokenPair, type UsageRecord } from '../../../src/core/index.ts';
+import { call, el, PlatformRef, typedClient, type PageMount, type PluginContext, type TokenPair, type UsageRecord } from '../../../src/core/index.ts';
 import type { UserRoutes } from '../server/index.ts';
 
 const WINDOWS = ['daily', 'weekly', 'monthly'] as const;
 type Month = 'this_month' | 'last_month';
 
-const el = <K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLElementTagNameMap[K]> & { testid?: string } = {}, ...children: (Node | string)[]) => {
-  const node = document.createElement(tag);
-  const { testid, ...rest } = props;
-  Object.assign(node, rest);
-  if (testid) node.dataset.testid = testid;
-  node.append(...children);
-  return node;
-};
-
-export function usagePage(ctx: PluginContext, load?: () => Promise<UsageRecord>): PageMount {
+export function usagePage(ctx: PluginContext): PageMount {
   const t = ctx.t;
   const fetchUsage = async () => (await call(typedClient<UserRoutes>(ctx.services.get(PlatformRef).api).api.user.usage.$get())).result;
   const number = (n: number) => n.toLocaleString();
@@ -72,7 +63,7 @@ export function usagePage(ctx: PluginContext, load?: () => Promise<UsageRecord>)
         section.append(el('p', {}, t('usage.notLoggedIn')));
         return;
       }
-      (load ?? fetchUsage)()
+      fetchUsage()
         .then((r) => turn === drawn && section.append(...record(r)))
         .catch((err: Error & { key?: string }) => {
           // An API error's key is the shell's unless it names its namespace.

@@ -25,6 +25,7 @@ import {
   USER_KEY,
   type Tester,
 } from './modelTestSupport.ts';
+import type { ModelsDb } from './server/table.ts';
 
 beforeAll(startModelServers, 60_000);
 afterAll(stopModelServers);
@@ -152,7 +153,7 @@ describe("a user's own models", () => {
       expect(text).not.toContain(SYSTEM_KEY);
     }
     expect(answers[2]).toContain('"api_key":"sk-');
-    const row = await server.server.db.db.selectFrom('models').selectAll().where('name', '=', 'secretive').executeTakeFirstOrThrow();
+    const row = await (server.server.db.db as ModelsDb).selectFrom('models').selectAll().where('name', '=', 'secretive').executeTakeFirstOrThrow();
     expect(row.api_key.startsWith('v1.')).toBe(true);
     expect(row.api_key).not.toContain(USER_KEY);
     expect(server.logs()).not.toContain(USER_KEY);
@@ -204,7 +205,7 @@ describe('a chat turn with a user model', () => {
     // A row that got in anyway (say, before the operator tightened the policy) is refused on use.
     const user = (await strict.server.accounts.byUsername(t.username))!;
     const now = Date.now();
-    await strict.server.db.db
+    await (strict.server.db.db as ModelsDb)
       .insertInto('models')
       .values({ name: 'own', scope: 'user', owner_id: user.id, provider: 'openai-compatible', model: 'gpt-4o-mini', base_url: userProvider.url, api_key: strict.server.models.sealKey(USER_KEY), price_input: 0, price_output: 0, capabilities: '{}', created_at: now, updated_at: now })
       .execute();

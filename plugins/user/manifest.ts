@@ -7,6 +7,8 @@ export default definePlugin({
   version: '1.0.0',
   // Keeps the local user in step with the server (sync of settings, checks at start-up).
   activation: 'startup',
+  /** The Usage page (client/usagePage.ts), shown when the operator turns USE_PAYMENT on. */
+  pages: ['usage'],
   commands: [
     {
       id: 'login',

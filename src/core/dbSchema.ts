@@ -11,7 +11,7 @@ export interface UsersTable {
   password_hash: string;
   role: string;
   role_expires_at: number | null;
-  /** Unused since the ledger (0600_ledger): the balance is balance_cents. */
+  /** Unused since the ledger (the core's 0004_ledger): the balance is balance_cents. */
   balance: number;
   /** The sum of the user's balance_ledger rows, in whole cents. */
   balance_cents: number;
@@ -122,27 +122,6 @@ export interface UsageTable {
   continued: ColumnType<number, number | undefined, number>;
 }
 
-export interface ModelsTable {
-  id: Generated<number>;
-  name: string;
-  /** 'user' or 'group' (system models come from configuration). */
-  scope: string;
-  /** The user id or the group id that owns it. */
-  owner_id: number;
-  provider: string;
-  /** The provider's own model id. */
-  model: string;
-  base_url: string;
-  /** The API key, sealed with the server secret (AES-256-GCM). */
-  api_key: string;
-  price_input: number;
-  price_output: number;
-  /** JSON: {vision, tools, image, reasoning, context_window}. */
-  capabilities: string;
-  created_at: number;
-  updated_at: number;
-}
-
 export interface UploadsTable {
   /** A random UUID: the object URL's only secret (the user's file name never reaches a path). */
   id: string;
@@ -185,7 +164,6 @@ export interface Database {
   sessions: SessionsTable;
   logs: LogsTable;
   usage: UsageTable;
-  models: ModelsTable;
   uploads: UploadsTable;
   upload_parts: UploadPartsTable;
   balance_ledger: BalanceLedgerTable;

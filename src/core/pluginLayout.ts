@@ -1,6 +1,7 @@
-// Where a plugin's parts are, relative to the repository (DESIGN.md §1), for the three things
-// that load plugins: the app's build (scripts/appPluginsVite.ts), the terminal client
-// (src/cli/runtime.ts) and the test harness (tests/harness/shellTester.ts).
+// Where a plugin's parts are, relative to the repository (DESIGN.md §1), for what loads plugins:
+// the app's build (scripts/appPluginsVite.ts), the terminal client (src/cli/runtime.ts), the
+// test harness (tests/harness/shellTester.ts) and the authorization matrix
+// (tests/security/authzSupport.ts).
 
 /** `client/index.ts` serves every client: the page and the terminal. */
 export const PLUGIN_PARTS = {
@@ -8,6 +9,8 @@ export const PLUGIN_PARTS = {
   client: 'client/index.ts',
   server: 'server/index.ts',
   docs: 'docs.ts',
+  /** Its rows of the authorization matrix (tests/security/authzSupport.ts). */
+  authz: 'authz.ts',
 } as const;
 
 export type PluginPart = keyof typeof PLUGIN_PARTS;

@@ -284,8 +284,13 @@ export type MigrationFactory = (
 ) => { up(db: Kysely<unknown>): Promise<void>; down?(db: Kysely<unknown>): Promise<void> };
 
 export interface ServerPluginModule {
-  /** Named migrations; names sort globally, so prefix them with a number and the plugin id. */
+  /**
+   * The plugin's migrations, numbered by the plugin alone ('0001_<what>', '0002_<what>'...) and
+   * applied in that order; the server records them as '<id>/0001_<what>'.
+   */
   migrations?: Record<string, MigrationFactory>;
+  /** A migration's key → the name it was applied under when numbers were global (a database that ran it does not again). */
+  formerMigrationNames?: Record<string, string>;
   /**
    * The plugin's API routes as one Hono sub-app with full paths (`/api/<plugin>/...`), which the
    * server mounts; its type gives the browser and the CLI their typed client (`typedClient`).

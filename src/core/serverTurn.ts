@@ -96,7 +96,30 @@ export interface ModelCapabilities {
   context_window: number | null;
 }
 
+/** A model a user keeps, as stored: its key sealed, its capabilities JSON; who manages it (the owner, or the owner of the group it is shared with). */
+export interface StoredModel {
+  id: number;
+  name: string;
+  /** 'user' or 'group' (system models come from configuration). */
+  scope: string;
+  /** The user id or the group id that owns it. */
+  owner_id: number;
+  manager_id: number;
+  provider: string;
+  /** The provider's own model id. */
+  model: string;
+  base_url: string;
+  /** The API key, sealed with the server secret (AES-256-GCM). */
+  api_key: string;
+  price_input: number;
+  price_output: number;
+  /** JSON: {vision, tools, image, reasoning, context_window}. */
+  capabilities: string;
+}
+
 export interface ModelsApi {
+  /** Where the models a user keeps come from (the plugin that stores them), in the order listed; without one, only the system's. */
+  addSource(source: (user: UserRow) => Promise<StoredModel[]>): void;
   list(user: UserRow | null): Promise<{ user_models: PublicModel[]; group_models: PublicModel[]; system_models: PublicModel[] }>;
   get(name: string, user: UserRow | null): Promise<PublicModel | undefined>;
   /** Seals an API key for storage in the models table. */

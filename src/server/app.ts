@@ -14,7 +14,8 @@ import { sign, verifySignature } from './auth/tokens.ts';
 import type { ServerConfig } from './config.ts';
 import { createSecretBox } from './crypto/secretBox.ts';
 import { connectDatabase, type Db } from './db/connect.ts';
-import { migrate, type MigrationFactory } from './db/migrations.ts';
+import { CORE_MIGRATIONS } from './db/migrations.ts';
+import { migrate } from './db/migrator.ts';
 import { apiMiddleware } from './http/middleware.ts';
 import { sameSiteOnly } from './http/origin.ts';
 import { fail, ok } from './http/respond.ts';
@@ -148,14 +149,13 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
 }
 
 /** The database, migrated with the core's migrations and every plugin's. */
-async function openDatabase(config: ServerConfig, log: Logger, plugins: { module: ServerPluginModule }[]): Promise<Db> {
+async function openDatabase(config: ServerConfig, log: Logger, plugins: { id: string; module: ServerPluginModule }[]): Promise<Db> {
   const db = await connectDatabase(config.databaseUrl, config.dataDir, (err) =>
     log.warn({ err: { message: err.message } }, 'database connection closed; the pool opens a new one'),
   );
-  const extraMigrations: Record<string, MigrationFactory> = {};
-  for (const { module } of plugins) Object.assign(extraMigrations, module.migrations ?? {});
+  const owned = plugins.map(({ id, module }) => ({ owner: id, migrations: module.migrations ?? {}, formerNames: module.formerMigrationNames }));
   try {
-    await migrate(db.db as never, db.engine, extraMigrations);
+    await migrate(db.db as never, db.engine, [CORE_MIGRATIONS, ...owned]);
   } catch (err) {
     await db.close().catch(() => undefined);
     throw new StartError(`${config.databaseUrl ? 'DATABASE_URL' : 'DATA_DIR'}: ${causeOf(err)}`);
@@ -174,7 +174,7 @@ async function coreServices(config: ServerConfig, db: Db, now: () => number, sha
     accounts,
     secret,
     box,
-    models: new ModelRegistry(db.db, config.systemModels, box),
+    models: new ModelRegistry(config.systemModels, box),
     egressFetch,
     attachments: createAttachments(db.db, egressFetch),
     throttles: createThrottles(shared),

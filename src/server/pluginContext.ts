@@ -106,6 +106,7 @@ export function pluginContext(deps: PluginContextDeps): ServerPluginContext {
       adopt: (c, user) => adoptDevice(db.db, ownerOf(c, isHttps(c, config.trustProxy)).deviceId, user.id),
     },
     models: {
+      addSource: (source) => models.addSource(source),
       list: async (user) => {
         const all = await models.list(user);
         const view = (list: typeof all.system_models) => list.map((m) => models.toPublic(m, user));

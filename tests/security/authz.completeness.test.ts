@@ -1,29 +1,27 @@
-// The authorization matrix is complete: the area tables (authzRoutes.*.ts) together list every
-// API route the server registers, and no route it does not, each with its cases. A new route
-// that no area lists, or a row for a route that is gone, fails here.
+// The authorization matrix is complete: the server's own tables (authzRoutes.*.ts) and every
+// configured plugin's (plugins/<id>/authz.ts) together list every API route the server
+// registers, and no route it does not, each with its cases. A new route that no table lists,
+// or a row for a route that is gone, fails here.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ACCOUNT_CASES, ACCOUNT_MATRIX } from './authzRoutes.accounts.ts';
-import { MODEL_CASES, MODEL_MATRIX } from './authzRoutes.models.ts';
-import { NODE_CASES, NODE_MATRIX } from './authzRoutes.nodes.ts';
-import { PAYMENT_CASES, PAYMENT_MATRIX } from './authzRoutes.payments.ts';
-import { SESSION_CASES, SESSION_MATRIX } from './authzRoutes.sessions.ts';
-import { STORE_CASES, STORE_MATRIX } from './authzRoutes.stores.ts';
+import { CORE_CASES, CORE_MATRIX } from './authzRoutes.core.ts';
+import { GENERATION_CASES, GENERATION_MATRIX } from './authzRoutes.generation.ts';
 import { UPLOAD_CASES, UPLOAD_MATRIX } from './authzRoutes.uploads.ts';
-import { startAuthzServer, stopAuthzServer, t } from './authzSupport.ts';
+import { pluginAuthz, startAuthzServer, stopAuthzServer, t } from './authzSupport.ts';
 
-/** The area tables as one; a route listed in two areas would be tested twice, so it is refused. */
+/** The tables as one; a route listed in two would be tested twice, so it is refused. */
 function joined<T>(tables: Record<string, T>[]): Record<string, T> {
   const all: Record<string, T> = {};
   for (const table of tables) {
     for (const [route, value] of Object.entries(table)) {
-      if (route in all) throw new Error(`${route} is listed in two areas of the authorization matrix`);
+      if (route in all) throw new Error(`${route} is listed in two tables of the authorization matrix`);
       all[route] = value;
     }
   }
   return all;
 }
-const MATRIX = joined([ACCOUNT_MATRIX, SESSION_MATRIX, MODEL_MATRIX, STORE_MATRIX, NODE_MATRIX, UPLOAD_MATRIX, PAYMENT_MATRIX]);
-const CASES = joined([ACCOUNT_CASES, SESSION_CASES, MODEL_CASES, STORE_CASES, NODE_CASES, UPLOAD_CASES, PAYMENT_CASES]);
+const plugins = await pluginAuthz();
+const MATRIX = joined([CORE_MATRIX, GENERATION_MATRIX, UPLOAD_MATRIX, ...plugins.map((p) => p.matrix)]);
+const CASES = joined([CORE_CASES, GENERATION_CASES, UPLOAD_CASES, ...plugins.map((p) => p.cases)]);
 
 beforeAll(startAuthzServer, 60_000);
 afterAll(stopAuthzServer);
@@ -38,5 +36,12 @@ describe('authorization matrix', () => {
     );
     expect([...registered].sort()).toEqual(Object.keys(MATRIX).sort());
     expect(Object.keys(CASES).sort()).toEqual(Object.keys(MATRIX).sort());
+  });
+
+  it("keeps each plugin's rows in its own folder, the server's own in tests/security", () => {
+    const owner = new Map(t.server.apiRoutes().map((r) => [`${r.method} ${r.path}`, r.owner]));
+    expect(plugins.map((p) => p.id)).toEqual(expect.arrayContaining(['user', 'session', 'model', 'store']));
+    for (const p of plugins) for (const route of Object.keys(p.matrix)) expect([route, owner.get(route)]).toEqual([route, p.id]);
+    for (const route of Object.keys({ ...CORE_MATRIX, ...GENERATION_MATRIX, ...UPLOAD_MATRIX })) expect([route, owner.get(route)]).toEqual([route, 'core']);
   });
 });

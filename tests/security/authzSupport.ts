@@ -13,10 +13,15 @@
 //
 // This module holds the machinery: the server with its mail catcher, `call`, the world of
 // actors, the seeds several areas share, and `runMatrix`, which turns a table into tests.
+import { existsSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../server/support.ts';
+import appConfig from '../../app.config.ts';
+import { pluginFile } from '../../src/core/pluginLayout.ts';
+import type { ModelsDb } from '../../plugins/model/server/table.ts';
 
 export const ACTORS = ['anonymous', 'owner', 'other', 'member', 'root'] as const;
 export type Actor = (typeof ACTORS)[number];
@@ -168,12 +173,28 @@ export const row = (username: string) => t.server.accounts.byUsername(username);
 export const resultOf = <T,>(res: Result) => res.json?.result as T;
 
 /** Model rows: the owner's model (with a sealed key) and the owner's group's model. */
+/** An unshared session of the owner with two logs, written straight to the database. */
+let lastSession = Date.now() - 50_000_000;
+export async function ownerSession(w: World): Promise<Record<string, string>> {
+  const id = (lastSession += 1_000);
+  const now = Date.now();
+  const db = t.server.db.db;
+  await db.insertInto('sessions').values({ id, parent_id: null, branch_time: null, user_id: w.owner.id, device_id: null, shared: 0, created_at: now, updated_at: now }).execute();
+  for (const i of [0, 1]) {
+    await db
+      .insertInto('logs')
+      .values({ session: id, time: id + 10 + i, user_id: w.owner.id, device_id: null, model: 'm', input: `needle-${w.owner.username}-end ${i}`, output: 'answer', images: '[]', tools: '[]', input_tokens: 0, output_tokens: 0, created_at: now })
+      .execute();
+  }
+  return { session: String(id), first: String(id + 10), second: String(id + 11) };
+}
+
 export const MODEL_KEY = 'sk-owner-model-key-0123456789';
 export async function seedModels(w: World): Promise<Record<string, string>> {
   const group = await t.server.db.db.selectFrom('groups').select('id').where('name', '=', w.owner.username).executeTakeFirstOrThrow();
   const now = Date.now();
   const model = { provider: 'openai-compatible', model: 'owner-model', base_url: 'https://8.8.8.8/v1', api_key: t.server.models.sealKey(MODEL_KEY), price_input: 0, price_output: 0, capabilities: '{}', created_at: now, updated_at: now };
-  await t.server.db.db
+  await (t.server.db.db as ModelsDb)
     .insertInto('models')
     .values([
       { ...model, name: 'owner-model', scope: 'user', owner_id: w.owner.id },
@@ -182,7 +203,7 @@ export async function seedModels(w: World): Promise<Record<string, string>> {
     .execute();
   return { group: String(group.id) };
 }
-export const modelsOf = (ownerId: number, scope = 'user') => t.server.db.db.selectFrom('models').selectAll().where('scope', '=', scope).where('owner_id', '=', ownerId).execute();
+export const modelsOf = (ownerId: number, scope = 'user') => (t.server.db.db as ModelsDb).selectFrom('models').selectAll().where('scope', '=', scope).where('owner_id', '=', ownerId).execute();
 
 /** One test per route of the table, in table order: call inside the file's describe block. */
 export function runMatrix(matrix: Matrix, cases: Cases): void {
@@ -221,4 +242,29 @@ export function runMatrix(matrix: Matrix, cases: Cases): void {
     expect(Object.fromEntries(cells.map((c) => [c.actor, c.status]))).toEqual(expected);
     expect(cells.flatMap((c) => (c.problem ? [c.problem] : []))).toEqual([]);
   }, 60_000);
+}
+
+/** What the server of a plugin's matrix needs besides the defaults (the subscription plugin's fake PayPal). */
+export interface AuthzServer {
+  start(): Promise<Record<string, string>>;
+  stop(): Promise<void>;
+}
+
+/** A plugin's rows of the matrix: its `plugins/<id>/authz.ts`. */
+export interface PluginAuthz {
+  id: string;
+  matrix: Matrix;
+  cases: Cases;
+  server?: AuthzServer;
+}
+
+/** The matrix rows of every plugin of the app's configuration that has routes, each in its own folder. */
+export async function pluginAuthz(): Promise<PluginAuthz[]> {
+  const root = path.resolve(import.meta.dirname, '../..');
+  const found: PluginAuthz[] = [];
+  for (const id of appConfig.plugins) {
+    const file = path.join(root, pluginFile(id, 'authz'));
+    if (existsSync(file)) found.push({ id, ...((await import(file)) as Omit<PluginAuthz, 'id'>) });
+  }
+  return found;
 }

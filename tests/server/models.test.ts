@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PublicModel } from '../../src/core/index.ts';
 import { engines, failure, startTestServer, type TestServer } from './support.ts';
+import type { ModelsDb } from '../../plugins/model/server/table.ts';
 
 const PW = 'hunter2hunter2';
 const SYSTEM_KEY = 'sk-system-secret-0123456789';
@@ -156,7 +157,7 @@ describe.each(await engines())('models on %s', (engine) => {
   it('limits a user to 50 models', async () => {
     const owner = await user();
     const now = Date.now();
-    await t.server.db.db
+    await (t.server.db.db as ModelsDb)
       .insertInto('models')
       .values(Array.from({ length: 50 }, (_, i) => ({ name: `bulk${i}`, scope: 'user', owner_id: owner.id, provider: 'openai-compatible', model: `bulk${i}`, base_url: 'https://8.8.8.8', api_key: '', price_input: 0, price_output: 0, capabilities: '{}', created_at: now, updated_at: now })))
       .execute();
@@ -171,7 +172,7 @@ describe.each(await engines())('models on %s', (engine) => {
     await member.post('/api/user/group/join', { group: owner.username, password: info.settings.groupPassword });
     const group = await t.server.db.db.selectFrom('groups').select('id').where('name', '=', owner.username).executeTakeFirstOrThrow();
     const now = Date.now();
-    await t.server.db.db
+    await (t.server.db.db as ModelsDb)
       .insertInto('models')
       .values({ name: 'team', scope: 'group', owner_id: group.id, provider: 'openai-compatible', model: 'team-1', base_url: 'https://8.8.8.8/v1', api_key: t.server.models.sealKey(USER_KEY), price_input: 0, price_output: 0, capabilities: '{}', created_at: now, updated_at: now })
       .execute();
@@ -201,7 +202,7 @@ describe.each(await engines())('models on %s', (engine) => {
     expect(await failure(outsider.get('/api/model/team'))).toEqual({ status: 404, error: 'Model not found.' });
 
     await owner.post('/api/user/delete', { username: owner.username });
-    expect(await t.server.db.db.selectFrom('models').select('name').where('owner_id', 'in', [owner.id, group.id]).where('name', 'in', ['team', 'private']).execute()).toEqual([]);
+    expect(await (t.server.db.db as ModelsDb).selectFrom('models').select('name').where('owner_id', 'in', [owner.id, group.id]).where('name', 'in', ['team', 'private']).execute()).toEqual([]);
   });
 
   it('never writes a key to the log', () => {

@@ -1,6 +1,7 @@
 // Browser entry of the function plugin: the handlers, and the client of the local MCP helper
 // (its address from system info `mcp_url`, else the spec's fixed local address).
-import { createMcpClient, definePluginModule, McpRef, PlatformRef } from '../../../src/core/index.ts';
+import { definePluginModule, McpRef, PlatformRef } from '../../../src/core/index.ts';
+import { createMcpClient } from './mcpClient.ts';
 import { activateFunction } from '../common/index.ts';
 
 export default definePluginModule({

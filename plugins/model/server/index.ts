@@ -7,7 +7,7 @@
 import { Hono, type Context } from 'hono';
 import type { Selectable } from 'kysely';
 import { z } from 'zod';
-import { saidBy, type AppEnv, type Database, type Message, type ServerPluginContext, type ServerPluginModule, type UserRow } from '../../../src/core/index.ts';
+import { saidBy, type AppEnv, type Message, type ServerPluginContext, type ServerPluginModule, type UserRow } from '../../../src/core/index.ts';
 import {
   API_KEY_MAX,
   checkBaseUrlSyntax,
@@ -20,9 +20,10 @@ import {
   type Capabilities,
   type ModelChange,
 } from '../common/rules.ts';
+import { modelsMigration, reachableModels, type ModelsDb, type ModelsTable } from './table.ts';
 
 type C = Context<AppEnv>;
-type ModelRow = Selectable<Database['models']>;
+type ModelRow = Selectable<ModelsTable>;
 
 const addBody = z.object({
   name: z.string().max(256),
@@ -45,7 +46,8 @@ function parseCapabilities(json: string): Capabilities {
 
 /** The models a user manages, and the checks and writes on them, for the routes. */
 function modelBook(ctx: ServerPluginContext) {
-  const { db, models } = ctx;
+  const { models } = ctx;
+  const db = ctx.db as ModelsDb;
 
   /** The group a user shares models with: their own, made at signup. */
   const ownGroup = async (user: UserRow) => (await db.selectFrom('groups').select('id').where('owner_id', '=', user.id).orderBy('id').executeTakeFirst())?.id;
@@ -161,7 +163,8 @@ function modelBook(ctx: ServerPluginContext) {
 
 /** The model API's routes; the browser's client is typed from them (ModelRoutes). */
 export function modelRoutes(ctx: ServerPluginContext) {
-  const { db, models, validate, requireUser, answer, refuse } = ctx;
+  const { models, validate, requireUser, answer, refuse } = ctx;
+  const db = ctx.db as ModelsDb;
   const book = modelBook(ctx);
   const me = (c: C) => c.get('user') as UserRow;
 
@@ -211,7 +214,8 @@ export type ModelRoutes = ReturnType<typeof modelRoutes>;
 
 /** An account's models go with it, and so do the models of the group it owns. */
 function registerModels(ctx: ServerPluginContext): void {
-  const { db } = ctx;
+  const db = ctx.db as ModelsDb;
+  ctx.models.addSource(reachableModels(ctx));
   ctx.accounts.onDelete(async (userId) => {
     const groups = await db.selectFrom('groups').select('id').where('owner_id', '=', userId).execute();
     await db.deleteFrom('models').where('scope', '=', 'user').where('owner_id', '=', userId).execute();
@@ -226,6 +230,9 @@ function registerModels(ctx: ServerPluginContext): void {
 }
 
 const plugin: ServerPluginModule = {
+  migrations: { '0001_models': modelsMigration },
+  // The core's chat migration made this table when numbers were global.
+  formerMigrationNames: { '0001_models': '0002_chat' },
   routes: modelRoutes,
   register: registerModels,
 };

@@ -327,7 +327,8 @@ function registerNodes(ctx: ServerPluginContext): void {
 }
 
 const plugin: ServerPluginModule = {
-  migrations: { '0300_node_nodes': nodesMigration },
+  migrations: { '0001_nodes': nodesMigration },
+  formerMigrationNames: { '0001_nodes': '0300_node_nodes' },
   routes: nodeRoutes,
   register: registerNodes,
 };

@@ -142,7 +142,8 @@ function registerRoles(ctx: ServerPluginContext): void {
 }
 
 const plugin: ServerPluginModule = {
-  migrations: { '0200_role_roles': rolesMigration },
+  migrations: { '0001_roles': rolesMigration },
+  formerMigrationNames: { '0001_roles': '0200_role_roles' },
   routes: roleRoutes,
   register: registerRoles,
 };

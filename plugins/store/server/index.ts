@@ -217,7 +217,8 @@ function registerStores(ctx: ServerPluginContext): void {
 }
 
 const plugin: ServerPluginModule = {
-  migrations: { '0300_store': storeMigration },
+  migrations: { '0001_stores': storeMigration },
+  formerMigrationNames: { '0001_stores': '0300_store' },
   routes: storeRoutes,
   register: registerStores,
 };

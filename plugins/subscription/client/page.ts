@@ -5,19 +5,10 @@
 // the server gives (PAYPAL_SDK_URL). After a payment, the server's words replace the controls,
 // and the standing and the controls are drawn again from the server's answer.
 import { loadScript } from '@paypal/paypal-js';
-import { call, PlatformRef, translateMessage, typedClient, type MessageData, type PageMount, type PluginContext, type Translate } from '../../../src/core/index.ts';
+import { call, el, PlatformRef, translateMessage, typedClient, type MessageData, type PageMount, type PluginContext, type Translate } from '../../../src/core/index.ts';
 import { formatRoleExpiry } from '../../../src/core/roles.ts';
 import type { SubscriptionRoutes } from '../server/index.ts';
 import { dollars, feeCents, moneyMessage, planChange, TOPUPS, type Plan, type SubscriptionStatus } from '../common/rules.ts';
-
-const el = <K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLElementTagNameMap[K]> & { testid?: string } = {}, ...children: (Node | string)[]) => {
-  const node = document.createElement(tag);
-  const { testid, ...rest } = props;
-  Object.assign(node, rest);
-  if (testid) node.dataset.testid = testid;
-  node.append(...children);
-  return node;
-};
 
 export function subscriptionsPage(ctx: PluginContext): PageMount {
   return (root, { focus }) => {

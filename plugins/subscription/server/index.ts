@@ -134,7 +134,8 @@ function registerSubscriptions(ctx: ServerPluginContext): void {
 }
 
 const plugin: ServerPluginModule = {
-  migrations: { '0700_subscription': subscriptionMigration },
+  migrations: { '0001_payments': subscriptionMigration },
+  formerMigrationNames: { '0001_payments': '0700_subscription' },
   routes: subscriptionRoutes,
   register: registerSubscriptions,
 };

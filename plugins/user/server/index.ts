@@ -19,7 +19,7 @@ import {
   updatePasswordBody,
   updateRoleBody,
   updateSettingBody,
-} from '../../../src/core/api/user.ts';
+} from './bodies.ts';
 import { expiryProblem, loginExpiry, MESSAGES } from '../common/rules.ts';
 import { forgetInvitations, invitations, invitationsMigration } from './invitations.ts';
 import { userMail } from './mail.ts';
@@ -343,7 +343,8 @@ function registerUser(ctx: ServerPluginContext): void {
 
 const module: ServerPluginModule = {
   // Names sort across every plugin: a migration added later takes a number after all others.
-  migrations: { '0100_user_invitations': invitationsMigration, '0500_user_usage_device': usageDeviceMigration },
+  migrations: { '0001_invitations': invitationsMigration, '0002_usage_device': usageDeviceMigration },
+  formerMigrationNames: { '0001_invitations': '0100_user_invitations', '0002_usage_device': '0500_user_usage_device' },
   routes: userRoutes,
   register: registerUser,
 };

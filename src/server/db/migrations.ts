@@ -1,11 +1,8 @@
-// Migrations, applied on start. Each plugin may add its own; names sort in order of application.
+// The core's migrations (its tables: accounts, sessions and logs, usage, uploads, the balance
+// ledger); each plugin brings its own, and migrator.ts applies them all on start.
 import type { ColumnDefinitionBuilder, Kysely } from 'kysely';
-import { Migrator, type Migration } from 'kysely/migration';
 import type { MigrationFactory } from '../../core/index.ts';
-import type { Engine } from './connect.ts';
-import { columns } from './columns.ts';
-
-export type { MigrationFactory };
+import type { OwnedMigrations } from './migrator.ts';
 
 /** Accounts: users, groups and memberships, login tokens, e-mail tokens. */
 export const accountsMigration: MigrationFactory = (engine, c) => ({
@@ -65,7 +62,7 @@ export const accountsMigration: MigrationFactory = (engine, c) => ({
   },
 });
 
-/** Chat: sessions (with their branches), logs, the usage ledger, and user and group models. */
+/** Chat: sessions (with their branches), logs and the usage ledger (users' models are plugins/model's). */
 export const chatMigration: MigrationFactory = (engine, c) => ({
   async up(db: Kysely<unknown>) {
     const serial = (col: ColumnDefinitionBuilder) => (engine === 'postgres' ? col.primaryKey() : col.primaryKey().autoIncrement());
@@ -114,26 +111,9 @@ export const chatMigration: MigrationFactory = (engine, c) => ({
       .addColumn('created_at', c.bigint, (col) => col.notNull())
       .execute();
     await db.schema.createIndex('usage_user').on('usage').columns(['user_id', 'created_at']).execute();
-    await db.schema
-      .createTable('models')
-      .addColumn('id', c.id, serial)
-      .addColumn('name', c.name, (col) => col.notNull())
-      .addColumn('scope', c.name, (col) => col.notNull())
-      .addColumn('owner_id', 'integer', (col) => col.notNull())
-      .addColumn('provider', c.name, (col) => col.notNull())
-      .addColumn('model', c.name, (col) => col.notNull())
-      .addColumn('base_url', c.name, (col) => col.notNull())
-      .addColumn('api_key', c.text, (col) => col.notNull())
-      .addColumn('price_input', c.double, (col) => col.notNull().defaultTo(0))
-      .addColumn('price_output', c.double, (col) => col.notNull().defaultTo(0))
-      .addColumn('capabilities', c.text, (col) => col.notNull())
-      .addColumn('created_at', c.bigint, (col) => col.notNull())
-      .addColumn('updated_at', c.bigint, (col) => col.notNull())
-      .execute();
-    await db.schema.createIndex('models_owner').on('models').columns(['scope', 'owner_id', 'name']).unique().execute();
   },
   async down(db: Kysely<unknown>) {
-    for (const table of ['models', 'usage', 'logs', 'sessions']) await db.schema.dropTable(table).ifExists().execute();
+    for (const table of ['usage', 'logs', 'sessions']) await db.schema.dropTable(table).ifExists().execute();
   },
 });
 
@@ -226,16 +206,13 @@ export const visitorAddressMigration: MigrationFactory = (_engine, c) => ({
   },
 });
 
-export async function migrate(db: Kysely<unknown>, engine: Engine, extra: Record<string, MigrationFactory> = {}): Promise<void> {
-  const all: Record<string, MigrationFactory> = { '0001_accounts': accountsMigration, '0002_chat': chatMigration, '0400_uploads': uploadsMigration, '0600_ledger': ledgerMigration, '0820_visitor_addresses': visitorAddressMigration, ...extra };
-  const migrations: Record<string, Migration> = Object.fromEntries(
-    Object.entries(all).map(([name, factory]) => [name, factory(engine, columns(engine))]),
-  );
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
-  const { error, results } = await migrator.migrateToLatest();
-  const failed = results?.find((r) => r.status === 'Error');
-  if (!error && !failed) return;
-  // An error before any migration ran (the migrations' own table) has no migration to name.
-  const cause = error instanceof Error ? error.message : String(error);
-  throw new Error(failed ? `migration ${failed.migrationName} failed: ${cause}` : `the migrations cannot start: ${cause}`);
-}
+/**
+ * The core's migrations, numbered in their own sequence like each plugin's (migrator.ts), with
+ * the names they were applied under when numbers were global across plugins.
+ */
+export const CORE_MIGRATIONS: OwnedMigrations = {
+  owner: '',
+  migrations: { '0001_accounts': accountsMigration, '0002_sessions': chatMigration, '0003_uploads': uploadsMigration, '0004_ledger': ledgerMigration, '0005_visitor_addresses': visitorAddressMigration },
+  // 0002_chat made the users' models table too, which a plugin makes now.
+  formerNames: { '0002_sessions': '0002_chat', '0003_uploads': '0400_uploads', '0004_ledger': '0600_ledger', '0005_visitor_addresses': '0820_visitor_addresses' },
+};

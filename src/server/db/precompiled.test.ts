@@ -8,13 +8,14 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { connectDatabase, type Db } from './connect.ts';
-import { migrate } from './migrations.ts';
+import { CORE_MIGRATIONS } from './migrations.ts';
+import { migrate } from './migrator.ts';
 import { precompiled } from './precompiled.ts';
 
 let db: Db;
 beforeAll(async () => {
   db = await connectDatabase('', mkdtempSync(path.join(tmpdir(), 'shellchat-precompiled-')));
-  await migrate(db.db as never, db.engine);
+  await migrate(db.db as never, db.engine, [CORE_MIGRATIONS]);
 });
 afterAll(() => db.close());
 

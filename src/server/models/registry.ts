@@ -1,8 +1,7 @@
-// Every model a user can reach: their own, their groups', and the system's. A user model
-// wins over a group model of the same name, which wins over a system model.
-import type { Kysely } from 'kysely';
-import type { Database, PublicModel, UserRow } from '../../core/index.ts';
-import { groupsOf } from '../accounts/service.ts';
+// Every model a user can reach: their own and their groups' (from the plugin that keeps them,
+// addSource), and the system's. A user model wins over a group model of the same name, which
+// wins over a system model.
+import type { PublicModel, StoredModel, UserRow } from '../../core/index.ts';
 import { mask } from '../crypto/secretBox.ts';
 import { capabilitiesSchema, PROVIDERS, type ModelEntry, type ProviderKind } from './systemModels.ts';
 
@@ -12,12 +11,11 @@ export interface SecretBox {
 }
 
 export class ModelRegistry {
-  private readonly db: Kysely<Database>;
   private readonly systemModels: ModelEntry[];
   private readonly box: SecretBox;
+  private readonly sources: ((user: UserRow) => Promise<StoredModel[]>)[] = [];
 
-  constructor(db: Kysely<Database>, systemModels: ModelEntry[], box: SecretBox) {
-    this.db = db;
+  constructor(systemModels: ModelEntry[], box: SecretBox) {
     this.systemModels = systemModels;
     this.box = box;
   }
@@ -31,7 +29,7 @@ export class ModelRegistry {
     return this.systemModels[0];
   }
 
-  private fromRow(row: Awaited<ReturnType<ModelRegistry['rows']>>[number] & { manager_id: number }): ModelEntry {
+  private fromRow(row: StoredModel): ModelEntry {
     let apiKey = '';
     try {
       apiKey = row.api_key ? this.box.open(row.api_key) : '';
@@ -55,22 +53,13 @@ export class ModelRegistry {
     };
   }
 
-  private async rows(user: UserRow) {
-    const groups = await groupsOf(this.db, user.id);
-    const groupIds = groups.map((g) => g.id);
-    const groupOwner = new Map(groups.map((g) => [g.id, g.owner_id]));
-    const rows = await this.db
-      .selectFrom('models')
-      .selectAll()
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('scope', '=', 'user'), eb('owner_id', '=', user.id)]),
-          ...(groupIds.length ? [eb.and([eb('scope', '=', 'group'), eb('owner_id', 'in', groupIds)])] : []),
-        ]),
-      )
-      .orderBy('name')
-      .execute();
-    return rows.map((row) => ({ ...row, manager_id: row.scope === 'user' ? row.owner_id : (groupOwner.get(row.owner_id) ?? -1) }));
+  /** The models users keep come from a plugin's table; the core has none of its own. */
+  addSource(source: (user: UserRow) => Promise<StoredModel[]>): void {
+    this.sources.push(source);
+  }
+
+  private async rows(user: UserRow): Promise<StoredModel[]> {
+    return (await Promise.all(this.sources.map((source) => source(user)))).flat();
   }
 
   async list(user: UserRow | null): Promise<{ user_models: ModelEntry[]; group_models: ModelEntry[]; system_models: ModelEntry[] }> {

@@ -4,9 +4,8 @@ import { DocumentationPage } from './DocumentationPage.tsx';
 import { PrivacyPage } from './PrivacyPage.tsx';
 import { SettingsPage } from './SettingsPage.tsx';
 import { PluginPage } from './PluginPage.tsx';
-import { UsagePage } from './UsagePage.tsx';
 
-/** Back view navigation. Usage and Subscriptions appear only when system info enables them (Subscriptions is the subscription plugin's page). */
+/** Back view navigation. Usage and Subscriptions appear only when system info enables them and their plugin (user, subscription) is installed. */
 export function BackView() {
   const page = useShellState((s) => s.page);
   const info = useShellState((s) => s.systemInfo);
@@ -16,7 +15,7 @@ export function BackView() {
   const t = useT();
   const items: { page: BackPage; testid: string; label: string }[] = [
     { page: 'documentation', testid: 'nav-documentation', label: t('nav.documentation') },
-    ...(info.use_payment ? [{ page: 'usage' as const, testid: 'nav-usage', label: t('nav.usage') }] : []),
+    ...(info.use_payment && host.pageOwner('usage') ? [{ page: 'usage' as const, testid: 'nav-usage', label: t('nav.usage') }] : []),
     // Shown when the operator turned subscriptions on and the subscription plugin is installed.
     ...(info.use_subscriptions && host.pageOwner('subscriptions')
       ? [{ page: 'subscriptions' as const, testid: 'nav-subscriptions', label: t('nav.subscriptions') }]
@@ -44,7 +43,7 @@ export function BackView() {
         {shown === 'documentation' && <DocumentationPage />}
         {shown === 'settings' && <SettingsPage />}
         {shown === 'privacy' && <PrivacyPage />}
-        {shown === 'usage' && <UsagePage />}
+        {shown === 'usage' && <PluginPage page="usage" testid="page-usage" />}
         {shown === 'subscriptions' && <PluginPage page="subscriptions" focus={focus} testid="page-subscriptions" />}
       </div>
       <footer className="back-footer" data-testid="copyright">

@@ -1,17 +1,13 @@
-// The authorization matrix over the account routes (authzRoutes.accounts.ts): ping and system
-// info, the user routes and invitations, each actor in a fresh world (authzSupport.ts); and
-// the login tokens and signed e-mail links that stand in for a login.
+// Beside the user plugin's rows of the authorization matrix (authz.ts): the login tokens and
+// signed e-mail links that stand in for a login (tests/security/authzSupport.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sign } from '../../src/server/auth/tokens.ts';
-import { ACCOUNT_CASES, ACCOUNT_MATRIX } from './authzRoutes.accounts.ts';
-import { call, row, runMatrix, SECRET_KEY, startAuthzServer, stopAuthzServer, world } from './authzSupport.ts';
+import { call, row, SECRET_KEY, startAuthzServer, stopAuthzServer, world } from '../../tests/security/authzSupport.ts';
 
 beforeAll(startAuthzServer, 60_000);
 afterAll(stopAuthzServer);
 
-describe('authorization matrix', () => {
-  runMatrix(ACCOUNT_MATRIX, ACCOUNT_CASES);
-
+describe('what stands in for a login', () => {
   it('treats an unknown or revoked login token as anonymous', async () => {
     expect((await call('GET', '/api/user/info', 'forged-token-that-was-never-issued')).status).toBe(401);
     const w = await world();

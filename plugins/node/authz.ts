@@ -3,10 +3,10 @@
 // group's node; only the owner lists, changes, hands over or calls theirs (see authzSupport.ts).
 import type { Generated, Kysely } from 'kysely';
 import { expect } from 'vitest';
-import { call, nextSeq, resultOf, t, type Cases, type Matrix, type World } from './authzSupport.ts';
+import { call, nextSeq, resultOf, t, type Cases, type Matrix, type World } from '../../tests/security/authzSupport.ts';
 
 // prettier-ignore
-export const NODE_MATRIX: Matrix = {
+export const matrix: Matrix = {
   //                                           scope      anonymous owner other member root
   // Nodes (plugins/node): the owner has a node with a key (pointing at a private address the
   // egress policy refuses), the owner's group a node.
@@ -49,7 +49,7 @@ async function seedNodes(w: World): Promise<Record<string, string>> {
   return { group: String(group.id) };
 }
 
-export const NODE_CASES: Cases = {
+export const cases: Cases = {
   'GET /api/node/list': {
     prepare: seedNodes,
     effect: async ({ actor, res, allowed }) => {

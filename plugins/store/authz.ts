@@ -1,11 +1,10 @@
-// The authorization matrix, stores and functions area (plugins/store, plugins/function): the
-// owner's file store with one indexed file, which the member sees as a group store and no
-// answer shows its password; direct function calls need a login (see authzSupport.ts).
+// The authorization matrix of the store plugin (tests/security/authzSupport.ts): the owner's file
+// store with one indexed file, which the member sees as a group store; no answer shows its password.
 import { expect } from 'vitest';
-import { nextSeq, resultOf, seedModels, t, type Cases, type Matrix, type World } from './authzSupport.ts';
+import { nextSeq, resultOf, seedModels, t, type Cases, type Matrix, type World } from '../../tests/security/authzSupport.ts';
 
 // prettier-ignore
-export const STORE_MATRIX: Matrix = {
+export const matrix: Matrix = {
   //                                           scope      anonymous owner other member root
   // Stores (plugins/store): the owner has a file store with one file; the member sees it as a group store.
   'GET /api/store/list':                       ['self',   401,      200,  200,  200,   200],
@@ -18,8 +17,6 @@ export const STORE_MATRIX: Matrix = {
   'POST /api/store/search':                    ['owner',  401,      200,  404,  200,   404],
   'POST /api/store/update/:name/owner':        ['owner',  401,      200,  404,  404,   404],
   'POST /api/store/update/:name/settings':     ['owner',  401,      200,  404,  404,   404],
-  // Functions (plugins/function): direct calls need a login (the original's route was open).
-  'POST /api/function/exec':                   ['self',   401,      200,  200,  200,   200],
 };
 
 /** Store rows: the owner's file store with one indexed file (plugins/store). */
@@ -41,7 +38,7 @@ async function seedStore(w: World): Promise<Record<string, string>> {
 const storesOf = (ownerId: number) => storeDb().selectFrom('stores').selectAll().where('owner_id', '=', ownerId).execute();
 const filesOf = async (storeId: number) => (await storeDb().selectFrom('store_files').select('id').where('store_id', '=', storeId).execute()).length;
 
-export const STORE_CASES: Cases = {
+export const cases: Cases = {
   'GET /api/store/list': {
     prepare: seedStore,
     effect: async ({ actor, res, allowed }) => {
@@ -110,13 +107,5 @@ export const STORE_CASES: Cases = {
     path: () => '/api/store/update/owner-store/settings',
     body: () => ({ key: 'description', value: 'changed' }),
     effect: async ({ w, allowed }) => expect(JSON.parse((await storesOf(w.owner.id))[0]!.settings).description).toBe(allowed ? 'changed' : 'original'),
-  },
-  'POST /api/function/exec': {
-    body: () => ({ functions: ['get_time({"timezone":"UTC"})'] }),
-    effect: async ({ res, allowed }) => {
-      const results = (res.json as { function_results?: { success: boolean; message?: string }[] } | undefined)?.function_results;
-      if (allowed) expect(results).toEqual([expect.objectContaining({ success: true, message: expect.stringContaining('UTC') })]);
-      else expect(results).toBeUndefined();
-    },
   },
 };

@@ -1,15 +1,13 @@
-// The authorization matrix, accounts area: ping and system info, the user routes (login,
-// sign-up, settings, passwords, e-mail links, groups, balance and role) and invitations.
+// The authorization matrix of the user plugin (tests/security/authzSupport.ts): the user routes
+// (login, sign-up, settings, passwords, e-mail links, groups, balance and role) and invitations.
 // Which actor gets which answer, and what each request may change (see authzSupport.ts).
 import { expect } from 'vitest';
 import { normalizeUserSettings } from '../../src/core/index.ts';
-import { call, linkToken, mailsTo, nextSeq, ROOT_PASSWORD, row, SECRET_KEY, t, type Cases, type Matrix, type Person } from './authzSupport.ts';
+import { call, linkToken, mailsTo, nextSeq, ROOT_PASSWORD, row, t, type Cases, type Matrix, type Person } from '../../tests/security/authzSupport.ts';
 
 // prettier-ignore
-export const ACCOUNT_MATRIX: Matrix = {
+export const matrix: Matrix = {
   //                                           scope      anonymous owner other member root
-  'GET /api/ping':                             ['public', 200,      200,  200,  200,   200],
-  'GET /api/system/info':                      ['public', 200,      200,  200,  200,   200],
   'GET /api/user/info':                        ['self',   401,      200,  200,  200,   200],
   'GET /api/user/usage':                       ['self',   401,      200,  200,  200,   200],
   'POST /api/user/login':                      ['owner',  200,      200,  401,  401,   401],
@@ -38,14 +36,7 @@ const groupsOf = async (p: Person) => (await t.server.accounts.groupsOf(p.id)).m
 const canLogin = async (username: string, password: string) => !!(await t.server.accounts.authenticate(username, password));
 const tokenWorks = async (token: string) => !!(await t.server.accounts.userForToken(token));
 
-export const ACCOUNT_CASES: Cases = {
-  'GET /api/ping': {},
-  'GET /api/system/info': {
-    effect: async ({ res }) => {
-      expect(res.text).not.toContain(ROOT_PASSWORD);
-      expect(res.text).not.toContain(SECRET_KEY);
-    },
-  },
+export const cases: Cases = {
   'GET /api/user/info': {
     // Always the caller's own account, never the owner's for anyone else.
     effect: async ({ res, me, allowed }) => {

@@ -3,11 +3,11 @@
 // the order's owner (anyone else's capture of it is 'Order not found.'); root buys nothing; the
 // webhook is public but does nothing without PayPal's signature.
 import { expect } from 'vitest';
-import type { FakePaypal } from '../fixtures/fakePaypal.ts';
-import { call, resultOf, t, type Cases, type Matrix, type Person } from './authzSupport.ts';
+import { paypalEnv, startFakePaypal, type FakePaypal } from '../../tests/fixtures/fakePaypal.ts';
+import { call, resultOf, t, type AuthzServer, type Cases, type Matrix, type Person } from '../../tests/security/authzSupport.ts';
 
 // prettier-ignore
-export const PAYMENT_MATRIX: Matrix = {
+export const matrix: Matrix = {
   //                                           scope      anonymous owner other member root
   'GET /api/subscription/list':                ['public', 200,      200,  200,  200,   200],
   'GET /api/payment/info':                     ['public', 200,      200,  200,  200,   200],
@@ -17,12 +17,16 @@ export const PAYMENT_MATRIX: Matrix = {
   'POST /api/payment/webhook':                 ['public', 400,      400,  400,  400,   400],
 };
 
-/** The fake PayPal of the payments test file (authz.payments.test.ts sets it). */
-export const paypal: { fake?: FakePaypal } = {};
+/** The fake PayPal the matrix's server is given (subscriptions on). */
+const paypal: { fake?: FakePaypal } = {};
+export const server: AuthzServer = {
+  start: async () => paypalEnv((paypal.fake = await startFakePaypal())),
+  stop: async () => paypal.fake?.close(),
+};
 
 const balanceOf = async (p: Person) => Number((await t.server.db.db.selectFrom('users').select('balance_cents').where('id', '=', p.id).executeTakeFirstOrThrow()).balance_cents);
 
-export const PAYMENT_CASES: Cases = {
+export const cases: Cases = {
   'GET /api/subscription/list': {
     effect: async ({ res }) => expect(resultOf<{ plans: unknown[] }>(res).plans.length).toBeGreaterThan(1),
   },

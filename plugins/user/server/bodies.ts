@@ -1,5 +1,5 @@
-// Request schemas of the user API (spec part 7, User), shared by the server's validation and
-// the client. zod is imported here only, so it stays out of the first paint.
+// Request schemas of the user API (spec part 7, User), checked by its routes (the clients' types
+// come from the routes). zod is imported on the server only, so it stays out of the first paint.
 import { z } from 'zod';
 
 const text = (max: number) => z.string().max(max);

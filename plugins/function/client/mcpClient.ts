@@ -1,8 +1,7 @@
 // The browser's client of the local MCP helper (spec part 7): health with a 300 ms timeout,
 // the tool list, and tool calls with a 60 s timeout. An absent helper means no tools and
 // no report: every failure of the health check or the list is quiet.
-import { MCP_CALL_TIMEOUT_MS, MCP_HEALTH_TIMEOUT_MS } from './constants.ts';
-import { DEFAULT_MCP_HELPER_URL, MCP_HEALTH_TEXT, type McpClient, type McpTool } from './mcp.ts';
+import { DEFAULT_MCP_HELPER_URL, MCP_CALL_TIMEOUT_MS, MCP_HEALTH_TEXT, MCP_HEALTH_TIMEOUT_MS, type McpClient, type McpTool } from '../../../src/core/index.ts';
 
 async function withTimeout<T>(ms: number, fn: (signal: AbortSignal) => Promise<T>, outer?: AbortSignal): Promise<T> {
   const abort = new AbortController();

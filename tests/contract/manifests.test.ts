@@ -1,7 +1,7 @@
 // Contract tests over every manifest and locale: ids and spellings are unique, every i18n key
 // a manifest names exists in every translated locale (one per UI language), those locales have
 // the en-US keys and placeholders, and every command is in help.
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -41,13 +41,11 @@ function flatten(value: unknown, prefix = ''): Map<string, string> {
   return out;
 }
 
-// Every catalogue of messages: the core's, and each plugin's (its rules.ts or messageCatalogue.ts).
+// Every catalogue of messages: the core's, and each plugin's (its common/messages.ts).
 const catalogues: MessageCatalogue[] = [SERVER_MESSAGES, USER_SETTING_MESSAGES, OLLAMA_MESSAGES];
 for (const id of pluginIds) {
-  for (const file of ['rules.ts', 'messageCatalogue.ts']) {
-    const where = path.join(ROOT, 'plugins', id, 'common', file);
-    if (existsSync(where)) catalogues.push(((await import(where)) as { MESSAGES: MessageCatalogue }).MESSAGES);
-  }
+  const where = path.join(ROOT, 'plugins', id, 'common', 'messages.ts');
+  if (existsSync(where)) catalogues.push(((await import(where)) as { MESSAGES: MessageCatalogue }).MESSAGES);
 }
 
 const locales = new Map<string, Map<string, string>>();
@@ -166,6 +164,14 @@ describe('locales', () => {
     }
     expect([...byNamespace.keys()].sort()).toEqual(['core', 'function', 'general', 'model', 'node', 'role', 'session', 'store', 'subscription', 'user']);
     for (const [ns, templates] of byNamespace) expect((await loadLocale('en-US', ns))?.err, ns).toEqual(templates);
+  });
+
+  it("keeps a plugin's messages in one file of one name, common/messages.ts", () => {
+    const defining = readdirSync(path.join(ROOT, 'plugins'), { recursive: true, encoding: 'utf8' })
+      .filter((file) => /\.tsx?$/.test(file) && !/\.test\.tsx?$/.test(file))
+      .filter((file) => readFileSync(path.join(ROOT, 'plugins', file), 'utf8').includes('defineMessages('));
+    expect(defining.length).toBeGreaterThan(0);
+    for (const file of defining) expect(file, file).toMatch(/^[^/]+\/common\/messages\.ts$/);
   });
 
   it('the docs sections meet the spec: 9 quick-start steps, 10 features plus more, two FAQs, three feedback links', () => {

@@ -23,8 +23,12 @@ import {
 } from '../../../src/core/index.ts';
 import { SERVER_MESSAGES } from '../../../src/core/serverMessages.ts';
 import type { ModelRoutes } from '../server/index.ts';
-import { checkModelName, checkModelSetting, MESSAGES, MODEL_SETTING_KEYS } from './rules.ts';
+import { MODEL_SETTING_KEYS } from './limits.ts';
+import { MESSAGES } from './messages.ts';
+import { checkModelName, checkModelSetting } from './rules.ts';
 
+export * from './limits.ts';
+export * from './messages.ts';
 export * from './rules.ts';
 
 /** The local model server as the commands see it. */

@@ -19,8 +19,12 @@ import {
 } from '../../../src/core/index.ts';
 import { SERVER_MESSAGES } from '../../../src/core/serverMessages.ts';
 import type { NodeRoutes } from '../server/index.ts';
-import { checkNodeName, checkNodeSetting, MESSAGES, NODE_SETTING_KEYS, type NodeLists, type PublicNode } from './rules.ts';
+import { NODE_SETTING_KEYS } from './limits.ts';
+import { MESSAGES } from './messages.ts';
+import { checkNodeName, checkNodeSetting, type NodeLists, type PublicNode } from './rules.ts';
 
+export * from './limits.ts';
+export * from './messages.ts';
 export * from './rules.ts';
 
 const call = callApi;

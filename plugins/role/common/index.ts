@@ -19,8 +19,11 @@ import {
   type SettingsStore,
 } from '../../../src/core/index.ts';
 import type { RoleRoutes } from '../server/index.ts';
-import { checkPrompt, checkRoleName, MESSAGES, type PublicRole, type RoleLists } from './rules.ts';
+import { MESSAGES } from './messages.ts';
+import { checkPrompt, checkRoleName, type PublicRole, type RoleLists } from './rules.ts';
 
+export * from './limits.ts';
+export * from './messages.ts';
 export * from './rules.ts';
 
 const call = callApi;

@@ -22,23 +22,12 @@ import {
 } from '../../../src/core/index.ts';
 import { SERVER_MESSAGES } from '../../../src/core/serverMessages.ts';
 import type { StoreRoutes } from '../server/index.ts';
-import {
-  activeList,
-  checkEngine,
-  checkStoreName,
-  checkStoreSetting,
-  extensionOf,
-  MAX_UPLOAD_BYTES,
-  MESSAGES,
-  STORE_ENGINES,
-  STORE_SETTING_KEYS,
-  UPLOAD_EXTENSIONS,
-  type PublicStore,
-  type StoreEngine,
-  type StoreLists,
-  type UploadResult,
-} from './rules.ts';
+import { MAX_UPLOAD_BYTES, STORE_ENGINES, STORE_SETTING_KEYS, UPLOAD_EXTENSIONS, type StoreEngine } from './limits.ts';
+import { MESSAGES } from './messages.ts';
+import { activeList, checkEngine, checkStoreName, checkStoreSetting, extensionOf, type PublicStore, type StoreLists, type UploadResult } from './rules.ts';
 
+export * from './limits.ts';
+export * from './messages.ts';
 export * from './rules.ts';
 
 const EMPTY: StoreLists = { user_stores: [], group_stores: [], system_stores: [] };

@@ -14,8 +14,10 @@ import {
 } from '../../../src/core/index.ts';
 import { formatRoleExpiry } from '../../../src/core/roles.ts';
 import type { SubscriptionRoutes } from '../server/index.ts';
-import { MESSAGES, moneyMessage, TOPUPS, type Plan } from './rules.ts';
+import { MESSAGES } from './messages.ts';
+import { moneyMessage, TOPUPS, type Plan } from './rules.ts';
 
+export * from './messages.ts';
 export * from './rules.ts';
 
 /** A plan's price as the page and `:subscription ls` show it: 'Free', or '$6.00 per month'. */

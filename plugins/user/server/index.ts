@@ -20,7 +20,8 @@ import {
   updateRoleBody,
   updateSettingBody,
 } from '../../../src/core/api/user.ts';
-import { expiryProblem, loginExpiry, MESSAGES } from '../common/rules.ts';
+import { MESSAGES } from '../common/messages.ts';
+import { expiryProblem, loginExpiry } from '../common/rules.ts';
 import { forgetInvitations, invitations, invitationsMigration } from './invitations.ts';
 import { userMail } from './mail.ts';
 import { htmlPage, pageHeaders, wantsHtml } from './page.ts';

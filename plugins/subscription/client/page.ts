@@ -8,7 +8,8 @@ import { loadScript } from '@paypal/paypal-js';
 import { call, PlatformRef, translateMessage, typedClient, type MessageData, type PageMount, type PluginContext, type Translate } from '../../../src/core/index.ts';
 import { formatRoleExpiry } from '../../../src/core/roles.ts';
 import type { SubscriptionRoutes } from '../server/index.ts';
-import { dollars, feeCents, moneyMessage, planChange, TOPUPS, type Plan, type SubscriptionStatus } from '../common/rules.ts';
+import { dollars, feeCents, moneyMessage, planChange, priceText, TOPUPS, type Plan, type SubscriptionStatus } from '../common/rules.ts';
+import { MESSAGES } from '../common/messages.ts';
 
 const el = <K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLElementTagNameMap[K]> & { testid?: string } = {}, ...children: (Node | string)[]) => {
   const node = document.createElement(tag);
@@ -36,7 +37,7 @@ export function subscriptionsPage(ctx: PluginContext): PageMount {
 
     async function render() {
       const { plans } = (await call(api.subscription.list.$get())).result;
-      const priceOf = (p: Plan) => (p.price_cents === 0 ? say(ctxMessage('free')) : say(ctxMessage('perMonth', { price: p.price })));
+      const priceOf = (p: Plan) => say(priceText(p).toData());
       const table = el('table', { className: 'plans', testid: 'plans' }, el('thead', {}, el('tr', {}, el('th', {}, t('table.plan')), el('th', {}, t('table.price')), el('th', {}, t('table.adds')))));
       const body = el('tbody');
       for (const p of plans) body.append(el('tr', {}, el('td', {}, p.role), el('td', {}, priceOf(p)), el('td', {}, p.adds.map((f) => t(`feature.${f}`)).join(', '))));
@@ -54,9 +55,9 @@ export function subscriptionsPage(ctx: PluginContext): PageMount {
       const showStanding = () => {
         const lines = [el('p', { testid: 'standing' }, t('page.standing', { role: status.role, expires: status.expires }))];
         if (status.scheduled) lines.push(el('p', { testid: 'scheduled' }, t('page.scheduled', { role: status.scheduled.role, date: formatRoleExpiry(status.scheduled.from), until: formatRoleExpiry(status.scheduled.until) })));
-        if (status.role === 'root_user') lines.push(el('p', { testid: 'root' }, say(ctxMessage('root'))));
+        if (status.role === 'root_user') lines.push(el('p', { testid: 'root' }, say(MESSAGES.root.toData())));
         else lines.push(el('p', { testid: 'money', className: status.left_cents < 0 ? 'error' : '' }, say(moneyMessage(status).toData())));
-        for (const d of status.declined) lines.push(el('p', { testid: 'declined' }, say(ctxMessage('declinedEarlier', d))));
+        for (const d of status.declined) lines.push(el('p', { testid: 'declined' }, say(MESSAGES.declinedEarlier(d.amount, d.date).toData())));
         standing.replaceChildren(...lines);
       };
       showStanding();
@@ -64,7 +65,7 @@ export function subscriptionsPage(ctx: PluginContext): PageMount {
       if (status.role === 'root_user') return;
       const info = (await call(api.payment.info.$get())).result;
       if (!info.client_id) {
-        section.append(el('p', { testid: 'payments-off' }, say(ctxMessage('paymentsOff'))));
+        section.append(el('p', { testid: 'payments-off' }, say(MESSAGES.paymentsOff.toData())));
         return;
       }
       const paypal = await loadScript({ clientId: info.client_id, currency: info.currency, intent: info.intent, sdkBaseUrl: info.sdk_url });
@@ -162,7 +163,6 @@ export function subscriptionsPage(ctx: PluginContext): PageMount {
     }
 
     const signedIn = async () => !!ctx.settings.get<string>('user');
-    const ctxMessage = (name: string, params: Record<string, string> = {}): MessageData => ({ code: `subscription.${name}`, params, text: '' });
     render().catch((err: unknown) => {
       if (!gone) section.append(el('p', { className: 'error', testid: 'page-error' }, String((err as Error)?.message ?? err)));
     });

@@ -8,6 +8,7 @@ import {
   error,
   PlatformRef,
   text,
+  translateMessage,
   typedClient,
   type Output,
   type PluginContext,
@@ -15,13 +16,11 @@ import {
 import { formatRoleExpiry } from '../../../src/core/roles.ts';
 import type { SubscriptionRoutes } from '../server/index.ts';
 import { MESSAGES } from './messages.ts';
-import { moneyMessage, TOPUPS, type Plan } from './rules.ts';
+import { moneyMessage, priceText, TOPUPS, type Plan } from './rules.ts';
 
 export * from './messages.ts';
 export * from './rules.ts';
 
-/** A plan's price as the page and `:subscription ls` show it: 'Free', or '$6.00 per month'. */
-export const priceText = (plan: Plan) => (plan.price_cents === 0 ? MESSAGES.free : MESSAGES.perMonth(plan.price));
 
 export function activateSubscription(ctx: PluginContext): void {
   const api = typedClient<SubscriptionRoutes>(ctx.services.get(PlatformRef).api).api;
@@ -48,7 +47,7 @@ export function activateSubscription(ctx: PluginContext): void {
         columns: [c.t('table.plan'), c.t('table.price'), c.t('table.limits'), c.t('table.adds')],
         rows: plans.map((p) => [
           p.role,
-          ctx.t('err.' + (p.price_cents === 0 ? 'free' : 'perMonth'), { price: p.price }),
+          translateMessage(priceText(p), (ns) => c.tFor(ns)),
           p.limits ? `${limit(p.limits.daily)}/${limit(p.limits.weekly)}/${limit(p.limits.monthly)}` : '-',
           p.adds.map((f) => c.t(`feature.${f}`)).join(', '),
         ]),

@@ -27,6 +27,9 @@ export interface Plan {
   adds: PlusFeature[];
 }
 
+/** A plan's price as the page and `:subscription ls` show it: 'Free', or '$6.00 per month'. */
+export const priceText = (plan: Plan): Message => (plan.price_cents === 0 ? MESSAGES.free : MESSAGES.perMonth(plan.price));
+
 /** Whole cents as dollars, exactly: 552 → "5.52". */
 export const dollars = (cents: number) => `${cents < 0 ? '-' : ''}${Math.floor(Math.abs(cents) / 100)}.${String(Math.abs(cents) % 100).padStart(2, '0')}`;
 

@@ -2,7 +2,7 @@
 // Every decision about who may act on whom goes through ctx.policy.
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
-import { saidBy, type AppEnv, type RefusalStatus, type ServerPluginContext, type ServerPluginModule, type UserRow } from '../../../src/core/index.ts';
+import { saidBy, translateMessage, type AppEnv, type RefusalStatus, type ServerPluginContext, type ServerPluginModule, type UserRow } from '../../../src/core/index.ts';
 import {
   addUserBody,
   deleteUserBody,
@@ -328,7 +328,7 @@ export function userRoutes(ctx: ServerPluginContext) {
       const reader = user ?? (allowed ? await accounts.byEmail(email) : undefined);
       const lang = readerLanguage(reader, c.req.header('accept-language'));
       const t = await ctx.texts(lang, 'user');
-      if (!allowed) return c.html(htmlPage(lang, t('page.linkInvalidTitle'), t('err.linkInvalid')), 403);
+      if (!allowed) return c.html(htmlPage(lang, t('page.linkInvalidTitle'), translateMessage(MESSAGES.linkInvalid, () => t)), 403);
       const [title, body] = email_subscription === '1' ? ['page.subscribedTitle', 'page.subscribed'] : ['page.unsubscribedTitle', 'page.unsubscribed'];
       return c.html(htmlPage(lang, t(title), t(body, { email })));
     });

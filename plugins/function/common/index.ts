@@ -3,7 +3,7 @@
 // MCP helper (McpRef, when present) are listed and run from the browser.
 import {
   ApiError,
-  call as send,
+  send,
   effect,
   error,
   FunctionRunnerRef,

@@ -3,7 +3,7 @@
 // see or change a model and never sends a key (see ../server/index.ts).
 import {
   ApiError,
-  call as send,
+  send,
   isOffline,
   listingMustSay,
   OLLAMA_MESSAGES,
@@ -19,7 +19,7 @@ import {
   type PluginContext,
   type PublicModel,
   type SettingsStore,
-  callApi,
+  withApiErrors,
 } from '../../../src/core/index.ts';
 import { SERVER_MESSAGES } from '../../../src/core/serverMessages.ts';
 import type { ModelRoutes } from '../server/index.ts';
@@ -52,7 +52,6 @@ interface ModelLists {
 const NO_MODEL = MESSAGES.noneSet;
 const NO_AVAILABLE = MESSAGES.noneAvailable;
 
-const call = callApi;
 
 function clearModel(settings: SettingsStore): void {
   settings.reset('model');
@@ -129,7 +128,7 @@ export function activateModel(ctx: PluginContext, local: LocalModels): void {
   ctx.completion('modelSettingKey', () => [...MODEL_SETTING_KEYS]);
 
   ctx.handle('model', (c) =>
-    call(async () => {
+    withApiErrors(async () => {
       const requested = c.args.name;
       if (requested !== undefined) {
         const names = await local.list();
@@ -177,10 +176,10 @@ export function activateModel(ctx: PluginContext, local: LocalModels): void {
       },
     ];
   };
-  ctx.handle('model.ls', (c) => call(() => listModels(c)));
+  ctx.handle('model.ls', (c) => withApiErrors(() => listModels(c)));
 
   const use = (c: CommandContext, name: string) =>
-    call(async () => {
+    withApiErrors(async () => {
       // The local model server first, then the server's models (user → group → system).
       const names = await local.list();
       if (names?.includes(name)) {
@@ -218,7 +217,7 @@ export function activateModel(ctx: PluginContext, local: LocalModels): void {
   });
 
   ctx.handle('model.add', (c) =>
-    call(async () => {
+    withApiErrors(async () => {
       const name = c.args.name ?? '';
       const problem = checkModelName(name);
       if (problem) return error(problem);
@@ -228,7 +227,7 @@ export function activateModel(ctx: PluginContext, local: LocalModels): void {
   );
 
   ctx.handle('model.set', (c) =>
-    call(async () => {
+    withApiErrors(async () => {
       const name = c.args.name ?? '';
       const key = (c.args.key ?? '').toLowerCase();
       const checked = checkModelSetting(key, c.args.value ?? '');
@@ -242,7 +241,7 @@ export function activateModel(ctx: PluginContext, local: LocalModels): void {
   );
 
   ctx.handle('model.del', (c) =>
-    call(async () => {
+    withApiErrors(async () => {
       const name = c.args.name ?? '';
       const answer = await send(api.delete.$post({ json: { name } }));
       if (c.settings.get<string>('model') === name && !activeIsLocal(c.settings)) clearModel(c.settings);

@@ -2,14 +2,14 @@
 // change a node and never sends a key unmasked (see ../server/index.ts).
 import {
   ApiError,
-  call as send,
+  send,
   effect,
   error,
   PlatformRef,
   resetSession,
   saidIn,
   text,
-  callApi,
+  withApiErrors,
   typedClient,
   type CommandContext,
   type HandlerResult,
@@ -27,7 +27,6 @@ export * from './limits.ts';
 export * from './messages.ts';
 export * from './rules.ts';
 
-const call = callApi;
 const EMPTY: NodeLists = { user_nodes: [], group_nodes: [], system_nodes: [] };
 
 export function activateNode(ctx: PluginContext): void {
@@ -59,7 +58,7 @@ export function activateNode(ctx: PluginContext): void {
   ctx.completion('nodeSettingKey', () => [...NODE_SETTING_KEYS]);
 
   ctx.handle('node', (c) =>
-    call(async () => {
+    withApiErrors(async () => {
       const name = c.args.name ?? active(c.settings);
       if (!name) return error(MESSAGES.noneSet);
       const found = await details(name);
@@ -68,7 +67,7 @@ export function activateNode(ctx: PluginContext): void {
   );
 
   ctx.handle('node.ls', (c) =>
-    call(async () => {
+    withApiErrors(async () => {
       const all = (await send(api.list.$get())).result;
       if (!all.user_nodes.length && !all.group_nodes.length && !all.system_nodes.length) return error(MESSAGES.noneAvailable);
       const current = active(c.settings);
@@ -85,7 +84,7 @@ export function activateNode(ctx: PluginContext): void {
   );
 
   const use = (c: CommandContext, name: string) =>
-    call(async () => {
+    withApiErrors(async () => {
       const found = await details(name);
       if (!found) return error(MESSAGES.notFound);
       c.settings.set('node', found.name);
@@ -124,7 +123,7 @@ export function activateNode(ctx: PluginContext): void {
   });
 
   ctx.handle('node.add', (c) =>
-    call(async () => {
+    withApiErrors(async () => {
       const name = c.args.name ?? '';
       const problem = checkNodeName(name);
       if (problem) return error(problem);
@@ -136,7 +135,7 @@ export function activateNode(ctx: PluginContext): void {
   );
 
   ctx.handle('node.del', (c) =>
-    call(async () => {
+    withApiErrors(async () => {
       const name = active(c.settings);
       if (!name) return error(MESSAGES.noneSelected);
       const answer = await send(api.delete.$post({ json: { name } }));
@@ -146,7 +145,7 @@ export function activateNode(ctx: PluginContext): void {
   );
 
   ctx.handle('node.set.owner', (c) =>
-    call(async () => {
+    withApiErrors(async () => {
       const name = active(c.settings);
       if (!name) return error(MESSAGES.noneSelected);
       const answer = await send(api.update[':name'].owner.$post({ param: { name: encodeURIComponent(name) }, json: { owner: c.args.owner ?? '' } }));
@@ -155,7 +154,7 @@ export function activateNode(ctx: PluginContext): void {
   );
 
   ctx.handle('node.set', (c) =>
-    call(async () => {
+    withApiErrors(async () => {
       const name = active(c.settings);
       if (!name) return error(MESSAGES.noneSelected);
       const key = (c.args.key ?? '').toLowerCase();
@@ -167,7 +166,7 @@ export function activateNode(ctx: PluginContext): void {
   );
 
   ctx.handle('generate', (c) =>
-    call(async () => {
+    withApiErrors(async () => {
       const node = active(c.settings);
       if (!node) return error(MESSAGES.noneSelected);
       const input = c.args.input ?? '';

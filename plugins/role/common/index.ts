@@ -2,7 +2,7 @@
 // change a role, and resolves a name user role first, then system role (see ../server/index.ts).
 import {
   ApiError,
-  call as send,
+  send,
   isOffline,
   listingMustSay,
   error,
@@ -10,7 +10,7 @@ import {
   resetSession,
   saidIn,
   text,
-  callApi,
+  withApiErrors,
   typedClient,
   type CommandContext,
   type HandlerResult,
@@ -26,7 +26,6 @@ export * from './limits.ts';
 export * from './messages.ts';
 export * from './rules.ts';
 
-const call = callApi;
 
 const EMPTY: RoleLists = { user_roles: [], system_roles: [] };
 
@@ -84,7 +83,7 @@ export function activateRole(ctx: PluginContext): void {
   });
 
   ctx.handle('role', (c) =>
-    call(async () => {
+    withApiErrors(async () => {
       const name = c.args.name ?? c.settings.get<string>('role');
       if (!name) return error(MESSAGES.noneSet);
       const found = await find(name);
@@ -93,7 +92,7 @@ export function activateRole(ctx: PluginContext): void {
   );
 
   ctx.handle('role.ls', (c) =>
-    call(async () => {
+    withApiErrors(async () => {
       const { user_roles, system_roles } = await lists(true);
       if (!user_roles.length && !system_roles.length) return error(MESSAGES.noneFound);
       const active = c.settings.get<string>('role');
@@ -119,7 +118,7 @@ export function activateRole(ctx: PluginContext): void {
   );
 
   const use = (c: CommandContext, name: string) =>
-    call(async () => {
+    withApiErrors(async () => {
       const found = await find(name);
       if (!found) return error(MESSAGES.notExist(name));
       activate(c.settings, found.name);
@@ -142,7 +141,7 @@ export function activateRole(ctx: PluginContext): void {
   });
 
   ctx.handle('role.add', (c) =>
-    call(async () => {
+    withApiErrors(async () => {
       const name = c.args.name ?? '';
       const prompt = c.args.prompt ?? '';
       const problem = checkRoleName(name) ?? checkPrompt(prompt);
@@ -155,7 +154,7 @@ export function activateRole(ctx: PluginContext): void {
   );
 
   ctx.handle('role.set', (c) =>
-    call(async () => {
+    withApiErrors(async () => {
       const name = c.args.name ?? '';
       const prompt = c.args.prompt ?? '';
       const problem = checkRoleName(name) ?? checkPrompt(prompt);
@@ -166,7 +165,7 @@ export function activateRole(ctx: PluginContext): void {
   );
 
   ctx.handle('role.del', (c) =>
-    call(async () => {
+    withApiErrors(async () => {
       const name = c.args.name ?? '';
       const answer = await send(api.delete.$post({ json: { roleName: name } }));
       // A deleted active role is no longer set (a system role of that name is not chosen instead).

@@ -3,7 +3,7 @@
 // what (see ../server/index.ts).
 import {
   ApiError,
-  call as send,
+  send,
   effect,
   error,
   PlatformRef,

@@ -2,7 +2,7 @@
 // `stores` setting (a comma list, at most 3); the server decides who may see or change a store.
 import {
   ApiError,
-  call as send,
+  send,
   isOffline,
   listingMustSay,
   type ApiAnswer,
@@ -18,7 +18,7 @@ import {
   type Message,
   type Output,
   type PluginContext,
-  callApi,
+  withApiErrors,
 } from '../../../src/core/index.ts';
 import { SERVER_MESSAGES } from '../../../src/core/serverMessages.ts';
 import type { StoreRoutes } from '../server/index.ts';
@@ -71,7 +71,6 @@ export function progressLines(files: readonly PickedFile[], loaded: number, tota
   });
 }
 
-const call = callApi;
 
 export function activateStore(ctx: PluginContext, options: { uploader?: StoreUploader<any> } = {}): void {
   const api = () => typedClient<StoreRoutes>(ctx.services.get(PlatformRef).api).api.store;
@@ -126,7 +125,7 @@ export function activateStore(ctx: PluginContext, options: { uploader?: StoreUpl
   ctx.completion('storeSettingKey', () => [...new Set([...STORE_SETTING_KEYS.file, ...STORE_SETTING_KEYS.mysql])]);
 
   ctx.handle('store', (c) =>
-    call(async () => {
+    withApiErrors(async () => {
       if (c.args.name !== undefined) {
         const found = await details(c.args.name, true);
         return found ? { kind: 'json', value: found } : error(MESSAGES.notFound);
@@ -154,10 +153,10 @@ export function activateStore(ctx: PluginContext, options: { uploader?: StoreUpl
     });
     return [section(c.t('list.user'), l.user_stores), section(c.t('list.group'), l.group_stores), section(c.t('list.system'), l.system_stores)];
   };
-  ctx.handle('store.ls', (c) => call(() => listStores(c)));
+  ctx.handle('store.ls', (c) => withApiErrors(() => listStores(c)));
 
   ctx.handle('store.use', (c) =>
-    call(async () => {
+    withApiErrors(async () => {
       const name = c.args.name ?? '';
       if (!name) return error(MESSAGES.invalidName);
       const names = active(c);
@@ -172,7 +171,7 @@ export function activateStore(ctx: PluginContext, options: { uploader?: StoreUpl
   // `:set stores "a,b"` makes those the active stores, by `:store use`'s rules: at most three,
   // each one a store this user may use; an empty value is `:store reset`.
   ctx.setter('stores', (value, c) =>
-    call(async () => {
+    withApiErrors(async () => {
       const names = [...new Set(activeList(value.trim()))];
       if (names.length > MAX_ACTIVE_STORES) return error(MESSAGES.tooManyActive);
       if (names.length && !c.identity.loggedIn) return error(SERVER_MESSAGES.pleaseLogin);
@@ -196,7 +195,7 @@ export function activateStore(ctx: PluginContext, options: { uploader?: StoreUpl
   });
 
   ctx.handle('store.add', (c) =>
-    call(async () => {
+    withApiErrors(async () => {
       const engine = c.args.engine ?? '';
       const name = c.args.name ?? '';
       if (!checkEngine(engine)) return error(MESSAGES.invalidEngine);
@@ -214,7 +213,7 @@ export function activateStore(ctx: PluginContext, options: { uploader?: StoreUpl
   );
 
   ctx.handle('store.init', (c) =>
-    call(async () => {
+    withApiErrors(async () => {
       const name = named(c);
       if (typeof name !== 'string') return name;
       const answer = await send(api().init.$post({ json: { name } }));
@@ -223,7 +222,7 @@ export function activateStore(ctx: PluginContext, options: { uploader?: StoreUpl
   );
 
   ctx.handle('store.set.owner', (c) =>
-    call(async () => {
+    withApiErrors(async () => {
       const one = single(c);
       if (typeof one !== 'string') return one;
       const answer = await send(api().update[':name'].owner.$post({ param: { name: encodeURIComponent(one) }, json: { owner: c.args.owner ?? '' } }));
@@ -232,7 +231,7 @@ export function activateStore(ctx: PluginContext, options: { uploader?: StoreUpl
   );
 
   ctx.handle('store.set', (c) =>
-    call(async () => {
+    withApiErrors(async () => {
       const one = single(c);
       if (typeof one !== 'string') return one;
       const found = await details(one);
@@ -245,7 +244,7 @@ export function activateStore(ctx: PluginContext, options: { uploader?: StoreUpl
   );
 
   ctx.handle('store.data.upload', (c) =>
-    call(async () => {
+    withApiErrors(async () => {
       const one = single(c);
       if (typeof one !== 'string') return one;
       const extracted = extractAttachments(c.line);
@@ -278,7 +277,7 @@ export function activateStore(ctx: PluginContext, options: { uploader?: StoreUpl
   );
 
   ctx.handle('store.data.reset', (c) =>
-    call(async () => {
+    withApiErrors(async () => {
       const name = named(c);
       if (typeof name !== 'string') return name;
       const answer = await send(api()['data-reset'].$post({ json: { name } }));
@@ -287,7 +286,7 @@ export function activateStore(ctx: PluginContext, options: { uploader?: StoreUpl
   );
 
   ctx.handle('store.del', (c) =>
-    call(async () => {
+    withApiErrors(async () => {
       const name = c.args.name ?? '';
       const answer = await send(api().delete.$post({ json: { name } }));
       // A deleted store is removed from the active list.
@@ -312,7 +311,7 @@ export function activateStore(ctx: PluginContext, options: { uploader?: StoreUpl
   };
 
   ctx.handle('store.search', (c) =>
-    call(async () => {
+    withApiErrors(async () => {
       const note = await pruned(c);
       const names = active(c);
       if (!names.length) return [...note, error(MESSAGES.noStore)];

@@ -5,7 +5,7 @@
 // the server gives (PAYPAL_SDK_URL). After a payment, the server's words replace the controls,
 // and the standing and the controls are drawn again from the server's answer.
 import { loadScript } from '@paypal/paypal-js';
-import { call, PlatformRef, translateMessage, typedClient, type MessageData, type PageMount, type PluginContext, type Translate } from '../../../src/core/index.ts';
+import { send, PlatformRef, translateMessage, typedClient, type MessageData, type PageMount, type PluginContext, type Translate } from '../../../src/core/index.ts';
 import { formatRoleExpiry } from '../../../src/core/roles.ts';
 import type { SubscriptionRoutes } from '../server/index.ts';
 import { dollars, feeCents, moneyMessage, planChange, priceText, TOPUPS, type Plan, type SubscriptionStatus } from '../common/rules.ts';
@@ -36,7 +36,7 @@ export function subscriptionsPage(ctx: PluginContext): PageMount {
     root.replaceChildren(section);
 
     async function render() {
-      const { plans } = (await call(api.subscription.list.$get())).result;
+      const { plans } = (await send(api.subscription.list.$get())).result;
       const priceOf = (p: Plan) => say(priceText(p).toData());
       const table = el('table', { className: 'plans', testid: 'plans' }, el('thead', {}, el('tr', {}, el('th', {}, t('table.plan')), el('th', {}, t('table.price')), el('th', {}, t('table.adds')))));
       const body = el('tbody');
@@ -48,7 +48,7 @@ export function subscriptionsPage(ctx: PluginContext): PageMount {
         section.append(el('p', { testid: 'not-logged-in' }, t('page.notLoggedIn')));
         return;
       }
-      const statusNow = async () => (await call(api.subscription.status.$get())).result as SubscriptionStatus;
+      const statusNow = async () => (await send(api.subscription.status.$get())).result as SubscriptionStatus;
       let status = await statusNow();
       // Where the user stands: redrawn from the server's answer after every payment.
       const standing = el('div', { className: 'standing' });
@@ -63,7 +63,7 @@ export function subscriptionsPage(ctx: PluginContext): PageMount {
       showStanding();
       section.append(standing);
       if (status.role === 'root_user') return;
-      const info = (await call(api.payment.info.$get())).result;
+      const info = (await send(api.payment.info.$get())).result;
       if (!info.client_id) {
         section.append(el('p', { testid: 'payments-off' }, say(MESSAGES.paymentsOff.toData())));
         return;
@@ -100,7 +100,7 @@ export function subscriptionsPage(ctx: PluginContext): PageMount {
           createOrder: order,
           onApprove: async (data) => {
             try {
-              const answer = await call(api.payment.capture.$post({ json: { orderId: data.orderID } }));
+              const answer = await send(api.payment.capture.$post({ json: { orderId: data.orderID } }));
               await paid(saidOf(answer), true, answer.result as SubscriptionStatus);
             } catch (err) {
               await paid(errorText(err), false);
@@ -110,7 +110,7 @@ export function subscriptionsPage(ctx: PluginContext): PageMount {
         }).render(buttons);
         return box;
       };
-      const order = async (json: { kind: 'plan'; role: string } | { kind: 'topup'; amount: number }) => (await call(api.payment.order.$post({ json }))).result.id;
+      const order = async (json: { kind: 'plan'; role: string } | { kind: 'topup'; amount: number }) => (await send(api.payment.order.$post({ json }))).result.id;
 
       // Top-up: the choices, the fee shown, the payment its sum (the choice kept across redraws).
       const chosen = { amount: focus?.startsWith('topup:') ? Number(focus.slice(6)) || 5 : 5 };

@@ -2,8 +2,8 @@
 // later), the plans, and buying or topping up, which opens the Subscriptions page at its
 // purchase controls (paying happens in PayPal's buttons there).
 import {
-  call,
-  callApi,
+  send,
+  withApiErrors,
   effect,
   error,
   PlatformRef,
@@ -26,8 +26,8 @@ export function activateSubscription(ctx: PluginContext): void {
   const api = typedClient<SubscriptionRoutes>(ctx.services.get(PlatformRef).api).api;
 
   ctx.handle('subscription', () =>
-    callApi(async () => {
-      const status = (await call(api.subscription.status.$get())).result;
+    withApiErrors(async () => {
+      const status = (await send(api.subscription.status.$get())).result;
       if (status.role === 'root_user') return text(MESSAGES.root);
       const out: Output[] = [text(MESSAGES.status(status.role, status.expires))];
       if (status.scheduled) out.push(text(MESSAGES.statusScheduled(status.scheduled.role, formatRoleExpiry(status.scheduled.from))));
@@ -39,8 +39,8 @@ export function activateSubscription(ctx: PluginContext): void {
   );
 
   ctx.handle('subscription.ls', (c) =>
-    callApi(async () => {
-      const { plans } = (await call(api.subscription.list.$get())).result;
+    withApiErrors(async () => {
+      const { plans } = (await send(api.subscription.list.$get())).result;
       const limit = (n: number | null) => (n === null ? '-' : String(n));
       return {
         kind: 'table',
@@ -56,8 +56,8 @@ export function activateSubscription(ctx: PluginContext): void {
   );
 
   ctx.handle('subscription.buy', (c) =>
-    callApi(async () => {
-      const { plans } = (await call(api.subscription.list.$get())).result;
+    withApiErrors(async () => {
+      const { plans } = (await send(api.subscription.list.$get())).result;
       const plan = plans.find((p) => p.role === c.args.plan);
       if (!plan) return error(MESSAGES.planNotFound(c.args.plan ?? ''));
       // The free plan is not sold: say so here rather than open a page with nothing to buy.

@@ -2,8 +2,8 @@
 // and the tests; the server decides everything (see ../server/index.ts).
 import {
   ApiError,
-  call as send,
-  callApi,
+  send,
+  withApiErrors,
   effect,
   error,
   formatRoleExpiry,
@@ -23,7 +23,6 @@ import type { UserRoutes } from '../server/index.ts';
 import { localSync } from './sync.ts';
 import { parseLoginOptions } from './rules.ts';
 
-const call = callApi;
 
 export function userTable(c: CommandContext, user: PublicUser): Output {
   const rows: [string, string][] = [
@@ -49,7 +48,7 @@ export function activateUser(ctx: PluginContext): void {
   ctx.completion('userSettingKey', () => [...SYNCED_LOCAL_SETTINGS, 'model', 'role', 'stores', 'node', 'groupPassword']);
 
   ctx.handle('login', (c) =>
-    call(async () => {
+    withApiErrors(async () => {
       const options = parseLoginOptions(c.args.options);
       if ('error' in options) return error(options.error);
       const wasLoggedIn = !!c.settings.get<string>('user');
@@ -66,7 +65,7 @@ export function activateUser(ctx: PluginContext): void {
   );
 
   ctx.handle('logout', (c) =>
-    call(async () => {
+    withApiErrors(async () => {
       if (!c.settings.get<string>('user')) {
         // Also clears a cookie the browser may still hold.
         await send(api.logout.$post({ json: {} })).catch(() => undefined);
@@ -81,7 +80,7 @@ export function activateUser(ctx: PluginContext): void {
   );
 
   ctx.handle('user', (c) =>
-    call(async () => {
+    withApiErrors(async () => {
       const user = (await send(api.info.$get())).result;
       sync.apply(user.settings);
       return userTable(c, user);
@@ -89,7 +88,7 @@ export function activateUser(ctx: PluginContext): void {
   );
 
   ctx.handle('user.add', (c) =>
-    call(async () => {
+    withApiErrors(async () => {
       const signingUp = !c.settings.get<string>('user');
       const answer = await send(
         api.add.$post({
@@ -110,7 +109,7 @@ export function activateUser(ctx: PluginContext): void {
 
   // The Settings page's subscribe and unsubscribe: the account's own address, through the API.
   ctx.setter('emailSubscription', (value, c) =>
-    call(async () => {
+    withApiErrors(async () => {
       const on = value.trim() === 'on';
       if (!on && value.trim() !== 'off') return error(USER_SETTING_MESSAGES.settingOneOf('on, off'));
       const me = (await send(api.info.$get())).result;
@@ -121,44 +120,44 @@ export function activateUser(ctx: PluginContext): void {
   );
 
   ctx.handle('user.set.pass', (c) =>
-    call(async () => text(saidIn(await send(api.update.password.$post({ json: { password: c.args.password ?? '' } }))))),
+    withApiErrors(async () => text(saidIn(await send(api.update.password.$post({ json: { password: c.args.password ?? '' } }))))),
   );
-  ctx.handle('user.set.email', (c) => call(async () => text(saidIn(await send(api.update.email.$post({ json: { email: c.args.email ?? '' } }))))));
+  ctx.handle('user.set.email', (c) => withApiErrors(async () => text(saidIn(await send(api.update.email.$post({ json: { email: c.args.email ?? '' } }))))));
   ctx.handle('user.set', (c) =>
-    call(async () => {
+    withApiErrors(async () => {
       const answer = await send(api.update.setting.$post({ json: { key: c.args.key ?? '', value: c.args.value ?? '' } }));
       sync.apply(answer.result.settings);
       return text(saidIn(answer));
     }),
   );
   ctx.handle('user.reset', (c) =>
-    call(async () => {
+    withApiErrors(async () => {
       const answer = await send(api['reset-setting'].$post({ json: { key: c.args.key ?? '' } }));
       sync.apply(answer.result.settings);
       return text(saidIn(answer));
     }),
   );
   ctx.handle('user.reset.settings', () =>
-    call(async () => {
+    withApiErrors(async () => {
       const answer = await send(api['reset-settings'].$post());
       sync.apply(answer.result.settings);
       return text(saidIn(answer));
     }),
   );
   ctx.handle('user.reset.pass', (c) =>
-    call(async () => text(saidIn(await send(api['reset-password'].$post({ json: { username: c.args.username ?? '', email: c.args.email ?? '' } }))))),
+    withApiErrors(async () => text(saidIn(await send(api['reset-password'].$post({ json: { username: c.args.username ?? '', email: c.args.email ?? '' } }))))),
   );
   ctx.handle('user.del', (c) =>
-    call(async () => {
+    withApiErrors(async () => {
       const answer = await send(api.delete.$post({ json: { username: c.args.username ?? '' } }));
       if ((c.args.username ?? '').toLowerCase() === c.settings.get<string>('user')) sync.loggedOut();
       return text(saidIn(answer));
     }),
   );
   ctx.handle('user.join', (c) =>
-    call(async () => text(saidIn(await send(api.group.join.$post({ json: { group: c.args.group ?? '', password: c.args.password ?? '' } }))))),
+    withApiErrors(async () => text(saidIn(await send(api.group.join.$post({ json: { group: c.args.group ?? '', password: c.args.password ?? '' } }))))),
   );
   // hono's client does not encode path parameters.
-  ctx.handle('invite', (c) => call(async () => text(saidIn(await send(invite[':email'].$get({ param: { email: encodeURIComponent(c.args.email ?? '') } }))))));
-  ctx.handle('user.leave', (c) => call(async () => text(saidIn(await send(api.group.leave.$post({ json: { group: c.args.group ?? '' } }))))));
+  ctx.handle('invite', (c) => withApiErrors(async () => text(saidIn(await send(invite[':email'].$get({ param: { email: encodeURIComponent(c.args.email ?? '') } }))))));
+  ctx.handle('user.leave', (c) => withApiErrors(async () => text(saidIn(await send(api.group.leave.$post({ json: { group: c.args.group ?? '' } }))))));
 }

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { call, createApiClient, typedClient, type TokenPair, type UsageRecord } from '../../core/index.ts';
+import { send, createApiClient, typedClient, type TokenPair, type UsageRecord } from '../../core/index.ts';
 import type { UserRoutes } from '../../../plugins/user/server/index.ts';
 import { useSetting, useT } from '../context.tsx';
 
@@ -33,7 +33,7 @@ function ByMonth<R extends { model: string }>({ testid, rows, cell }: { testid: 
 }
 
 /** The caller's usage record (`GET /api/user/usage`). */
-const fetchUsage = async (): Promise<UsageRecord> => (await call(typedClient<UserRoutes>(createApiClient()).api.user.usage.$get())).result;
+const fetchUsage = async (): Promise<UsageRecord> => (await send(typedClient<UserRoutes>(createApiClient()).api.user.usage.$get())).result;
 
 /**
  * The Usage page (spec part 2): questions answered this month and last, each use limit of the

@@ -16,7 +16,7 @@ import {
 import { formatRoleExpiry } from '../../../src/core/roles.ts';
 import type { SubscriptionRoutes } from '../server/index.ts';
 import { MESSAGES } from './messages.ts';
-import { moneyMessage, priceText, TOPUPS, type Plan } from './rules.ts';
+import { moneyMessage, priceText, TOPUPS } from './rules.ts';
 
 export * from './messages.ts';
 export * from './rules.ts';

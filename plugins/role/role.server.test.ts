@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createShellTester } from '../../tests/harness/shellTester.ts';
 import { startTestServer, type TestServer } from '../../tests/server/support.ts';
 import systemRoles from './data/system-roles.json' with { type: 'json' };
-import { PROMPT_MAX, ROLE_NAME_MAX } from './common/rules.ts';
+import { PROMPT_MAX, ROLE_NAME_MAX } from './common/limits.ts';
 
 const PW = 'hunter2hunter2';
 const OLD_SESSION = 1_700_000_000_000;

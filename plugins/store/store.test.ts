@@ -2,7 +2,8 @@
 // engine, chunking, query terms and snippets. Server behaviour: tests/server/stores.test.ts.
 import { describe, expect, it } from 'vitest';
 import { checkUpload, progressLines, UPLOAD_ACCEPT } from './common/index.ts';
-import { checkStoreName, checkStoreSetting, extensionOf, MESSAGES } from './common/rules.ts';
+import { MESSAGES } from './common/messages.ts';
+import { checkStoreName, checkStoreSetting, extensionOf } from './common/rules.ts';
 import { gateSql, sqlFromAnswer } from './server/mysqlGuard.ts';
 import { chunkText, queryTerms, snippetOf } from './server/search.ts';
 

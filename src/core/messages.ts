@@ -2,8 +2,9 @@
 // catalogue per namespace. Each message travels as a code (`<namespace>.<name>`) with its
 // values beside its English text: the server answers the text as `error` or `message` (the
 // spec's API) with `code` and `params` next to it, and the browser and the CLI show it in the
-// user's language by its code (`err.<name>` in `locales/<lang>/<namespace>.json`). Text is
-// never matched against the catalogue, so user data that reads like a message stays as it is.
+// user's language by its code (`err.<name>` in `locales/<lang>/<namespace>.json`). The English is
+// said only here: en-US has no `err.<name>`, so it shows the text as the catalogue filled it. Text
+// is never matched against the catalogue, so user data that reads like a message stays as it is.
 
 // A translate function (the contract's Translate), named here so that the contract, which
 // imports this file, is not imported back.
@@ -83,7 +84,7 @@ const CATALOGUE = Symbol('messages');
 
 interface Catalogue {
   namespace: string;
-  /** As written, fixed values unbound: what `err.<name>` of the en-US locale holds. */
+  /** As written, fixed values unbound: what `err.<name>` of each translated locale translates. */
   templates: Record<string, string>;
 }
 
@@ -127,7 +128,7 @@ export function defineMessages<const T extends Record<string, string>, const F e
   return out as Messages<T, F> & MessageCatalogue;
 }
 
-/** A catalogue's namespace and English templates (`err.<name>` of its en-US locale holds the same). */
+/** A catalogue's namespace and English templates (each translated locale has `err.<name>` for them). */
 export function messageTemplates(messages: MessageCatalogue): { namespace: string; templates: Record<string, string> } {
   const { namespace, templates } = messages[CATALOGUE];
   return { namespace, templates };
@@ -139,9 +140,13 @@ export function splitCode(code: string): [string, string] {
   return dot < 0 ? ['core', code] : [code.slice(0, dot), code.slice(dot + 1)];
 }
 
+// What a translate function gives for a key no locale has: no hole, so nothing interpolates it.
+const UNTRANSLATED = '\u0000untranslated';
+
 /**
  * A message in the interface's language, by its code: `tFor` gives a namespace's translate
- * function; a locale that lacks the key falls back to en-US, and to the English text.
+ * function; where no locale has the key (en-US never has), the English text as filled in, not
+ * interpolated again (a value that reads like `{{hole}}` stays as it is).
  * Nested messages (a refusal's reason) are translated in turn.
  */
 export function translateMessage(said: Message | MessageData, tFor: (ns: string) => Translate, depth = 0): string {
@@ -151,5 +156,6 @@ export function translateMessage(said: Message | MessageData, tFor: (ns: string)
   for (const [hole, value] of Object.entries(data.params)) {
     values[hole] = isMessageData(value) ? (depth < 4 ? translateMessage(value, tFor, depth + 1) : value.text) : value;
   }
-  return tFor(ns)(`err.${name}`, { ...values, defaultValue: data.text });
+  const translated = tFor(ns)(`err.${name}`, { ...values, defaultValue: UNTRANSLATED });
+  return translated === UNTRANSLATED ? data.text : translated;
 }

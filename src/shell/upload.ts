@@ -4,7 +4,7 @@
 // Loaded on the first attachment, not with the first paint.
 import { ApiError, createApiClient, offlineError, saidIn, statusError, type ApiAnswer, type ApiClient } from '../core/api/client.ts';
 import { MessageError, saidBy, type Message } from '../core/messages.ts';
-import { call, typedClient } from '../core/api/typed.ts';
+import { send, typedClient } from '../core/api/typed.ts';
 import type { UploadRoutes } from '../server/uploads/routes.ts';
 import { SERVER_MESSAGES } from '../core/serverMessages.ts';
 import { isImageExtension, fileExtension, uploadMarker, uploadRefusal } from '../core/uploads.ts';
@@ -51,9 +51,9 @@ async function failure(response: Response): Promise<Error> {
 }
 
 /** Uploads one file: presigned URL, then the PUT; the object URL. */
-async function send(file: File, api: ApiClient, fileId: string): Promise<string> {
+async function uploadOne(file: File, api: ApiClient, fileId: string): Promise<string> {
   const presign = typedClient<UploadRoutes>(api).api.file['generate-presigned-url'];
-  const answer = await call(presign.$get({ query: { fileId, fileName: file.name, contentType: file.type } }));
+  const answer = await send(presign.$get({ query: { fileId, fileName: file.name, contentType: file.type } }));
   const signed = answer.result;
   if (!signed?.url || !signed.object_url) throw new MessageError(SERVER_MESSAGES.presignedInvalid);
   let response: Response;
@@ -94,7 +94,7 @@ export async function attachFiles(files: readonly File[], target: UploadTarget, 
           if (refusal === 'invalidType') target.error(reason);
           return;
         }
-        const url = await send(file, api, fileId);
+        const url = await uploadOne(file, api, fileId);
         target.replace(waiting, uploadMarker(file.name, url));
         if (isImageExtension(fileExtension(file.name))) target.preview(url);
       } catch (err) {

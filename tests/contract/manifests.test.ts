@@ -1,7 +1,7 @@
 // Contract tests over every manifest and locale: ids and spellings are unique, every i18n key
 // a manifest names exists in every translated locale (one per UI language), those locales have
 // the en-US keys and placeholders, and every command is in help.
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -12,6 +12,8 @@ import {
   helpOverview,
   LANGUAGES,
   messageTemplates,
+  Message,
+  translateMessage,
   OLLAMA_MESSAGES,
   USER_SETTING_MESSAGES,
   type MessageCatalogue,
@@ -41,13 +43,20 @@ function flatten(value: unknown, prefix = ''): Map<string, string> {
   return out;
 }
 
-// Every catalogue of messages: the core's, and each plugin's (its rules.ts or messageCatalogue.ts).
+// Every catalogue of messages: the core's, and each plugin's (its common/messages.ts).
 const catalogues: MessageCatalogue[] = [SERVER_MESSAGES, USER_SETTING_MESSAGES, OLLAMA_MESSAGES];
 for (const id of pluginIds) {
-  for (const file of ['rules.ts', 'messageCatalogue.ts']) {
-    const where = path.join(ROOT, 'plugins', id, 'common', file);
-    if (existsSync(where)) catalogues.push(((await import(where)) as { MESSAGES: MessageCatalogue }).MESSAGES);
-  }
+  const where = path.join(ROOT, 'plugins', id, 'common', 'messages.ts');
+  if (existsSync(where)) catalogues.push(((await import(where)) as { MESSAGES: MessageCatalogue }).MESSAGES);
+}
+
+// Each namespace's English messages, as the code defines them: en-US's `err.<name>` are these.
+const english = new Map<string, Map<string, string>>();
+for (const catalogue of catalogues) {
+  const { namespace, templates } = messageTemplates(catalogue);
+  const seen = english.get(namespace) ?? new Map<string, string>();
+  for (const [name, template] of Object.entries(templates)) seen.set(`err.${name}`, template);
+  english.set(namespace, seen);
 }
 
 const locales = new Map<string, Map<string, string>>();
@@ -142,9 +151,10 @@ describe('locales', () => {
     expect(TRANSLATED_LOCALES.every((code) => LANGUAGES.some((l) => l.code === code))).toBe(true);
   });
 
-  it.each(TRANSLATED_LOCALES.filter((code) => code !== 'en-US'))('%s has exactly the en-US keys and placeholders', (lang) => {
+  it.each(TRANSLATED_LOCALES.filter((code) => code !== 'en-US'))('%s has exactly the en-US keys and placeholders, and a translation of every message', (lang) => {
     for (const ns of ['shell', 'core', ...pluginIds]) {
-      const en = locales.get(`en-US/${ns}`)!;
+      // en-US's file and the code's messages (whose English is said only in the code).
+      const en = new Map([...locales.get(`en-US/${ns}`)!, ...(english.get(ns) ?? [])]);
       const other = locales.get(`${lang}/${ns}`)!;
       expect([...other.keys()].sort(), `${lang}/${ns}`).toEqual([...en.keys()].sort());
       for (const [key, value] of en) {
@@ -154,18 +164,36 @@ describe('locales', () => {
     }
   });
 
-  it("holds each namespace's messages in en-US as err.<name>, exactly as the code defines them", async () => {
-    const byNamespace = new Map<string, Record<string, string>>();
+  it("says each message's English once, in the code: en-US has no err.<name>, and shows the catalogue's text", async () => {
+    const names = new Map<string, Set<string>>();
     for (const catalogue of catalogues) {
       const { namespace, templates } = messageTemplates(catalogue);
       expect(['shell', 'core', ...pluginIds], namespace).toContain(namespace);
-      const seen = byNamespace.get(namespace) ?? {};
+      const seen = names.get(namespace) ?? new Set<string>();
       // One name, one message, across the catalogues of a namespace.
-      for (const name of Object.keys(templates)) expect(seen[name], `${namespace}: ${name}`).toBeUndefined();
-      byNamespace.set(namespace, { ...seen, ...templates });
+      for (const name of Object.keys(templates)) expect(seen.has(name), `${namespace}: ${name}`).toBe(false);
+      names.set(namespace, new Set([...seen, ...Object.keys(templates)]));
     }
-    expect([...byNamespace.keys()].sort()).toEqual(['core', 'function', 'general', 'model', 'node', 'role', 'session', 'store', 'subscription', 'user']);
-    for (const [ns, templates] of byNamespace) expect((await loadLocale('en-US', ns))?.err, ns).toEqual(templates);
+    expect([...english.keys()].sort()).toEqual(['core', 'function', 'general', 'model', 'node', 'role', 'session', 'store', 'subscription', 'user']);
+    for (const ns of ['shell', 'core', ...pluginIds]) expect((await loadLocale('en-US', ns))?.err, ns).toBeUndefined();
+    // What the page and the terminal show in en-US: each message as its catalogue filled it, a
+    // value that reads like a hole or an i18next nesting left as it is.
+    const i18n = await createI18n({ lang: 'en-US', namespaces: ['shell', 'core', ...pluginIds], load: loadLocale });
+    const value = '{{name}} $t(shell:msg.offline)';
+    for (const catalogue of catalogues) {
+      for (const entry of Object.values(catalogue as unknown as Record<string, Message | ((...values: string[]) => Message)>)) {
+        const said = typeof entry === 'function' ? entry(value, value, value, value) : entry;
+        expect(translateMessage(said, (ns) => i18n.tFor(ns)), said.code).toBe(said.text);
+      }
+    }
+  });
+
+  it("keeps a plugin's messages in one file of one name, common/messages.ts", () => {
+    const defining = readdirSync(path.join(ROOT, 'plugins'), { recursive: true, encoding: 'utf8' })
+      .filter((file) => /\.tsx?$/.test(file) && !/\.test\.tsx?$/.test(file))
+      .filter((file) => readFileSync(path.join(ROOT, 'plugins', file), 'utf8').includes('defineMessages('));
+    expect(defining.length).toBeGreaterThan(0);
+    for (const file of defining) expect(file, file).toMatch(/^[^/]+\/common\/messages\.ts$/);
   });
 
   it('the docs sections meet the spec: 9 quick-start steps, 10 features plus more, two FAQs, three feedback links', () => {

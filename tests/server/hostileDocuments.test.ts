@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Message } from '../../src/core/messages.ts';
-import { MESSAGES as STORE_MESSAGES } from '../../plugins/store/common/rules.ts';
+import { MESSAGES as STORE_MESSAGES } from '../../plugins/store/common/messages.ts';
 import { SERVER_MESSAGES } from '../../src/core/serverMessages.ts';
 import type { PresignedUpload } from '../../src/core/uploads.ts';
 import { extractPool } from '../../src/server/uploads/extractPool.ts';

@@ -1,7 +1,7 @@
 // The built-in functions of spec part 9: names, descriptions and JSON schemas, shared by the
 // commands (`:function ls`, `:function <name>`) and the server, which runs them.
 import { answerFields, type FunctionResult, type Message, type MessageData } from '../../../src/core/index.ts';
-import { MESSAGES } from './messageCatalogue.ts';
+import { MESSAGES } from './messages.ts';
 
 /**
  * One result as POST /api/function/exec answers it (spec part 3's Function result): a failure's

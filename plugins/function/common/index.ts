@@ -3,7 +3,7 @@
 // MCP helper (McpRef, when present) are listed and run from the browser.
 import {
   ApiError,
-  call as send,
+  send,
   effect,
   error,
   FunctionRunnerRef,
@@ -22,7 +22,7 @@ import {
 } from '../../../src/core/index.ts';
 import type { FunctionRoutes } from '../server/index.ts';
 import { BUILTIN_FUNCTIONS, BUILTIN_NAMES, failure, nameList, parseArgs, template, type ExecResult } from './functions.ts';
-import { MESSAGES } from './messageCatalogue.ts';
+import { MESSAGES } from './messages.ts';
 
 export * from './functions.ts';
 

@@ -11,7 +11,7 @@ import { getTime } from './builtins/getTime.ts';
 import { getWeather } from './builtins/getWeather.ts';
 import { redirectToUrl } from './builtins/redirectToUrl.ts';
 import { FunctionError, type Builtin } from './builtins/shared.ts';
-import { MESSAGES } from '../common/messageCatalogue.ts';
+import { MESSAGES } from '../common/messages.ts';
 
 const BUILTINS: Record<string, Builtin> = {
   get_time: getTime,

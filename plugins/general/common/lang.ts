@@ -1,5 +1,5 @@
 import { error, findLanguage, languageName, LANGUAGES, matchLanguage, text, type CommandHandler } from '../../../src/core/index.ts';
-import { MESSAGES } from './messageCatalogue.ts';
+import { MESSAGES } from './messages.ts';
 
 export const langCommands: Record<string, CommandHandler> = {
   lang: (ctx) => {

@@ -1,72 +1,9 @@
 // The rules of user models, shared by the server (which decides) and the commands (which
 // report a mistake before a round trip): names, providers, and every `:model set` key.
 import type { ModelCapabilities } from '../../../src/core/index.ts';
-import { defineMessages, type Message } from '../../../src/core/messages.ts';
-
-export const MODEL_PROVIDERS = ['openai-compatible', 'openai', 'anthropic', 'google', 'ollama'] as const;
-export type ModelProvider = (typeof MODEL_PROVIDERS)[number];
-
-export const MODEL_SETTING_KEYS = [
-  'provider',
-  'model',
-  'base_url',
-  'api_key',
-  'price_input',
-  'price_output',
-  'vision',
-  'tools',
-  'image',
-  'reasoning',
-  'context_window',
-  'shared',
-] as const;
-export type ModelSettingKey = (typeof MODEL_SETTING_KEYS)[number];
-
-/** How many models one user may add. */
-export const MAX_USER_MODELS = 50;
-export const MODEL_NAME_MAX = 64;
-export const MODEL_ID_MAX = 128;
-/** The models table keeps base URLs in an indexed-size column. */
-export const BASE_URL_MAX = 255;
-export const API_KEY_MAX = 4096;
-
-export const MESSAGES = defineMessages(
-  'model',
-  {
-    noneSet: 'No model is set...',
-    noneAvailable: 'No available model found.',
-    invalidName: 'Invalid model name. A model name is 1 to {{nameMax}} letters, digits and . _ : / @ + - characters, starting with a letter or digit.',
-    invalidProvider: 'Invalid provider. Valid providers are: {{providers}}.',
-    invalidModelId: 'Invalid model id. A model id is 1 to {{idMax}} characters without spaces.',
-    invalidUrl: 'The URL is not valid.',
-    urlScheme: 'URL must start with http or https.',
-    urlTooLong: 'The URL is too long (at most {{urlMax}} characters).',
-    keyTooLong: 'The API key is too long (at most {{keyMax}} characters).',
-    unknownKey: 'Unknown key. Key must be one of: {{keys}}',
-    notNumber: 'Invalid value. Value must be a number.',
-    negative: 'Invalid value. A price cannot be negative.',
-    notBoolean: 'Invalid value. Value must be true or false.',
-    notWindow: 'Invalid value. The context window is a whole number of tokens above 0, or "" to clear it.',
-    notFound: 'Model not found.',
-    tooMany: 'You can have at most {{modelsMax}} models. Please delete one first.',
-    exists: 'Model "{{name}}" already exists.',
-    added: 'Model "{{name}}" added.',
-    updated: 'Model "{{name}}" updated.',
-    deleted: 'Model "{{name}}" deleted.',
-    shared: 'Model "{{name}}" is shared with your group: its members can use it, but never see its key.',
-    unshared: 'Model "{{name}}" is yours alone again.',
-    noGroup: 'You have no group of your own to share with.',
-  },
-  {
-    nameMax: MODEL_NAME_MAX,
-    providers: MODEL_PROVIDERS.join(', '),
-    idMax: MODEL_ID_MAX,
-    urlMax: BASE_URL_MAX,
-    keyMax: API_KEY_MAX,
-    keys: MODEL_SETTING_KEYS.join(', '),
-    modelsMax: MAX_USER_MODELS,
-  },
-);
+import type { Message } from '../../../src/core/messages.ts';
+import { API_KEY_MAX, BASE_URL_MAX, MODEL_ID_MAX, MODEL_NAME_MAX, MODEL_PROVIDERS, MODEL_SETTING_KEYS, type ModelSettingKey } from './limits.ts';
+import { MESSAGES } from './messages.ts';
 
 // Names travel percent-encoded in the path of GET /api/model/{name}.
 const NAME = new RegExp(`^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,${MODEL_NAME_MAX - 1}}$`);

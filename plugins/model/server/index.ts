@@ -8,18 +8,9 @@ import { Hono, type Context } from 'hono';
 import type { Selectable } from 'kysely';
 import { z } from 'zod';
 import { saidBy, type AppEnv, type Message, type ServerPluginContext, type ServerPluginModule, type UserRow } from '../../../src/core/index.ts';
-import {
-  API_KEY_MAX,
-  checkBaseUrlSyntax,
-  checkModelName,
-  checkModelSetting,
-  DEFAULT_CAPABILITIES,
-  MAX_USER_MODELS,
-  MESSAGES,
-  MODEL_PROVIDERS,
-  type Capabilities,
-  type ModelChange,
-} from '../common/rules.ts';
+import { API_KEY_MAX, MAX_USER_MODELS, MODEL_PROVIDERS } from '../common/limits.ts';
+import { MESSAGES } from '../common/messages.ts';
+import { checkBaseUrlSyntax, checkModelName, checkModelSetting, DEFAULT_CAPABILITIES, type Capabilities, type ModelChange } from '../common/rules.ts';
 import { modelsMigration, reachableModels, type ModelsDb, type ModelsTable } from './table.ts';
 
 type C = Context<AppEnv>;

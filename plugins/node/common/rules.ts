@@ -1,22 +1,8 @@
 // The rules of nodes, shared by the server (which decides) and the commands (which report a
 // mistake before a round trip): names (spec part 5), setting keys and their values.
-import { defineMessages, type Message } from '../../../src/core/messages.ts';
-
-export const NODE_KINDS = ['openai', 'ollama', 'http'] as const;
-export type NodeKind = (typeof NODE_KINDS)[number];
-
-export const NODE_SETTING_KEYS = ['kind', 'base_url', 'api_key', 'model', 'prompt_template', 'timeout_ms', 'description'] as const;
-export type NodeSettingKey = (typeof NODE_SETTING_KEYS)[number];
-
-/** Spec part 9: at most 32 characters; letters, digits, underscore, hyphen. */
-export const NODE_NAME_MAX = 32;
-/** How many nodes one user may own. */
-export const MAX_USER_NODES = 10;
-export const BASE_URL_MAX = 255;
-export const VALUE_MAX = 4096;
-export const TIMEOUT_MIN = 1_000;
-export const TIMEOUT_MAX = 120_000;
-export const DEFAULT_TIMEOUT_MS = 30_000;
+import type { Message } from '../../../src/core/messages.ts';
+import { BASE_URL_MAX, DEFAULT_TIMEOUT_MS, NODE_KINDS, NODE_NAME_MAX, NODE_SETTING_KEYS, TIMEOUT_MAX, TIMEOUT_MIN, VALUE_MAX, type NodeKind, type NodeSettingKey } from './limits.ts';
+import { MESSAGES } from './messages.ts';
 
 /** Settings as stored (the key sealed) and as shown (the key masked, or absent). */
 export interface NodeSettings {
@@ -64,48 +50,6 @@ export interface NodeOutput {
   text: string;
   images: string[];
 }
-
-export const MESSAGES = defineMessages(
-  'node',
-  {
-    noneSet: 'No node is set...',
-    notFound: 'Node not found.',
-    notExists: 'Node not exists.',
-    noneAvailable: 'No available node found.',
-    noneSelected: 'No node selected.',
-    invalidName: 'Invalid node name. A node name is 1 to {{nameMax}} letters, digits, underscores and hyphens.',
-    unknownKey: 'Unknown key. Key must be one of: {{keys}}',
-    invalidKind: 'Invalid kind. Valid kinds are: {{kinds}}.',
-    invalidUrl: 'The URL is not valid.',
-    urlScheme: 'URL must start with http or https.',
-    urlTooLong: 'The URL is too long (at most {{urlMax}} characters).',
-    valueTooLong: 'The value is too long (at most {{valueMax}} characters).',
-    invalidTimeout: 'Invalid value. timeout_ms is a whole number from {{timeoutMin}} to {{timeoutMax}}.',
-    notConfigured: 'The node has no base_url. Set one with :node set base_url "https://...".',
-    tooMany: 'You can have at most {{nodesMax}} nodes. Please delete one first.',
-    notOwner: 'Only the owner of a node can change it.',
-    inputRequired: 'Input is required.',
-    failed: 'The node did not answer: {{detail}}',
-    exists: 'Node "{{name}}" already exists.',
-    added: 'Node "{{name}}" added.',
-    updated: 'Node "{{name}}" updated.',
-    deleted: 'Node "{{name}}" deleted.',
-    transferred: 'Node "{{name}}" now belongs to {{owner}}.',
-    querying: 'Node AI querying, node: {{name}}...',
-    processing: 'Node AI is still processing...',
-    responded: 'Node AI responded.',
-  },
-  {
-    nameMax: NODE_NAME_MAX,
-    keys: NODE_SETTING_KEYS.join(', '),
-    kinds: NODE_KINDS.join(', '),
-    urlMax: BASE_URL_MAX,
-    valueMax: VALUE_MAX,
-    timeoutMin: TIMEOUT_MIN,
-    timeoutMax: TIMEOUT_MAX,
-    nodesMax: MAX_USER_NODES,
-  },
-);
 
 const NAME = new RegExp(`^[A-Za-z0-9_-]{1,${NODE_NAME_MAX}}$`);
 

@@ -2,7 +2,8 @@
 // endpoint answering text and/or images. Always through the egress-safe fetch the server
 // hands plugins, so a node cannot reach private addresses unless the operator allows them.
 import { MessageError, saidBy } from '../../../src/core/messages.ts';
-import { MESSAGES, type NodeSettings } from '../common/rules.ts';
+import { MESSAGES } from '../common/messages.ts';
+import { type NodeSettings } from '../common/rules.ts';
 
 /** Why a node gave nothing, in the words the person sees (its code kept). */
 export class NodeError extends MessageError {

@@ -8,20 +8,9 @@ import type { Generated, Kysely, Selectable } from 'kysely';
 import { z } from 'zod';
 import { rankOf, ROLE_RANKS, saidBy, type Message } from '../../../src/core/index.ts';
 import type { AppEnv, Database, MigrationFactory, ServerPluginContext, ServerPluginModule, UserRow } from '../../../src/core/index.ts';
-import {
-  checkBaseUrlSyntax,
-  checkNodeName,
-  checkNodeSetting,
-  DEFAULT_NODE_SETTINGS,
-  MAX_USER_NODES,
-  MESSAGES,
-  VALUE_MAX,
-  type NodeLists,
-  type NodeOutput,
-  type NodeScope,
-  type NodeSettings,
-  type PublicNode,
-} from '../common/rules.ts';
+import { MAX_USER_NODES, VALUE_MAX } from '../common/limits.ts';
+import { MESSAGES } from '../common/messages.ts';
+import { checkBaseUrlSyntax, checkNodeName, checkNodeSetting, DEFAULT_NODE_SETTINGS, type NodeLists, type NodeOutput, type NodeScope, type NodeSettings, type PublicNode } from '../common/rules.ts';
 import { callNode, NodeError } from './call.ts';
 
 interface NodesTable {

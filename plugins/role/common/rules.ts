@@ -1,32 +1,7 @@
-// Role rules shared by the commands and the server: names, prompts and the messages of spec
-// part 8 ('Role "x" does not exist.', 'No role found.', 'No role is set...').
-import { defineMessages, type Message } from '../../../src/core/messages.ts';
-
-/** Longest role name (characters). */
-export const ROLE_NAME_MAX = 64;
-/** Longest prompt (characters). */
-export const PROMPT_MAX = 8000;
-/** How many roles one user may keep. */
-export const MAX_USER_ROLES = 100;
-
-export const MESSAGES = defineMessages(
-  'role',
-  {
-    notExist: 'Role "{{name}}" does not exist.',
-    noneFound: 'No role found.',
-    noneSet: 'No role is set...',
-    invalidName: 'Invalid role name.',
-    nameTooLong: 'Role name must be at most {{nameMax}} characters.',
-    emptyPrompt: 'Prompt must not be empty.',
-    promptTooLong: 'Prompt must be at most {{promptMax}} characters.',
-    exists: 'Role "{{name}}" already exists.',
-    tooMany: 'You can keep at most {{rolesMax}} roles.',
-    added: 'Role "{{name}}" added.',
-    updated: 'Role "{{name}}" updated.',
-    deleted: 'Role "{{name}}" deleted.',
-  },
-  { nameMax: ROLE_NAME_MAX, promptMax: PROMPT_MAX.toLocaleString('en-US'), rolesMax: MAX_USER_ROLES },
-);
+// Role rules shared by the commands and the server: names and prompts.
+import type { Message } from '../../../src/core/messages.ts';
+import { PROMPT_MAX, ROLE_NAME_MAX } from './limits.ts';
+import { MESSAGES } from './messages.ts';
 
 /** A role as the API shows it. */
 export interface PublicRole {

@@ -6,7 +6,9 @@ import { Hono, type Context } from 'hono';
 import type { Generated, Kysely } from 'kysely';
 import { z } from 'zod';
 import type { AppEnv, Database, MigrationFactory, ServerPluginContext, ServerPluginModule, UserRow } from '../../../src/core/index.ts';
-import { checkPrompt, checkRoleName, MAX_USER_ROLES, MESSAGES, PROMPT_MAX, ROLE_NAME_MAX, type PublicRole, type RoleLists } from '../common/rules.ts';
+import { MAX_USER_ROLES, PROMPT_MAX, ROLE_NAME_MAX } from '../common/limits.ts';
+import { MESSAGES } from '../common/messages.ts';
+import { checkPrompt, checkRoleName, type PublicRole, type RoleLists } from '../common/rules.ts';
 import shippedRoles from '../data/system-roles.json' with { type: 'json' };
 
 type C = Context<AppEnv>;

@@ -30,7 +30,7 @@ import {
   type SessionDetail,
   type SessionSummary,
 } from '../common/api.ts';
-import { MESSAGES } from '../common/messageCatalogue.ts';
+import { MESSAGES } from '../common/messages.ts';
 
 type C = Context<AppEnv>;
 

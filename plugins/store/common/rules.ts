@@ -1,71 +1,9 @@
 // The rules of data stores, shared by the server (which decides) and the commands (which report
-// a mistake before a round trip): engines, names, the settings keys of each engine, and the
-// messages of spec parts 5 and 8 (quoted exactly).
-import { MAX_ACTIVE_STORES } from '../../../src/core/index.ts';
-import { UPLOAD_EXTENSIONS, UPLOAD_MAX_BYTES } from '../../../src/core/constants.ts';
-import { defineMessages, type Message } from '../../../src/core/messages.ts';
+// a mistake before a round trip): names, the settings keys of each engine, what the API shows.
+import type { Message } from '../../../src/core/messages.ts';
 import { fileExtension } from '../../../src/core/uploads.ts';
-
-export const STORE_ENGINES = ['file', 'mysql'] as const;
-export type StoreEngine = (typeof STORE_ENGINES)[number];
-
-/** Settings keys per engine (`:store set <key> "<value>"`); `owner` has its own command. */
-export const STORE_SETTING_KEYS: Record<StoreEngine, readonly string[]> = {
-  file: ['description'],
-  mysql: ['host', 'port', 'user', 'password', 'database', 'table', 'description', 'model'],
-};
-
-export const STORE_NAME_MAX = 32;
-/** How many stores one user may own (the original's limit). */
-export const MAX_USER_STORES = 10;
-// The spec's one upload rule (10 MB, its nine types), for stores as for chat uploads.
-export const MAX_UPLOAD_BYTES = UPLOAD_MAX_BYTES;
-export { UPLOAD_EXTENSIONS };
-/** What a file store indexes (images are accepted by the upload rule but carry no text). */
-export const TEXT_EXTENSIONS = ['pdf', 'docx', 'txt', 'md', 'csv', 'json'] as const;
-
-export const MESSAGES = defineMessages(
-  'store',
-  {
-    alreadyActive: 'Store `{{name}}` is already active.',
-    tooManyActive: 'You can only use {{activeMax}} stores at the same time. Please unuse one of them first.',
-    invalidEngine: 'Invalid engine. Valid engines are: {{engines}}.',
-    multiple: 'Multiple stores are being used. Please unuse all but one store.',
-    noStore: 'No data store is set...',
-    notFound: 'Store not found.',
-    notExists: 'Store not exists.',
-    noAvailable: 'No available store found.',
-    noSelected: 'No store selected.',
-    invalidName: 'Invalid store name. A store name is 1 to {{nameMax}} letters, digits and _ . - characters.',
-    invalidType: 'Invalid file type. Supported type: JPEG/JPG, PNG, PDF, DOCX, TXT, Markdown, CSV, JSON.',
-    tooLarge: 'failed: file size exceeds 10MB',
-    tooMany: 'You can own at most {{storesMax}} stores.',
-    exists: 'Store `{{name}}` already exists.',
-    unknownKey: 'Unknown key. Key must be one of: {{keys}}',
-    notNumber: 'Invalid value. Value must be a number.',
-    notFileStore: 'This command is for file stores.',
-    notMysqlStore: 'This command is for mysql stores.',
-    notOwner: 'Only the owner of a store may change it.',
-    noFiles: 'No file is attached. Attach files with +file[url].',
-    noSelection: 'No file is selected.',
-    notInitialized: 'The store is not initialized: set host, user, password and database, then run :store init.',
-    urlScheme: 'URL must start with http or https.',
-    invalidRequest: 'Invalid request.',
-    uploadCancelled: 'Upload cancelled.',
-    uploadFailed: 'Upload failed: {{file}}: {{detail}}',
-    initFailed: 'Initialization failed: {{detail}}',
-    created: 'Store `{{name}}` is created.',
-    ready: 'Store `{{name}}` is ready.',
-    initialized: 'Store `{{name}}` is initialized.',
-    initializedWarning: 'Store `{{name}}` is initialized. Warning: the account has {{privileges}} privileges; use an account with SELECT only.',
-    uploaded: '{{count}} file(s) uploaded to store `{{name}}`.',
-    dataReset: 'Store `{{name}}` data is reset.',
-    deleted: 'Store `{{name}}` is deleted.',
-    ownerSet: 'Store `{{name}}` owner is set to {{owner}}.',
-    keySet: 'Store `{{name}}` {{key}} is set.',
-  },
-  { activeMax: MAX_ACTIVE_STORES, engines: STORE_ENGINES.join(', '), nameMax: STORE_NAME_MAX, storesMax: MAX_USER_STORES },
-);
+import { STORE_ENGINES, STORE_SETTING_KEYS, type StoreEngine } from './limits.ts';
+import { MESSAGES } from './messages.ts';
 
 export function checkStoreName(name: string): Message | undefined {
   return /^[A-Za-z0-9_.-]{1,32}$/.test(name) ? undefined : MESSAGES.invalidName;

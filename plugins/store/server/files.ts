@@ -3,7 +3,9 @@
 // its reason, so that a bad document among good ones is named and the good ones are stored.
 import type { Message } from '../../../src/core/messages.ts';
 import { saidBy, type ServerPluginContext } from '../../../src/core/index.ts';
-import { extensionOf, MESSAGES, TEXT_EXTENSIONS, type UploadResult } from '../common/rules.ts';
+import { TEXT_EXTENSIONS } from '../common/limits.ts';
+import { MESSAGES } from '../common/messages.ts';
+import { extensionOf, type UploadResult } from '../common/rules.ts';
 import type { StoreDb, StoresTable } from './schema.ts';
 import { chunkText } from './search.ts';
 import { collectDocs, type Refusal, type UploadDoc, type UploadRequest } from './uploadForm.ts';

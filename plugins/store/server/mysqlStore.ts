@@ -3,7 +3,8 @@
 // guarded SELECT that a model writes from that schema (mysqlGuard.ts checks and runs it).
 import { MessageError, type Message } from '../../../src/core/messages.ts';
 import type { ServerPluginContext, UserRow } from '../../../src/core/index.ts';
-import { activeList, MESSAGES, type StoreHit } from '../common/rules.ts';
+import { MESSAGES } from '../common/messages.ts';
+import { activeList, type StoreHit } from '../common/rules.ts';
 import { connect, guardedQuery, readSchema, sqlFromAnswer, writeGrants } from './mysqlGuard.ts';
 import { parseSettings, type StoreDb, type StoresTable } from './schema.ts';
 

@@ -3,7 +3,8 @@
 // some stores (file stores by full text, search.ts; mysql stores by one guarded SELECT,
 // mysqlStore.ts).
 import type { ServerPluginContext, UserRow } from '../../../src/core/index.ts';
-import type { PublicStore, StoreEngine, StoreHit, StoreLists, StoreSearchResult } from '../common/rules.ts';
+import type { StoreEngine } from '../common/limits.ts';
+import type { PublicStore, StoreHit, StoreLists, StoreSearchResult } from '../common/rules.ts';
 import { askMysqlStore } from './mysqlStore.ts';
 import { parseSettings, type StoreDb, type StoresTable } from './schema.ts';
 import { searchChunks, toHits } from './search.ts';

@@ -5,7 +5,9 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import { isJson, saidBy, type AppEnv, type Message } from '../../../src/core/index.ts';
-import { extensionOf, MAX_UPLOAD_BYTES, MESSAGES, UPLOAD_EXTENSIONS } from '../common/rules.ts';
+import { MAX_UPLOAD_BYTES, UPLOAD_EXTENSIONS } from '../common/limits.ts';
+import { MESSAGES } from '../common/messages.ts';
+import { extensionOf } from '../common/rules.ts';
 
 /** Files or URLs one upload request may name. */
 export const UPLOAD_FORM_MAX = 10;

@@ -5,10 +5,11 @@
 // the server gives (PAYPAL_SDK_URL). After a payment, the server's words replace the controls,
 // and the standing and the controls are drawn again from the server's answer.
 import { loadScript } from '@paypal/paypal-js';
-import { call, el, PlatformRef, translateMessage, typedClient, type MessageData, type PageMount, type PluginContext, type Translate } from '../../../src/core/index.ts';
+import { send, el, PlatformRef, translateMessage, typedClient, type MessageData, type PageMount, type PluginContext, type Translate } from '../../../src/core/index.ts';
 import { formatRoleExpiry } from '../../../src/core/roles.ts';
 import type { SubscriptionRoutes } from '../server/index.ts';
-import { dollars, feeCents, moneyMessage, planChange, TOPUPS, type Plan, type SubscriptionStatus } from '../common/rules.ts';
+import { dollars, feeCents, moneyMessage, planChange, priceText, TOPUPS, type Plan, type SubscriptionStatus } from '../common/rules.ts';
+import { MESSAGES } from '../common/messages.ts';
 
 export function subscriptionsPage(ctx: PluginContext): PageMount {
   return (root, { focus }) => {
@@ -26,8 +27,8 @@ export function subscriptionsPage(ctx: PluginContext): PageMount {
     root.replaceChildren(section);
 
     async function render() {
-      const { plans } = (await call(api.subscription.list.$get())).result;
-      const priceOf = (p: Plan) => (p.price_cents === 0 ? say(ctxMessage('free')) : say(ctxMessage('perMonth', { price: p.price })));
+      const { plans } = (await send(api.subscription.list.$get())).result;
+      const priceOf = (p: Plan) => say(priceText(p).toData());
       const table = el('table', { className: 'plans', testid: 'plans' }, el('thead', {}, el('tr', {}, el('th', {}, t('table.plan')), el('th', {}, t('table.price')), el('th', {}, t('table.adds')))));
       const body = el('tbody');
       for (const p of plans) body.append(el('tr', {}, el('td', {}, p.role), el('td', {}, priceOf(p)), el('td', {}, p.adds.map((f) => t(`feature.${f}`)).join(', '))));
@@ -38,24 +39,24 @@ export function subscriptionsPage(ctx: PluginContext): PageMount {
         section.append(el('p', { testid: 'not-logged-in' }, t('page.notLoggedIn')));
         return;
       }
-      const statusNow = async () => (await call(api.subscription.status.$get())).result as SubscriptionStatus;
+      const statusNow = async () => (await send(api.subscription.status.$get())).result as SubscriptionStatus;
       let status = await statusNow();
       // Where the user stands: redrawn from the server's answer after every payment.
       const standing = el('div', { className: 'standing' });
       const showStanding = () => {
         const lines = [el('p', { testid: 'standing' }, t('page.standing', { role: status.role, expires: status.expires }))];
         if (status.scheduled) lines.push(el('p', { testid: 'scheduled' }, t('page.scheduled', { role: status.scheduled.role, date: formatRoleExpiry(status.scheduled.from), until: formatRoleExpiry(status.scheduled.until) })));
-        if (status.role === 'root_user') lines.push(el('p', { testid: 'root' }, say(ctxMessage('root'))));
+        if (status.role === 'root_user') lines.push(el('p', { testid: 'root' }, say(MESSAGES.root.toData())));
         else lines.push(el('p', { testid: 'money', className: status.left_cents < 0 ? 'error' : '' }, say(moneyMessage(status).toData())));
-        for (const d of status.declined) lines.push(el('p', { testid: 'declined' }, say(ctxMessage('declinedEarlier', d))));
+        for (const d of status.declined) lines.push(el('p', { testid: 'declined' }, say(MESSAGES.declinedEarlier(d.amount, d.date).toData())));
         standing.replaceChildren(...lines);
       };
       showStanding();
       section.append(standing);
       if (status.role === 'root_user') return;
-      const info = (await call(api.payment.info.$get())).result;
+      const info = (await send(api.payment.info.$get())).result;
       if (!info.client_id) {
-        section.append(el('p', { testid: 'payments-off' }, say(ctxMessage('paymentsOff'))));
+        section.append(el('p', { testid: 'payments-off' }, say(MESSAGES.paymentsOff.toData())));
         return;
       }
       const paypal = await loadScript({ clientId: info.client_id, currency: info.currency, intent: info.intent, sdkBaseUrl: info.sdk_url });
@@ -90,7 +91,7 @@ export function subscriptionsPage(ctx: PluginContext): PageMount {
           createOrder: order,
           onApprove: async (data) => {
             try {
-              const answer = await call(api.payment.capture.$post({ json: { orderId: data.orderID } }));
+              const answer = await send(api.payment.capture.$post({ json: { orderId: data.orderID } }));
               await paid(saidOf(answer), true, answer.result as SubscriptionStatus);
             } catch (err) {
               await paid(errorText(err), false);
@@ -100,7 +101,7 @@ export function subscriptionsPage(ctx: PluginContext): PageMount {
         }).render(buttons);
         return box;
       };
-      const order = async (json: { kind: 'plan'; role: string } | { kind: 'topup'; amount: number }) => (await call(api.payment.order.$post({ json }))).result.id;
+      const order = async (json: { kind: 'plan'; role: string } | { kind: 'topup'; amount: number }) => (await send(api.payment.order.$post({ json }))).result.id;
 
       // Top-up: the choices, the fee shown, the payment its sum (the choice kept across redraws).
       const chosen = { amount: focus?.startsWith('topup:') ? Number(focus.slice(6)) || 5 : 5 };
@@ -153,7 +154,6 @@ export function subscriptionsPage(ctx: PluginContext): PageMount {
     }
 
     const signedIn = async () => !!ctx.settings.get<string>('user');
-    const ctxMessage = (name: string, params: Record<string, string> = {}): MessageData => ({ code: `subscription.${name}`, params, text: '' });
     render().catch((err: unknown) => {
       if (!gone) section.append(el('p', { className: 'error', testid: 'page-error' }, String((err as Error)?.message ?? err)));
     });

@@ -2,31 +2,32 @@
 // later), the plans, and buying or topping up, which opens the Subscriptions page at its
 // purchase controls (paying happens in PayPal's buttons there).
 import {
-  call,
-  callApi,
+  send,
+  withApiErrors,
   effect,
   error,
   PlatformRef,
   text,
+  translateMessage,
   typedClient,
   type Output,
   type PluginContext,
 } from '../../../src/core/index.ts';
 import { formatRoleExpiry } from '../../../src/core/roles.ts';
 import type { SubscriptionRoutes } from '../server/index.ts';
-import { MESSAGES, moneyMessage, TOPUPS, type Plan } from './rules.ts';
+import { MESSAGES } from './messages.ts';
+import { moneyMessage, priceText, TOPUPS } from './rules.ts';
 
+export * from './messages.ts';
 export * from './rules.ts';
 
-/** A plan's price as the page and `:subscription ls` show it: 'Free', or '$6.00 per month'. */
-export const priceText = (plan: Plan) => (plan.price_cents === 0 ? MESSAGES.free : MESSAGES.perMonth(plan.price));
 
 export function activateSubscription(ctx: PluginContext): void {
   const api = typedClient<SubscriptionRoutes>(ctx.services.get(PlatformRef).api).api;
 
   ctx.handle('subscription', () =>
-    callApi(async () => {
-      const status = (await call(api.subscription.status.$get())).result;
+    withApiErrors(async () => {
+      const status = (await send(api.subscription.status.$get())).result;
       if (status.role === 'root_user') return text(MESSAGES.root);
       const out: Output[] = [text(MESSAGES.status(status.role, status.expires))];
       if (status.scheduled) out.push(text(MESSAGES.statusScheduled(status.scheduled.role, formatRoleExpiry(status.scheduled.from))));
@@ -38,15 +39,15 @@ export function activateSubscription(ctx: PluginContext): void {
   );
 
   ctx.handle('subscription.ls', (c) =>
-    callApi(async () => {
-      const { plans } = (await call(api.subscription.list.$get())).result;
+    withApiErrors(async () => {
+      const { plans } = (await send(api.subscription.list.$get())).result;
       const limit = (n: number | null) => (n === null ? '-' : String(n));
       return {
         kind: 'table',
         columns: [c.t('table.plan'), c.t('table.price'), c.t('table.limits'), c.t('table.adds')],
         rows: plans.map((p) => [
           p.role,
-          ctx.t('err.' + (p.price_cents === 0 ? 'free' : 'perMonth'), { price: p.price }),
+          translateMessage(priceText(p), (ns) => c.tFor(ns)),
           p.limits ? `${limit(p.limits.daily)}/${limit(p.limits.weekly)}/${limit(p.limits.monthly)}` : '-',
           p.adds.map((f) => c.t(`feature.${f}`)).join(', '),
         ]),
@@ -55,8 +56,8 @@ export function activateSubscription(ctx: PluginContext): void {
   );
 
   ctx.handle('subscription.buy', (c) =>
-    callApi(async () => {
-      const { plans } = (await call(api.subscription.list.$get())).result;
+    withApiErrors(async () => {
+      const { plans } = (await send(api.subscription.list.$get())).result;
       const plan = plans.find((p) => p.role === c.args.plan);
       if (!plan) return error(MESSAGES.planNotFound(c.args.plan ?? ''));
       // The free plan is not sold: say so here rather than open a page with nothing to buy.

@@ -1,9 +1,10 @@
 // Subscription rules shared by the commands, the page and the server (spec parts 4, 6, 9): plans,
 // money in whole cents, the banking fee, and what buying a plan does to a standing (extend,
-// upgrade, a downgrade deferred to the current plan's end), with the messages they answer in.
-import { defineMessages, type Message } from '../../../src/core/messages.ts';
+// upgrade, a downgrade deferred to the current plan's end).
+import type { Message } from '../../../src/core/messages.ts';
 import { ROLE_RANKS } from '../../../src/core/constants.ts';
 import { formatRoleExpiry, rankOf } from '../../../src/core/roles.ts';
+import { MESSAGES } from './messages.ts';
 
 /** The top-up choices of spec part 9, in dollars. */
 export const TOPUPS = [1, 5, 10, 20, 50] as const;
@@ -12,50 +13,6 @@ export const PLUS_FEATURES = ['mcp', 'roles', 'stores', 'nodes', 'cli'] as const
 export type PlusFeature = (typeof PLUS_FEATURES)[number];
 export const PLUS_RANK = ROLE_RANKS.plus_user;
 const DAY = 86_400_000;
-
-export const MESSAGES = defineMessages(
-  'subscription',
-  {
-    free: 'Free',
-    perMonth: '${{price}} per month',
-    root: 'You are the root_user.',
-    planNotFound: 'Plan "{{role}}" not found.',
-    freePlan: 'The free plan is not bought: a paid plan turns back into it when it ends.',
-    unlimitedBlocks: 'Your {{role}} plan does not expire: it cannot be extended or replaced by a lower plan.',
-    scheduledOther: 'A change to {{role}} is already scheduled for {{date}}.',
-    amountInvalid: 'Top up $1, $5, $10, $20 or $50.',
-    paymentsOff: 'Payments are not set up on this server.',
-    orderNotFound: 'Order not found.',
-    tooManyOrders: 'You have {{count}} payments waiting for approval in PayPal. Finish or cancel one, or try again in 3 days.',
-    pending: 'PayPal is still completing the payment; it is credited as soon as it completes.',
-    notApproved: 'The payment was not approved in PayPal yet.',
-    declined: 'The payment was declined. Try another card or account.',
-    captureDeclined: 'PayPal declined the payment: nothing was charged or credited. Try again with another card or account.',
-    declinedEarlier: 'PayPal declined your payment of ${{amount}} on {{date}}: nothing was charged or credited.',
-    paymentFailed: 'The payment could not be completed: {{detail}}',
-    mismatch: 'The payment does not match the order, so nothing was credited.',
-    started: 'You are on the {{role}} plan until {{date}}.',
-    extended: 'Your {{role}} plan now runs until {{date}}.',
-    upgraded: 'You are on the {{role}} plan until {{date}}; ${{credit}} for the unused part of your previous plan went to your balance.',
-    scheduled: 'Your {{role}} plan starts on {{date}}, when your current plan ends, and runs until {{until}}.',
-    paidToBalance: 'The plan could no longer be applied ({{reason}}), so ${{amount}} went to your balance.',
-    toppedUp: '${{amount}} added: your balance is ${{balance}}.',
-    already: 'This payment was already credited.',
-    balanceExceeded: 'Your fees (${{usage}}) are more than your balance (${{balance}}). Top up with :subscription topup 5, or on the Subscriptions page.',
-    plusRequired: '{{feature}} needs the plus_user plan or above. See :subscription ls.',
-    cliLogin: 'The command-line client needs an account on the plus_user plan or above: log in with :login <username> <password> (new here? :user add <username> <email> <password>), then see :subscription ls.',
-    status: 'Plan: {{role}}, until {{expires}}.',
-    money: 'Balance: ${{balance}}, fees so far: ${{usage}}, left: ${{left}}.',
-    moneyOwed: 'Balance: ${{balance}}, fees so far: ${{usage}}: you owe ${{owed}}. Top up with :subscription topup 5, or on the Subscriptions page.',
-    statusScheduled: 'Then {{role}} from {{date}}.',
-    webhookRefused: 'Webhook refused.',
-    featureMcp: 'Using MCP functions',
-    featureRoles: 'Adding and changing roles',
-    featureStores: 'Using data stores',
-    featureNodes: 'Using nodes',
-    featureCli: 'The command-line client',
-  },
-);
 
 /** A plan as the operator defines it and the API lists it. */
 export interface Plan {
@@ -69,6 +26,9 @@ export interface Plan {
   /** What the plan adds over the free one. */
   adds: PlusFeature[];
 }
+
+/** A plan's price as the page and `:subscription ls` show it: 'Free', or '$6.00 per month'. */
+export const priceText = (plan: Plan): Message => (plan.price_cents === 0 ? MESSAGES.free : MESSAGES.perMonth(plan.price));
 
 /** Whole cents as dollars, exactly: 552 → "5.52". */
 export const dollars = (cents: number) => `${cents < 0 ? '-' : ''}${Math.floor(Math.abs(cents) / 100)}.${String(Math.abs(cents) % 100).padStart(2, '0')}`;

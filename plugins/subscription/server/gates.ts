@@ -12,7 +12,8 @@
 import type { Context } from 'hono';
 import type { AppEnv, Message, ServerPluginContext } from '../../../src/core/index.ts';
 import { rankOf } from '../../../src/core/roles.ts';
-import { dollars, MESSAGES, PLUS_RANK } from '../common/rules.ts';
+import { MESSAGES } from '../common/messages.ts';
+import { dollars, PLUS_RANK } from '../common/rules.ts';
 import { moneyOf } from './money.ts';
 
 /** Requests the CLI may make on any plan: signing in, its account, and buying a plan. */

@@ -3,7 +3,8 @@
 // buyer approved, and credits it through settle.ts. A buyer who approves and closes the tab is
 // still credited: PayPal's signed webhook, and a reconcile of the orders still open.
 import type { Message, ServerPluginContext, UserRow } from '../../../src/core/index.ts';
-import { dollars, feeCents, MESSAGES, planChange, TOPUPS, type Plan } from '../common/rules.ts';
+import { MESSAGES } from '../common/messages.ts';
+import { dollars, feeCents, planChange, TOPUPS, type Plan } from '../common/rules.ts';
 import { captureOf, PaypalError, type PaypalCapture, type PaypalClient, type PaypalOrder } from './paypal.ts';
 import { settle, standingOf, type Settled } from './settle.ts';
 import type { PaymentOrdersTable, SubscriptionDb } from './tables.ts';

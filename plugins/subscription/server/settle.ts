@@ -8,7 +8,8 @@
 // declined (at once, or after it was PENDING) ends its order: nothing is credited, and neither
 // the status route nor the reconcile asks PayPal about it again.
 import type { Message, ServerPluginContext, UserRow } from '../../../src/core/index.ts';
-import { changeMessage, dollars, MESSAGES, parseCents, planChange, type Plan, type Standing } from '../common/rules.ts';
+import { MESSAGES } from '../common/messages.ts';
+import { changeMessage, dollars, parseCents, planChange, type Plan, type Standing } from '../common/rules.ts';
 import type { PaypalCapture } from './paypal.ts';
 import type { PaymentOrdersTable, SubscriptionDb } from './tables.ts';
 

@@ -2,7 +2,7 @@
 // limit of the role with a progress bar, 'The usage limitation has been reached.' once one is,
 // and tokens and fees per model; for super users and root, the whole service's by model too.
 // Without a login, the spec's not-logged-in message. Drawn again when the login changes.
-import { call, el, PlatformRef, typedClient, type PageMount, type PluginContext, type TokenPair, type UsageRecord } from '../../../src/core/index.ts';
+import { el, send, PlatformRef, typedClient, type PageMount, type PluginContext, type TokenPair, type UsageRecord } from '../../../src/core/index.ts';
 import type { UserRoutes } from '../server/index.ts';
 
 const WINDOWS = ['daily', 'weekly', 'monthly'] as const;
@@ -10,7 +10,7 @@ type Month = 'this_month' | 'last_month';
 
 export function usagePage(ctx: PluginContext): PageMount {
   const t = ctx.t;
-  const fetchUsage = async () => (await call(typedClient<UserRoutes>(ctx.services.get(PlatformRef).api).api.user.usage.$get())).result;
+  const fetchUsage = async () => (await send(typedClient<UserRoutes>(ctx.services.get(PlatformRef).api).api.user.usage.$get())).result;
   const number = (n: number) => n.toLocaleString();
   const money = (n: number) => `$${n.toFixed(n && n < 0.01 ? 5 : 2)}`;
   const tokens = (p: TokenPair) => t('usage.tokens', { input: number(p.input), output: number(p.output) });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MESSAGES, waitFor } from './rules.ts';
+import { MESSAGES } from './messages.ts';
+import { waitFor } from './rules.ts';
 
 describe('the usage limit says what to do next', () => {
   it('says the wait in minutes, hours or days, rounded up and never under 2', () => {

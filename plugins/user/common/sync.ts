@@ -3,7 +3,7 @@
 // the local user and the cookie; while logged in, synced local changes go to the server.
 import {
   ApiError,
-  call as send,
+  send,
   formatSettingValue,
   resetSession,
   SYNCED_LOCAL_SETTINGS,

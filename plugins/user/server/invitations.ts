@@ -3,7 +3,7 @@
 // user each get INVITE_REWARD dollars of balance, once.
 import type { Kysely } from 'kysely';
 import type { Database, Message, MigrationFactory, ServerPluginContext, UserRow } from '../../../src/core/index.ts';
-import { MESSAGES } from '../common/rules.ts';
+import { MESSAGES } from '../common/messages.ts';
 
 interface InvitationsTable {
   email: string;

@@ -9,7 +9,8 @@
 // or log in.
 import type { Kysely } from 'kysely';
 import { limitReached, USAGE_WINDOWS_MS, type Database, type Message, type ServerPluginContext, type UsageLimits } from '../../../src/core/index.ts';
-import { MESSAGES, waitFor } from '../common/rules.ts';
+import { MESSAGES } from '../common/messages.ts';
+import { waitFor } from '../common/rules.ts';
 import { limitsFor, mine, useCounts, type UsageRows } from './usage.ts';
 
 const WINDOWS = ['daily', 'weekly', 'monthly'] as const;

@@ -1,7 +1,6 @@
 // The typed API client: fetch-based, so it runs in the browser, the CLI and the tests.
 // Answers follow spec part 7 ({success, message, error, result}); a status other than 200
 // is an error carrying the server's text, or 'Request failed with status {n}'.
-import type { HandlerResult } from '../contract.ts';
 import { Message, type MessageData } from '../messages.ts';
 
 /**
@@ -84,7 +83,7 @@ export async function readAnswer<T>(response: Response): Promise<ApiAnswer<T>> {
 export function createApiClient(options: { baseUrl?: string; fetch?: typeof fetch } = {}): ApiClient {
   const base = options.baseUrl ?? '';
   const doFetch: typeof fetch = options.fetch ?? ((input, init) => fetch(input, init));
-  async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<ApiAnswer<T>> {
+  async function send<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<ApiAnswer<T>> {
     let response: Response;
     try {
       response = await doFetch(base + path, {
@@ -99,8 +98,8 @@ export function createApiClient(options: { baseUrl?: string; fetch?: typeof fetc
     return readAnswer<T>(response);
   }
   return {
-    get: (path, query) => call('GET', query && Object.keys(query).length ? `${path}?${new URLSearchParams(query)}` : path),
-    post: (path, body) => call('POST', path, body ?? {}),
+    get: (path, query) => send('GET', query && Object.keys(query).length ? `${path}?${new URLSearchParams(query)}` : path),
+    post: (path, body) => send('POST', path, body ?? {}),
     baseUrl: base,
     fetch: doFetch,
   };
@@ -132,9 +131,4 @@ export async function withApiErrors<T>(fn: () => Promise<T>): Promise<T | { kind
     }
     throw err;
   }
-}
-
-/** A command handler's API calls, with failures shown as the error line (see withApiErrors). */
-export function callApi(fn: () => Promise<HandlerResult>): Promise<HandlerResult> {
-  return withApiErrors(fn);
 }

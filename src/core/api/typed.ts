@@ -1,7 +1,8 @@
 // The typed API client: derived from a plugin's routes (its server's Hono sub-app, imported as a
 // type only), so a path, its parameters, its body and its `result` are checked where they are
-// called, in the browser, the CLI and the tests. hono/client builds the requests; `call` reads
-// the answer as every client does (readAnswer: the server's error, or 'You are offline.').
+// called, in the browser, the CLI and the tests. hono/client builds the requests; `send` sends
+// one and reads the answer as every client does (readAnswer: the server's error, or 'You are
+// offline.').
 import { hc, type ClientResponse } from 'hono/client';
 import type { Hono } from 'hono';
 import { offlineError, readAnswer, type ApiClient } from './client.ts';
@@ -15,7 +16,8 @@ export function typedClient<R extends Hono<any, any, any>>(api: Pick<ApiClient, 
 /** The success answer of a typed request (its `result` typed by the route), or the ApiError it is. */
 export type Success<R> = R extends ClientResponse<infer T, any, any> ? Extract<T, { success: true }> : never;
 
-export async function call<R extends ClientResponse<any, any, any>>(request: Promise<R>): Promise<Success<R>> {
+/** Sends a typed request: its success answer, or the ApiError (offline included) it is. */
+export async function send<R extends ClientResponse<any, any, any>>(request: Promise<R>): Promise<Success<R>> {
   let response: R;
   try {
     response = await request;

@@ -24,7 +24,7 @@ import {
 import { streamStep, type ChatMessage } from './localStep.ts';
 import { offlineMessages, rememberOffline } from './offline.ts';
 import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
-import { call, typedClient } from '../../core/api/typed.ts';
+import { send, typedClient } from '../../core/api/typed.ts';
 import type { GenerationRoutes } from '../../server/turn/routes.ts';
 
 /** The shellchat server could not be reached (the API client's 'You are offline.'). */
@@ -100,7 +100,7 @@ export async function localGeneration(
   // The server builds the messages; when it cannot be reached, the browser does (offline mode).
   let built: { messages: ChatMessage[]; session: number } | undefined;
   try {
-    const answer = (await call(api.generate_msg.$post({ json: body }))).result.msg;
+    const answer = (await send(api.generate_msg.$post({ json: body }))).result.msg;
     built = { messages: toChatMessages(answer.messages), session: answer.session };
   } catch (err) {
     if (!unreachable(err)) throw err;
@@ -162,7 +162,7 @@ export async function localGeneration(
 
   // Offline, or the server went away meanwhile: the turn is kept here, as offline memory.
   const saved = built
-    ? await call(
+    ? await send(
         api.log.add.$post({
           json: {
             input: request.user_input,

@@ -1,7 +1,7 @@
 // ask_wolframalpha(query, keyword): the Wolfram|Alpha Full Results API (WOLFRAM_BASE_URL,
 // WOLFRAM_APP_ID) as plaintext pods; when the query has no answer, the keyword is asked.
 import { fetchJson, FunctionError, stringArg, type Builtin } from './shared.ts';
-import { MESSAGES } from '../../common/messageCatalogue.ts';
+import { MESSAGES } from '../../common/messages.ts';
 
 interface QueryResult {
   queryresult?: { success?: boolean; error?: boolean | { msg?: string }; pods?: { title?: string; subpods?: { title?: string; plaintext?: string }[] }[] };

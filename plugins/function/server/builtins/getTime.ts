@@ -1,6 +1,6 @@
 // get_time(timezone): the current time in an IANA time zone, formatted for en-US.
 import { FunctionError, stringArg, type Builtin } from './shared.ts';
-import { MESSAGES } from '../../common/messageCatalogue.ts';
+import { MESSAGES } from '../../common/messages.ts';
 
 export const getTime: Builtin = async (args) => {
   const timezone = stringArg(args, 'timezone', false) || 'UTC';

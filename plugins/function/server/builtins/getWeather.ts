@@ -1,7 +1,7 @@
 // get_weather(location): geocoding, then the current weather and a 3-day forecast, from an
 // Open-Meteo-compatible API (GEOCODING_BASE_URL, WEATHER_BASE_URL).
 import { fetchJson, FunctionError, stringArg, type Builtin } from './shared.ts';
-import { MESSAGES } from '../../common/messageCatalogue.ts';
+import { MESSAGES } from '../../common/messages.ts';
 
 /** WMO weather interpretation codes, as Open-Meteo documents them. */
 const WMO: Record<number, string> = {

@@ -1,7 +1,7 @@
 // redirect_to_url(url, blank): the browser opens the URL (a new tab by default). The server
 // only checks the scheme; it never fetches the URL.
 import { FunctionError, stringArg, type Builtin } from './shared.ts';
-import { MESSAGES } from '../../common/messageCatalogue.ts';
+import { MESSAGES } from '../../common/messages.ts';
 
 export const redirectToUrl: Builtin = async (args) => {
   const raw = stringArg(args, 'url');

@@ -1,7 +1,7 @@
 // Helpers of the built-in functions: argument checks with clear messages, and a fetch of the
 // operator's data sources (trusted configuration, so plain fetch with a timeout).
 import { MessageError, type FunctionsConfig, type RedirectEvent, type UserRow } from '../../../../src/core/index.ts';
-import { MESSAGES } from '../../common/messageCatalogue.ts';
+import { MESSAGES } from '../../common/messages.ts';
 
 export type BuiltinOutput = { result: string; event?: RedirectEvent };
 export type Builtin = (args: Record<string, unknown>, context: { user: UserRow | null; signal: AbortSignal; config: FunctionsConfig }) => Promise<BuiltinOutput>;

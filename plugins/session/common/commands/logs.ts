@@ -1,0 +1,31 @@
+// `:log` (the attached session's logs) and `:search <text>` (one's logs that match).
+import { ApiError, error, send, type CommandHandler } from '../../../../src/core/index.ts';
+import type { PublicLog } from '../api.ts';
+import { guard, previewTable } from '../views.ts';
+import type { SessionAccess } from './shared.ts';
+
+export const listLogs =
+  ({ logApi, current }: SessionAccess): CommandHandler =>
+  (c) =>
+    guard(async () => {
+      const id = current();
+      if (!id) return [error(c.t('msg.noSessionAttached'))];
+      let logs: PublicLog[];
+      try {
+        logs = (await send(logApi.list.$get({ query: { session: String(id) } }))).result.logs;
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 404) return [error(c.t('msg.noLogFound'))];
+        throw err;
+      }
+      return logs.length ? [previewTable(c.t, logs)] : [error(c.t('msg.noLogFound'))];
+    });
+
+export const searchLogs =
+  ({ logApi }: SessionAccess): CommandHandler =>
+  (c) =>
+    guard(async () => {
+      const query = (c.args.text ?? '').trim();
+      if (!query) return [error(c.t('msg.searchEmpty'))];
+      const logs = (await send(logApi.search.$get({ query: { text: query } }))).result.logs;
+      return logs.length ? [previewTable(c.t, logs, true)] : [error(c.t('msg.noLogFound'))];
+    });

@@ -48,6 +48,7 @@ export default definePlugin({
       default: '',
       scope: 'tab',
       sync: true,
+      turn: 'role',
       info: true,
       // Picking a role on the Settings page is `:role use` (ctx.setter), so memory resets as it should.
       page: { order: 30 },

@@ -68,7 +68,7 @@ export interface AccountsApi {
   /** The groups a user belongs to (their own included), by name: what their groups may see starts here. */
   groupsOf(userId: number): Promise<{ id: number; name: string; owner_id: number }[]>;
   toPublic(user: UserRow): Promise<PublicUser>;
-  create(input: { username: string; email: string; password?: string; settings?: Partial<UserSettings> }): Promise<{ user: UserRow; generatedPassword?: string }>;
+  create(input: { username: string; email: string; password?: string; settings?: Record<string, unknown> }): Promise<{ user: UserRow; generatedPassword?: string }>;
   authenticate(username: string, password: string): Promise<UserRow | undefined>;
   createLoginToken(userId: number, ttlMs: number): Promise<{ token: string; expiresAt: number }>;
   revokeToken(token: string): Promise<void>;

@@ -2,6 +2,13 @@
 // and an in-memory store used by the CLI and the tests. The browser store persists the same
 // interface with TinyBase (src/shell/settingsStore.ts).
 import type { Env } from './contract.ts';
+import type { GenerateRequest } from './generation.ts';
+
+/** A generation request field a setting may carry: a plain value (lists are sent comma-joined). */
+export type TurnField = Exclude<
+  { [K in keyof GenerateRequest]-?: NonNullable<GenerateRequest[K]> extends string | number | boolean ? K : never }[keyof GenerateRequest],
+  'user_input' | 'session' | 'time'
+>;
 
 export type SettingType = 'boolean' | 'number' | 'string' | 'enum' | 'list';
 /** device: localStorage, kept across tabs; tab: sessionStorage, one browser tab. */
@@ -14,8 +21,14 @@ export interface SettingSpec {
   values?: readonly string[];
   default: SettingValue;
   scope: SettingScope;
-  /** Saved to the logged-in user's server settings (spec part 6). */
-  sync?: boolean;
+  /**
+   * Kept in the logged-in user's server settings (spec part 3, User), loaded at login: `true`
+   * also sends every local change to the server; 'login' only loads it (`stores`, `node`: the
+   * server's value changes through `:user set`). The server derives its list from these.
+   */
+  sync?: true | 'login';
+  /** The field of the generation request (spec part 7) that carries the value to the model's turn. */
+  turn?: TurnField;
   /** `:set` may change it. Defaults to true. */
   settable?: boolean;
   /** Shown by `:info`. */

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Hono, type Context } from 'hono';
 import type { DestinationStream } from 'pino';
-import type { AppEnv, ContextProvider, GenerationGuard, ServerPluginContext, ServerPluginModule, ServerTool, UseLimit } from '../core/index.ts';
+import { userSettingRules, type AppEnv, type ContextProvider, type GenerationGuard, type PluginManifest, type ServerPluginContext, type ServerPluginModule, type ServerTool, type SettingSpec, type UseLimit, type UserSettingRules } from '../core/index.ts';
+import { SHELL_SETTINGS } from '../core/host/shellSettings.ts';
 import { SERVER_MESSAGES } from '../core/serverMessages.ts';
 import { AccountError, Accounts } from './accounts/service.ts';
 import { isHttps } from './auth/session.ts';
@@ -74,6 +75,19 @@ async function serverPlugins(enabled: readonly string[]): Promise<{ id: string; 
   return found;
 }
 
+/**
+ * The settings an account keeps, from the shell's and the enabled plugins' manifests (`sync`):
+ * the server learns them where the page does.
+ */
+async function userSettingsOf(enabled: readonly string[]): Promise<UserSettingRules> {
+  const specs: SettingSpec[] = [...SHELL_SETTINGS];
+  for (const id of enabled) {
+    const file = path.join(ROOT, pluginFile(id, 'manifest'));
+    if (existsSync(file)) specs.push(...(((await import(pathToFileURL(file).href)).default as PluginManifest).settings ?? []));
+  }
+  return userSettingRules(specs);
+}
+
 export async function enabledPlugins(config: ServerConfig): Promise<string[]> {
   const file = config.appConfigFile || path.join(ROOT, 'app.config.ts');
   const appConfig = (await import(pathToFileURL(file).href)).default as { plugins: string[] };
@@ -96,7 +110,7 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
   const now = options.clock ?? Date.now;
   // Loaded only for a multi-instance deployment (REDIS_URL).
   const shared = config.redisUrl ? await (await import('./shared/redis.ts')).connectShared(config.redisUrl, log) : undefined;
-  const core = await coreServices(config, db, now, shared);
+  const core = await coreServices(config, db, now, shared, await userSettingsOf(enabled));
   const { accounts, secret, models, egressFetch, attachments } = core;
   const generation = { contextProviders: [] as ContextProvider[], guards: [] as GenerationGuard[], useLimits: [] as UseLimit[], tools: new Map<string, ServerTool>() };
 
@@ -164,8 +178,8 @@ async function openDatabase(config: ServerConfig, log: Logger, plugins: { module
 }
 
 /** Accounts (and root), the server's secret and what it seals, models, the egress-safe fetch, attachments, login throttles. */
-async function coreServices(config: ServerConfig, db: Db, now: () => number, shared: Shared | undefined) {
-  const accounts = new Accounts(db.db, { now, trialCents: config.subscriptions.trialCents });
+async function coreServices(config: ServerConfig, db: Db, now: () => number, shared: Shared | undefined, settings: UserSettingRules) {
+  const accounts = new Accounts(db.db, { now, trialCents: config.subscriptions.trialCents, settings });
   const secret = loadSecret(config.secretKey, config.dataDir);
   const box = createSecretBox(secret);
   const egressFetch = createEgressFetch({ allowHosts: config.egressAllowHosts });

@@ -9,8 +9,9 @@ import {
   formatRoleExpiry,
   PlatformRef,
   resetSession,
+  GROUP_PASSWORD_KEY,
+  keptSettings,
   saidIn,
-  SYNCED_LOCAL_SETTINGS,
   text,
   typedClient,
   USER_SETTING_MESSAGES,
@@ -46,7 +47,7 @@ export function activateUser(ctx: PluginContext): void {
   ctx.onDispose(sync.dispose);
   void sync.checkAtStart();
 
-  ctx.completion('userSettingKey', () => [...SYNCED_LOCAL_SETTINGS, 'model', 'role', 'stores', 'node', 'groupPassword']);
+  ctx.completion('userSettingKey', () => [...keptSettings(ctx.settings.specs()).map((s) => s.key), GROUP_PASSWORD_KEY]);
 
   ctx.handle('login', (c) =>
     call(async () => {

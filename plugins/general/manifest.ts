@@ -27,9 +27,9 @@ export default definePlugin({
   ],
   settings: [
     { key: 'useStream', type: 'boolean', default: true, scope: 'device', info: true },
-    { key: 'useLocation', type: 'boolean', default: false, scope: 'device', turn: 'use_location', info: true, envs: ['browser'] },
-    { key: 'location', type: 'string', default: '', scope: 'device', turn: 'location', envs: ['browser'] },
-    { key: 'memLength', type: 'number', default: DEFAULT_MEM_LENGTH, scope: 'tab', sync: true, turn: 'mem_length', info: true },
-    { key: 'useSystemRole', type: 'boolean', default: true, scope: 'device', sync: true, turn: 'use_system_role' },
+    { key: 'useLocation', type: 'boolean', default: false, scope: 'device', turn: true, info: true, envs: ['browser'] },
+    { key: 'location', type: 'string', default: '', scope: 'device', turn: true, envs: ['browser'] },
+    { key: 'memLength', type: 'number', default: DEFAULT_MEM_LENGTH, scope: 'tab', sync: true, turn: true, info: true },
+    { key: 'useSystemRole', type: 'boolean', default: true, scope: 'device', sync: true, turn: true },
   ],
 });

@@ -52,7 +52,7 @@ export default definePlugin({
       default: '',
       scope: 'tab',
       sync: true,
-      turn: 'model',
+      turn: true,
       info: true,
       // The Settings page lists the models one can use (ctx.choices); picking one is `:model use`.
       page: { order: 20, login: true },

@@ -35,5 +35,5 @@ export default definePlugin({
       ],
     },
   ],
-  settings: [{ key: 'node', type: 'string', default: '', scope: 'tab', sync: 'login', turn: 'node', settable: false, info: true, page: { order: 60, login: true } }],
+  settings: [{ key: 'node', type: 'string', default: '', scope: 'tab', sync: 'login', turn: true, settable: false, info: true, page: { order: 60, login: true } }],
 });

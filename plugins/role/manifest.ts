@@ -48,7 +48,7 @@ export default definePlugin({
       default: '',
       scope: 'tab',
       sync: true,
-      turn: 'role',
+      turn: true,
       info: true,
       // Picking a role on the Settings page is `:role use` (ctx.setter), so memory resets as it should.
       page: { order: 30 },

@@ -13,7 +13,7 @@ export default definePlugin({
     { id: 'eval', words: ['eval'], group: 'stats', args: [{ name: 'state', values: onOff }] },
   ],
   settings: [
-    { key: 'useStats', type: 'boolean', default: false, scope: 'device', turn: 'use_stats', info: true },
-    { key: 'useEval', type: 'boolean', default: false, scope: 'device', sync: true, turn: 'use_eval', info: true },
+    { key: 'useStats', type: 'boolean', default: false, scope: 'device', turn: true, info: true },
+    { key: 'useEval', type: 'boolean', default: false, scope: 'device', sync: true, turn: true, info: true },
   ],
 });

@@ -43,5 +43,5 @@ export default definePlugin({
     { id: 'store.del', words: ['store', 'del'], aliases: [['store', 'delete']], group: 'stores', needs: ['server', 'login'], args: [store] },
     { id: 'store.search', words: ['store', 'search'], group: 'stores', needs: ['server', 'login'], args: [{ name: 'text', quoted: 'searchText' }] },
   ],
-  settings: [{ key: 'stores', type: 'string', default: '', scope: 'tab', sync: 'login', turn: 'stores', info: true, page: { order: 50, multiple: 3, login: true } }],
+  settings: [{ key: 'stores', type: 'string', default: '', scope: 'tab', sync: 'login', turn: true, info: true, page: { order: 50, multiple: 3, login: true } }],
 });

@@ -2,13 +2,6 @@
 // and an in-memory store used by the CLI and the tests. The browser store persists the same
 // interface with TinyBase (src/shell/settingsStore.ts).
 import type { Env } from './contract.ts';
-import type { GenerateRequest } from './generation.ts';
-
-/** A generation request field a setting may carry: a plain value (lists are sent comma-joined). */
-export type TurnField = Exclude<
-  { [K in keyof GenerateRequest]-?: NonNullable<GenerateRequest[K]> extends string | number | boolean ? K : never }[keyof GenerateRequest],
-  'user_input' | 'session' | 'time'
->;
 
 export type SettingType = 'boolean' | 'number' | 'string' | 'enum' | 'list';
 /** device: localStorage, kept across tabs; tab: sessionStorage, one browser tab. */
@@ -27,8 +20,8 @@ export interface SettingSpec {
    * server's value changes through `:user set`). The server derives its list from these.
    */
   sync?: true | 'login';
-  /** The field of the generation request (spec part 7) that carries the value to the model's turn. */
-  turn?: TurnField;
+  /** Sent with every question, in the generation request's field of the key in snake_case (spec part 7: `mem_length`). */
+  turn?: boolean;
   /** `:set` may change it. Defaults to true. */
   settable?: boolean;
   /** Shown by `:info`. */

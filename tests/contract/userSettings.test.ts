@@ -5,7 +5,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildRequest } from '../../src/core/api/generateRequest.ts';
+import { buildRequest, turnField } from '../../src/core/api/generateRequest.ts';
 import { createMemorySettings, keptSettings, pushedSettings, SHELL_SETTINGS, userSettingRules } from '../../src/core/host/index.ts';
 import { loadManifest, ROOT } from '../harness/shellTester.ts';
 
@@ -48,7 +48,7 @@ describe('settings declared by the manifests', () => {
       use_system_role: false,
     });
     // Only settings reach the turn that declare it.
-    expect(specs.filter((s) => s.turn).map((s) => s.turn).sort()).toEqual(
+    expect(specs.filter((s) => s.turn).map((s) => turnField(s.key)).sort()).toEqual(
       ['functions', 'lang', 'location', 'mem_length', 'model', 'node', 'role', 'stores', 'use_eval', 'use_location', 'use_stats', 'use_system_role'],
     );
   });

@@ -13,7 +13,7 @@ export const SHELL_SETTINGS: readonly SettingSpec[] = [
   { key: 'head', type: 'number', default: 0, scope: 'tab' },
   // lang first: the server lists the kept settings in this order (spec part 3: lang, theme, fullscreen...).
   // The Settings page offers the 28 locales of SETTINGS_LOCALES (spec part 9).
-  { key: 'lang', type: 'string', default: '', scope: 'device', sync: true, turn: 'lang', info: true, settable: false, page: { order: 70 } },
+  { key: 'lang', type: 'string', default: '', scope: 'device', sync: true, turn: true, info: true, settable: false, page: { order: 70 } },
   {
     key: 'theme',
     type: 'enum',

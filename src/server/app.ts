@@ -9,6 +9,7 @@ import { userSettingRules, type AppEnv, type ContextProvider, type GenerationGua
 import { SHELL_SETTINGS } from '../core/host/shellSettings.ts';
 import { SERVER_MESSAGES } from '../core/serverMessages.ts';
 import { AccountError, Accounts } from './accounts/service.ts';
+import { loadAppConfig } from './appConfig.ts';
 import { isHttps } from './auth/session.ts';
 import { createThrottles } from './auth/throttles.ts';
 import { sign, verifySignature } from './auth/tokens.ts';
@@ -89,9 +90,7 @@ async function userSettingsOf(enabled: readonly string[]): Promise<UserSettingRu
 }
 
 export async function enabledPlugins(config: ServerConfig): Promise<string[]> {
-  const file = config.appConfigFile || path.join(ROOT, 'app.config.ts');
-  const appConfig = (await import(pathToFileURL(file).href)).default as { plugins: string[] };
-  return appConfig.plugins.filter((id) => !config.disabledPlugins.includes(id));
+  return (await loadAppConfig(config.appConfigFile)).plugins.filter((id) => !config.disabledPlugins.includes(id));
 }
 
 export interface ServerOptions {

@@ -7,6 +7,7 @@ import { parseUsageLimits, type RemotePluginConfig, type UsageLimits } from '../
 import { loadSystemModels, type ModelEntry } from './models/systemModels.ts';
 import type { Message } from '../core/messages.ts';
 import { SERVER_MESSAGES } from '../core/serverMessages.ts';
+import { appConfigFile } from './appConfig.ts';
 import { parseEnv } from './env.ts';
 import { readOperatorFile, StartError } from './startError.ts';
 
@@ -195,7 +196,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     allowedOrigins: e.ALLOWED_ORIGINS.map((origin) => origin.replace(/\/+$/, '')),
     logLevel: e.LOG_LEVEL,
     distDir: path.resolve(root, e.SHELLCHAT_DIST),
-    appConfigFile: e.SHELLCHAT_APP_CONFIG ? namedFile('SHELLCHAT_APP_CONFIG', e.SHELLCHAT_APP_CONFIG, root) : '',
+    appConfigFile: appConfigFile({ SHELLCHAT_APP_CONFIG: e.SHELLCHAT_APP_CONFIG }, root),
     model: e.MODEL,
     openaiBaseUrl: e.OPENAI_BASE_URL,
     ollamaBaseUrl: e.OLLAMA_BASE_URL,

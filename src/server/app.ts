@@ -116,7 +116,7 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
   const app = new Hono<AppEnv>();
   const { setBodyLimit, addGate } = apiMiddleware(app, config, log, accounts);
   app.route('/', coreRoutes(config, enabled));
-  const owners = await mountPlugins(app, plugins, pluginContext({ app, config, db, log, setBodyLimit, addGate, now, ...core, ...generation }));
+  const owners = await mountPlugins(app, plugins, pluginContext({ app, config, db, log, setBodyLimit, addGate, now, ...core, ...generation }), config.plugins);
 
   const inflight = new InFlight();
   const secure = (c: Context<AppEnv>) => isHttps(c, config.trustProxy);
@@ -220,9 +220,15 @@ function coreRoutes(config: ServerConfig, enabled: string[]) {
 }
 
 /** Each plugin's routes and registrations; returns who answers each route (the API table is generated from it). */
-async function mountPlugins(app: Hono<AppEnv>, plugins: { id: string; module: ServerPluginModule }[], context: ServerPluginContext): Promise<Map<string, string>> {
+async function mountPlugins(
+  app: Hono<AppEnv>,
+  plugins: { id: string; module: ServerPluginModule }[],
+  shared: ServerPluginContext,
+  ownConfigs: Record<string, unknown>,
+): Promise<Map<string, string>> {
   const owners = new Map<string, string>();
   for (const { id, module } of plugins) {
+    const context = { ...shared, ownConfig: ownConfigs[id] };
     if (module.routes) {
       const routes = module.routes(context);
       for (const r of routes.routes) owners.set(`${r.method} ${r.path}`, id);

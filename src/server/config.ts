@@ -8,7 +8,7 @@ import { loadSystemModels, type ModelEntry } from './models/systemModels.ts';
 import type { Message } from '../core/messages.ts';
 import { SERVER_MESSAGES } from '../core/serverMessages.ts';
 import { appConfigFile } from './appConfig.ts';
-import { parseEnv } from './env.ts';
+import { parseEnv, pluginEnvs } from './env.ts';
 import { readOperatorFile, StartError } from './startError.ts';
 
 export interface SubscriptionSettings {
@@ -53,8 +53,8 @@ export interface ServerConfig {
   useNodeAi: boolean;
   minimalist: boolean;
   defaultFunctions: string;
-  /** The built-in functions' data sources (GEOCODING_BASE_URL, WEATHER_BASE_URL, WOLFRAM_BASE_URL, WOLFRAM_APP_ID). */
-  functions: { geocodingBaseUrl: string; weatherBaseUrl: string; wolframBaseUrl: string; wolframAppId: string };
+  /** Each plugin's own configuration, by plugin id, handed to that plugin alone (ServerPluginContext.ownConfig). */
+  plugins: Record<string, unknown>;
   defaultRole: string;
   defaultStores: string;
   defaultNode: string;
@@ -209,12 +209,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     useNodeAi: e.USE_NODE_AI,
     minimalist: e.MINIMALIST,
     defaultFunctions: e.DEFAULT_FUNCTIONS,
-    functions: {
-      geocodingBaseUrl: e.GEOCODING_BASE_URL,
-      weatherBaseUrl: e.WEATHER_BASE_URL,
-      wolframBaseUrl: e.WOLFRAM_BASE_URL,
-      wolframAppId: e.WOLFRAM_APP_ID,
-    },
+    // Each plugin's own configuration, made from its variables (plugins/<id>/server/env.ts).
+    plugins: Object.fromEntries(pluginEnvs.map(({ id, env }) => [id, env.config(e as never)])),
     defaultRole: e.DEFAULT_ROLE,
     defaultStores: e.DEFAULT_STORES,
     defaultNode: e.DEFAULT_NODE,

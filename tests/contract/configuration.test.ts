@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/server/config.ts';
 import { configurationDoc, envSchema } from '../../src/server/env.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -50,5 +51,16 @@ describe('configuration', () => {
         'shellchat cannot start: TRUST_PROXY must be true or false, got maybe\n' +
         'shellchat cannot start: TEMPERATURE must be a number from 0 to 2, got 3\n',
     );
+  });
+
+  // Issue 35: a plugin declares its own variables (plugins/<id>/server/env.ts); the server's
+  // schema merges them, so they are checked and documented like the server's, and the plugin
+  // alone gets what it makes of them.
+  it("a plugin's own variables are the server's to check, and the plugin's to read", () => {
+    expect(Object.keys(envSchema.shape)).toEqual(expect.arrayContaining(['WEATHER_BASE_URL', 'WOLFRAM_APP_ID']));
+    expect(() => loadConfig({ WEATHER_BASE_URL: 'ftp://weather' }, ROOT)).toThrow('WEATHER_BASE_URL must be an http(s) URL, got ftp://weather');
+    const config = loadConfig({ WEATHER_BASE_URL: 'http://weather.test/', DATA_DIR: path.join(ROOT, '.tmp', 'config-test') }, ROOT);
+    expect(config.plugins.function).toMatchObject({ weatherBaseUrl: 'http://weather.test', wolframAppId: '' });
+    expect(config).not.toHaveProperty('functions');
   });
 });

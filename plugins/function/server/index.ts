@@ -12,6 +12,7 @@ import { getWeather } from './builtins/getWeather.ts';
 import { redirectToUrl } from './builtins/redirectToUrl.ts';
 import { FunctionError, type Builtin } from './builtins/shared.ts';
 import { MESSAGES } from '../common/messageCatalogue.ts';
+import functionEnv from './env.ts';
 
 const BUILTINS: Record<string, Builtin> = {
   get_time: getTime,
@@ -42,7 +43,7 @@ function parseCall(call: z.infer<typeof callSchema>): { text: string; name: stri
 
 /** The built-ins as server tools, by name: what the model calls and what the exec route runs. */
 function functionTools(ctx: ServerPluginContext): Map<string, ServerTool> {
-  const config = ctx.config.functions;
+  const config = functionEnv.of(ctx);
   const tools = new Map<string, ServerTool>();
   for (const spec of BUILTIN_FUNCTIONS) {
     const run = BUILTINS[spec.name]!;

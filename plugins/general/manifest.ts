@@ -8,6 +8,7 @@ export default definePlugin({
   api: PLUGIN_API,
   id: 'general',
   version: '1.0.0',
+  helpGroups: [{ id: 'general', order: 10 }],
   commands: [
     { id: 'help', words: ['help'], aliases: [['h']], group: 'general', args: [{ name: 'command', optional: true, rest: true, complete: 'command' }] },
     { id: 'stop', words: ['stop'], group: 'general' },

@@ -6,6 +6,7 @@ export default definePlugin({
   api: PLUGIN_API,
   id: 'model',
   version: '1.0.0',
+  helpGroups: [{ id: 'models', order: 30 }],
   commands: [
     { id: 'model', words: ['model'], aliases: [['m']], group: 'models', args: [{ name: 'name', quoted: 'name', optional: true, complete: 'model' }] },
     { id: 'model.ls', words: ['model', 'ls'], aliases: [['model', 'list']], group: 'models' },

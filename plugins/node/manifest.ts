@@ -6,6 +6,7 @@ export default definePlugin({
   api: PLUGIN_API,
   id: 'node',
   version: '1.0.0',
+  helpGroups: [{ id: 'nodes', order: 80 }],
   commands: [
     {
       id: 'generate',

@@ -8,6 +8,7 @@ export default definePlugin({
   api: PLUGIN_API,
   id: 'stats',
   version: '1.0.0',
+  helpGroups: [{ id: 'stats', order: 40 }],
   commands: [
     { id: 'stats', words: ['stats'], group: 'stats', args: [{ name: 'state', values: onOff }] },
     { id: 'eval', words: ['eval'], group: 'stats', args: [{ name: 'state', values: onOff }] },

@@ -9,6 +9,7 @@ export default definePlugin({
   api: PLUGIN_API,
   id: 'store',
   version: '1.0.0',
+  helpGroups: [{ id: 'stores', order: 70 }],
   commands: [
     { id: 'store', words: ['store'], group: 'stores', needs: ['server', 'login'], args: [{ ...store, optional: true }] },
     { id: 'store.ls', words: ['store', 'ls'], aliases: [['store', 'list']], group: 'stores', needs: ['server', 'login'] },

@@ -7,6 +7,7 @@ export default definePlugin({
   version: '1.0.0',
   // Keeps the local user in step with the server (sync of settings, checks at start-up).
   activation: 'startup',
+  helpGroups: [{ id: 'user', order: 90 }],
   commands: [
     {
       id: 'login',

@@ -1,5 +1,5 @@
 import { use, useMemo } from 'react';
-import { collectDocs, CommandRegistry, DOC_SECTIONS, helpEntries, type PluginHost } from '../../core/host/index.ts';
+import { collectDocs, CommandRegistry, DOC_SECTIONS, helpEntries, helpGroupsOf, helpGroupTitle, type PluginHost } from '../../core/host/index.ts';
 import { useHost, useNamespaces, useT } from '../context.tsx';
 import { breakable } from '../breakable.ts';
 
@@ -92,7 +92,7 @@ export function DocumentationPage() {
         <h2>{t('docs.section.commands')}</h2>
         {[...groups].filter(([, entries]) => entries.length).map(([group, entries]) => (
           <table key={group} className="commands">
-            <caption>{t(`help.group.${group}`)}</caption>
+            <caption>{helpGroupTitle(helpGroupsOf(manifests), (ns) => host.t(ns), group)}</caption>
             <thead>
               <tr>
                 <th>{t('docs.column.command')}</th>

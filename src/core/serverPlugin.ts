@@ -156,7 +156,6 @@ export interface ServerPluginContext {
   ownConfig: unknown;
   /** Operator settings the server and several plugins read. */
   config: {
-    inviteReward: number;
     /** USE_NODE_AI: node output goes into chat context. */
     useNodeAi: boolean;
     /** The operator's system roles (ROLES_FILE, or roles.json in DATA_DIR), checked on start. */

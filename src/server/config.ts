@@ -58,7 +58,6 @@ export interface ServerConfig {
   defaultRole: string;
   defaultStores: string;
   defaultNode: string;
-  inviteReward: number;
   /** The default model and the operator's models file (models/systemModels.ts). */
   systemModels: ModelEntry[];
   /** The operator's system roles file (ROLES_FILE, or roles.json in DATA_DIR); read by plugins/role when it exists. */
@@ -214,7 +213,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     defaultRole: e.DEFAULT_ROLE,
     defaultStores: e.DEFAULT_STORES,
     defaultNode: e.DEFAULT_NODE,
-    inviteReward: e.INVITE_REWARD,
     // A model file names the variables that hold its keys: those are read from the raw environment.
     systemModels: loadSystemModels(e, env, dataDir, root),
     rolesFile,

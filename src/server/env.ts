@@ -73,7 +73,6 @@ const serverSchema = z.object({
   HTTP_PROXY: doc(secretUrl(['http', 'https'], 'http://proxy:3128'), '', 'The same for http URLs (a model server on a LAN, say). `http_proxy` is read too'),
   NO_PROXY: doc(text(), '', 'Hosts reached without the proxy: comma-separated names, `.domain` suffixes, `host:port`, or `*`. `no_proxy` is read too'),
   EGRESS_ALLOW_HOSTS: doc(hosts, '', '`host` or `host:port` entries (comma-separated) that user-supplied URLs, such as a user model\'s base URL, may reach although they are private or loopback'),
-  INVITE_REWARD: doc(number(0, 0, 1000), '`0`', 'What an accepted invitation adds to the balance of both the inviter and the new user, in dollars'),
   UPLOAD_QUOTA_MB: doc(number(100, 0, 1_000_000), '`100`', 'What one owner (a user, or an anonymous browser) may keep in uploaded files; files go with the account'),
   USAGE_LIMITS: doc(text(), '', 'Questions per rolling 24 hours, 7 days and 30 days by role: `user:540,3780,16740;plus_user:4320,-,-;anonymous:20,-,-` (`-` or nothing: no limit; `anonymous` counts per browser, and per address too: see `VISITORS_PER_ADDRESS`; root has none). A question counts from when it is sent, so questions sent at once cannot pass a limit together. Past a limit the next question is refused with \'The usage limitation has been reached.\' and when it can be asked again (a visitor is also told how to sign up or log in). Unset: no limits'),
   // Visitors without an account, counted per address as well as per browser (issue 34)

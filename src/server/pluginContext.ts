@@ -65,7 +65,6 @@ export function pluginContext(deps: PluginContextDeps): ServerPluginContext {
     // Each plugin gets its own when mounted (app.ts).
     ownConfig: undefined,
     config: {
-      inviteReward: config.inviteReward,
       usageLimits: config.usageLimits,
       visitorsPerAddress: config.visitors.perAddress,
       useNodeAi: config.useNodeAi,

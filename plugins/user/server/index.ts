@@ -27,6 +27,7 @@ import { htmlPage, pageHeaders, wantsHtml } from './page.ts';
 import { readerLanguage } from './readerLanguage.ts';
 import { totalFees, usageDeviceMigration, usageFor } from './usage.ts';
 import { registerUseLimit } from './useLimit.ts';
+import userEnv from './env.ts';
 
 type C = Context<AppEnv>;
 
@@ -301,7 +302,8 @@ export function userRoutes(ctx: ServerPluginContext) {
         // In the inviter's language: the invitee has no account yet, and likely shares it.
         const t = await mail.textsFor(c, me(c));
         const username = me(c).username;
-        const reward = ctx.config.inviteReward > 0 ? t('mail.inviteReward', { username, amount: ctx.config.inviteReward }) : '';
+        const { inviteReward } = userEnv.of(ctx);
+        const reward = inviteReward > 0 ? t('mail.inviteReward', { username, amount: inviteReward }) : '';
         await mail.send(c, t, {
           to: address,
           subject: t('mail.inviteSubject', { username }),

@@ -103,10 +103,21 @@ export const doc = <T extends z.ZodType>(schema: T, shownDefault: string, descri
  */
 export interface PluginEnv<S extends z.ZodRawShape = z.ZodRawShape, C = unknown> {
   schema: z.ZodObject<S>;
-  config(env: z.output<z.ZodObject<S>>): C;
+  /** An Error it throws stops the start, its message the one line the operator reads. */
+  config(env: z.output<z.ZodObject<S>>, files: OperatorFiles): C;
   of(ctx: Pick<ServerPluginContext, 'ownConfig'>): C;
 }
 
-export function definePluginEnv<S extends z.ZodRawShape, C>(shape: S, config: (env: z.output<z.ZodObject<S>>) => C): PluginEnv<S, C> {
+/** The operator's files a plugin's configuration may read (plugins use no node:fs): the server reads them. */
+export interface OperatorFiles {
+  /** A file in DATA_DIR. */
+  inDataDir(name: string): string;
+  /** The file a variable names, from the working directory; it must exist (a typo stops the start). */
+  named(variable: string, value: string): string;
+  /** A file's text, or undefined when it does not exist; unreadable, it stops the start naming `variable`. */
+  read(variable: string, file: string): string | undefined;
+}
+
+export function definePluginEnv<S extends z.ZodRawShape, C>(shape: S, config: (env: z.output<z.ZodObject<S>>, files: OperatorFiles) => C): PluginEnv<S, C> {
   return { schema: z.object(shape), config, of: (ctx) => ctx.ownConfig as C };
 }

@@ -158,8 +158,6 @@ export interface ServerPluginContext {
   config: {
     /** USE_NODE_AI: node output goes into chat context. */
     useNodeAi: boolean;
-    /** The operator's system roles (ROLES_FILE, or roles.json in DATA_DIR), checked on start. */
-    operatorRoles: { name: string; prompt: string }[];
     /** Uses per role and window (USAGE_LIMITS); a role not listed, and root, have none. */
     usageLimits: Record<string, UsageLimits>;
     /** How many visitors' worth of the `anonymous` limits one address gets (VISITORS_PER_ADDRESS). */

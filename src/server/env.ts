@@ -98,7 +98,6 @@ const serverSchema = z.object({
   TOP_P: doc(number(1, 0, 1), '`1`', 'Nucleus sampling of every answer (spec part 3)'),
   ROLE_CONTENT_SYSTEM: doc(text(), '', 'The system prompt sent before every conversation'),
   // Plugins' data
-  ROLES_FILE: doc(text(), '`DATA_DIR/roles.json`', 'The operator\'s system roles, added to the shipped ones (`plugins/role/data/system-roles.json`) in the same JSON: `[{"name":"reviewer","prompt":"..."}]` (names up to 64 characters, prompts up to 8,000); a role of the same name replaces the shipped one. Read on start; set, it must exist (the default one may be absent)'),
   USE_NODE_AI: doc(flag, '`false`', 'Lets an active node\'s output reach the model as context before the answer'),
   MCP_HELPER_URL: doc(httpUrl('http://127.0.0.1:11318'), '`http://127.0.0.1:11318`', 'The local MCP helper the browser calls (shown in system info, allowed by the CSP)'),
   // What the interface shows (system info, spec part 3)

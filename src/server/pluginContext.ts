@@ -68,7 +68,6 @@ export function pluginContext(deps: PluginContextDeps): ServerPluginContext {
       usageLimits: config.usageLimits,
       visitorsPerAddress: config.visitors.perAddress,
       useNodeAi: config.useNodeAi,
-      operatorRoles: config.operatorRoles,
       texts: config.texts,
       subscriptions: config.subscriptions,
     },

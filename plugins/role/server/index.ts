@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { AppEnv, Database, MigrationFactory, ServerPluginContext, ServerPluginModule, UserRow } from '../../../src/core/index.ts';
 import { checkPrompt, checkRoleName, MAX_USER_ROLES, MESSAGES, PROMPT_MAX, ROLE_NAME_MAX, type PublicRole, type RoleLists } from '../common/rules.ts';
 import shippedRoles from '../data/system-roles.json' with { type: 'json' };
+import roleEnv from './env.ts';
 
 type C = Context<AppEnv>;
 
@@ -50,7 +51,7 @@ function roleBook(ctx: ServerPluginContext) {
   const db = ctx.db as unknown as Db;
   // The shipped roles, then the operator's (ROLES_FILE); an operator role replaces a shipped one of the same name.
   const byName = new Map<string, PublicRole>();
-  for (const role of [...(shippedRoles as PublicRole[]), ...ctx.config.operatorRoles]) byName.set(role.name, { name: role.name, prompt: role.prompt });
+  for (const role of [...(shippedRoles as PublicRole[]), ...roleEnv.of(ctx).operatorRoles]) byName.set(role.name, { name: role.name, prompt: role.prompt });
   const system = [...byName.values()];
   const view = (r: { name: string; prompt: string }): PublicRole => ({ name: r.name, prompt: r.prompt });
   /** The user's own roles. Names are matched here, exactly, not by the engine's collation. */

@@ -1,6 +1,6 @@
 // The built-in functions on the server (spec part 9): registered as server tools for the
 // tool-call loop, and POST /api/function/exec for direct `!` calls (login required, unlike the
-// original). The data sources are operator configuration (ctx.config.functions), fetched with
+// original). The data sources are operator configuration (its own variables, ./env.ts), fetched with
 // plain fetch; redirect_to_url never fetches anything.
 import { Hono } from 'hono';
 import { z } from 'zod';

@@ -24,7 +24,19 @@ export default defineConfig({
   test: {
     reporters: ['default', './tests/harness/summaryReporter.ts'],
     projects: [
-      { test: { name: 'unit', include: unit, exclude: ['**/*.server.test.ts', ...build], environment: 'node' } },
+      {
+        test: {
+          name: 'unit',
+          include: unit,
+          exclude: ['**/*.server.test.ts', ...build],
+          environment: 'node',
+          // The unit files mock nothing and patch no globals, so they share one module graph per
+          // worker: each file importing the core, the markdown renderer and the manifests afresh
+          // was half the loop's CPU (issue 35). Two workers: the default on 2 cores is one.
+          isolate: false,
+          maxWorkers: 2,
+        },
+      },
       { test: { name: 'server', include: server, exclude: ['**/*.browser.test.ts'], environment: 'node' } },
       { test: { name: 'build', include: build, environment: 'node' } },
       {

@@ -14,17 +14,11 @@ import type { Plugin } from 'vite';
 import type { AppConfig } from '../app.config.ts';
 import type { PluginManifest } from '../src/core/contract.ts';
 import { pluginChunkName, pluginFile, pluginOfClientFile } from '../src/core/pluginLayout.ts';
+import { appConfigFile, loadAppConfig } from '../src/server/appConfig.ts';
 
 const PLUGINS_ID = 'virtual:shellchat/plugins';
 const ENTRIES_ID = 'virtual:shellchat/entries';
 const LOCALES_ID = 'virtual:shellchat/locales';
-
-export async function readAppConfig(root: string): Promise<AppConfig> {
-  const file = process.env.SHELLCHAT_APP_CONFIG
-    ? path.resolve(root, process.env.SHELLCHAT_APP_CONFIG)
-    : path.join(root, 'app.config.ts');
-  return (await import(pathToFileURL(file).href)).default as AppConfig;
-}
 
 async function pluginsModule(root: string, ids: string[]): Promise<string> {
   const settings = [];
@@ -84,7 +78,7 @@ export function appPlugins(root: string): Plugin {
   return {
     name: 'shellchat-app-plugins',
     async buildStart() {
-      config = await readAppConfig(root);
+      config = await loadAppConfig(appConfigFile(process.env, root));
       for (const id of config.plugins) {
         if (!existsSync(path.join(root, pluginFile(id, 'manifest')))) {
           this.error(`app config names plugin "${id}", but plugins/${id}/manifest.ts does not exist`);
@@ -108,7 +102,7 @@ export function appPlugins(root: string): Plugin {
     },
     async load(id) {
       if (id !== '\0' + PLUGINS_ID && id !== '\0' + ENTRIES_ID && id !== '\0' + LOCALES_ID) return undefined;
-      config ??= await readAppConfig(root);
+      config ??= await loadAppConfig(appConfigFile(process.env, root));
       if (id === '\0' + PLUGINS_ID) return pluginsModule(root, config.plugins);
       return id === '\0' + LOCALES_ID ? localesModule(root, config.plugins) : entriesModule(root, config.plugins);
     },

@@ -6,6 +6,7 @@ export default definePlugin({
   api: PLUGIN_API,
   id: 'cli',
   version: '1.0.0',
+  helpGroups: [{ id: 'cli', order: 110 }],
   commands: [
     { id: 'edit', words: ['edit'], envs: ['cli'], group: 'cli', args: [{ name: 'text', optional: true, rest: true }] },
     { id: 'exit', words: ['exit'], aliases: [['quit'], ['q']], envs: ['cli'], group: 'cli' },

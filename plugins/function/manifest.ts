@@ -16,7 +16,7 @@ export default definePlugin({
   ],
   settings: [
     // The names the model may call, as a comma list (spec part 3); synced for logged-in users.
-    { key: 'functions', type: 'string', default: '', scope: 'device', sync: true, info: true, page: { order: 40, multiple: 0 } },
+    { key: 'functions', type: 'string', default: '', scope: 'device', sync: true, turn: true, info: true, page: { order: 40, multiple: 0 } },
   ],
   // The browser entry provides the MCP helper client; the chat uses it for MCP tool calls, and
   // the toolbox for the tool calls of a local model.

@@ -8,6 +8,7 @@ export default definePlugin({
   api: PLUGIN_API,
   id: 'general',
   version: '1.0.0',
+  helpGroups: [{ id: 'general', order: 10 }],
   commands: [
     { id: 'help', words: ['help'], aliases: [['h']], group: 'general', args: [{ name: 'command', optional: true, rest: true, complete: 'command' }] },
     { id: 'stop', words: ['stop'], group: 'general' },
@@ -27,9 +28,9 @@ export default definePlugin({
   ],
   settings: [
     { key: 'useStream', type: 'boolean', default: true, scope: 'device', info: true },
-    { key: 'useLocation', type: 'boolean', default: false, scope: 'device', info: true, envs: ['browser'] },
-    { key: 'location', type: 'string', default: '', scope: 'device', envs: ['browser'] },
-    { key: 'memLength', type: 'number', default: DEFAULT_MEM_LENGTH, scope: 'tab', sync: true, info: true },
-    { key: 'useSystemRole', type: 'boolean', default: true, scope: 'device', sync: true },
+    { key: 'useLocation', type: 'boolean', default: false, scope: 'device', turn: true, info: true, envs: ['browser'] },
+    { key: 'location', type: 'string', default: '', scope: 'device', turn: true, envs: ['browser'] },
+    { key: 'memLength', type: 'number', default: DEFAULT_MEM_LENGTH, scope: 'tab', sync: true, turn: true, info: true },
+    { key: 'useSystemRole', type: 'boolean', default: true, scope: 'device', sync: true, turn: true },
   ],
 });

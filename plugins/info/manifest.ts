@@ -5,5 +5,6 @@ export default definePlugin({
   api: PLUGIN_API,
   id: 'info',
   version: '1.0.0',
+  helpGroups: [{ id: 'information', order: 100 }],
   commands: [{ id: 'info', words: ['info'], aliases: [['i']], group: 'information' }],
 });

@@ -6,6 +6,7 @@ export default definePlugin({
   api: PLUGIN_API,
   id: 'model',
   version: '1.0.0',
+  helpGroups: [{ id: 'models', order: 30 }],
   commands: [
     { id: 'model', words: ['model'], aliases: [['m']], group: 'models', args: [{ name: 'name', quoted: 'name', optional: true, complete: 'model' }] },
     { id: 'model.ls', words: ['model', 'ls'], aliases: [['model', 'list']], group: 'models' },
@@ -52,6 +53,7 @@ export default definePlugin({
       default: '',
       scope: 'tab',
       sync: true,
+      turn: true,
       info: true,
       // The Settings page lists the models one can use (ctx.choices); picking one is `:model use`.
       page: { order: 20, login: true },

@@ -6,6 +6,7 @@ export default definePlugin({
   api: PLUGIN_API,
   id: 'node',
   version: '1.0.0',
+  helpGroups: [{ id: 'nodes', order: 80 }],
   commands: [
     {
       id: 'generate',
@@ -35,5 +36,5 @@ export default definePlugin({
       ],
     },
   ],
-  settings: [{ key: 'node', type: 'string', default: '', scope: 'tab', sync: true, settable: false, info: true, page: { order: 60, login: true } }],
+  settings: [{ key: 'node', type: 'string', default: '', scope: 'tab', sync: 'login', turn: true, settable: false, info: true, page: { order: 60, login: true } }],
 });

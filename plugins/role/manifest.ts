@@ -7,6 +7,7 @@ export default definePlugin({
   api: PLUGIN_API,
   id: 'role',
   version: '1.0.0',
+  helpGroups: [{ id: 'roles', order: 60 }],
   commands: [
     { id: 'role', words: ['role'], group: 'roles', args: [{ name: 'name', quoted: 'roleName', optional: true, complete: 'role' }] },
     { id: 'role.ls', words: ['role', 'ls'], aliases: [['role', 'list']], group: 'roles' },
@@ -48,6 +49,7 @@ export default definePlugin({
       default: '',
       scope: 'tab',
       sync: true,
+      turn: true,
       info: true,
       // Picking a role on the Settings page is `:role use` (ctx.setter), so memory resets as it should.
       page: { order: 30 },

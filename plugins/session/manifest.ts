@@ -9,6 +9,7 @@ export default definePlugin({
   version: '1.0.0',
   // Listens to the shell's 'navigate' event (arrow keys, h/j/k/l and swipes) from the start.
   activation: 'startup',
+  helpGroups: [{ id: 'sessions', order: 20 }],
   commands: [
     { id: 'session', words: ['session'], aliases: [['s']], group: 'sessions', needs: ['server'] },
     { id: 'session.ls', words: ['session', 'ls'], aliases: [['session', 'list'], ['ls']], group: 'sessions', needs: ['server', 'login'] },

@@ -7,6 +7,7 @@ export default definePlugin({
   version: '1.0.0',
   // Speech follows the answer as it streams, so the plugin listens from the start.
   activation: 'startup',
+  helpGroups: [{ id: 'speak', order: 50 }],
   commands: [
     { id: 'speak', words: ['speak'], envs: ['browser'], group: 'speak', args: [{ name: 'state', values: ['on', 'off'] }] },
     { id: 'voice', words: ['voice'], envs: ['browser'], group: 'speak' },

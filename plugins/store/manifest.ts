@@ -9,6 +9,7 @@ export default definePlugin({
   api: PLUGIN_API,
   id: 'store',
   version: '1.0.0',
+  helpGroups: [{ id: 'stores', order: 70 }],
   commands: [
     { id: 'store', words: ['store'], group: 'stores', needs: ['server', 'login'], args: [{ ...store, optional: true }] },
     { id: 'store.ls', words: ['store', 'ls'], aliases: [['store', 'list']], group: 'stores', needs: ['server', 'login'] },
@@ -43,5 +44,5 @@ export default definePlugin({
     { id: 'store.del', words: ['store', 'del'], aliases: [['store', 'delete']], group: 'stores', needs: ['server', 'login'], args: [store] },
     { id: 'store.search', words: ['store', 'search'], group: 'stores', needs: ['server', 'login'], args: [{ name: 'text', quoted: 'searchText' }] },
   ],
-  settings: [{ key: 'stores', type: 'string', default: '', scope: 'tab', sync: true, info: true, page: { order: 50, multiple: 3, login: true } }],
+  settings: [{ key: 'stores', type: 'string', default: '', scope: 'tab', sync: 'login', turn: true, info: true, page: { order: 50, multiple: 3, login: true } }],
 });

@@ -2,7 +2,6 @@
 // (login, sign-up, settings, passwords, e-mail links, groups, balance and role) and invitations.
 // Which actor gets which answer, and what each request may change (see authzSupport.ts).
 import { expect } from 'vitest';
-import { normalizeUserSettings } from '../../src/core/index.ts';
 import { call, linkToken, mailsTo, nextSeq, ROOT_PASSWORD, row, t, type Cases, type Matrix, type Person } from '../../tests/security/authzSupport.ts';
 
 // prettier-ignore
@@ -31,7 +30,7 @@ export const matrix: Matrix = {
   'GET /api/invite/:email':                    ['self',   401,      200,  200,  200,   200],
 };
 
-const settingsOf = async (username: string) => normalizeUserSettings((await row(username))!.settings);
+const settingsOf = async (username: string) => t.server.accounts.settings.normalize((await row(username))!.settings);
 const groupsOf = async (p: Person) => (await t.server.accounts.groupsOf(p.id)).map((g) => g.name);
 const canLogin = async (username: string, password: string) => !!(await t.server.accounts.authenticate(username, password));
 const tokenWorks = async (token: string) => !!(await t.server.accounts.userForToken(token));

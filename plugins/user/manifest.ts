@@ -9,6 +9,7 @@ export default definePlugin({
   activation: 'startup',
   /** The Usage page (client/usagePage.ts), shown when the operator turns USE_PAYMENT on. */
   pages: ['usage'],
+  helpGroups: [{ id: 'user', order: 90 }],
   commands: [
     {
       id: 'login',

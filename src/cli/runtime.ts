@@ -28,6 +28,7 @@ import { withRunOnly } from './flags.ts';
 import type { Profile } from './profile.ts';
 import { createReach, type Reach } from './reach.ts';
 import { pluginFile } from '../core/pluginLayout.ts';
+import { appConfigFile, loadAppConfig } from '../server/appConfig.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -63,9 +64,9 @@ async function loadLocale(lang: string, ns: string): Promise<Record<string, unkn
   }
 }
 
-/** The built-in plugins of app.config.ts (SHELLCHAT_APP_CONFIG), their common handlers loaded on use. */
+/** The built-in plugins of the app config (src/server/appConfig.ts), their common handlers loaded on use. */
 async function builtins(env: NodeJS.ProcessEnv): Promise<PluginEntry[]> {
-  const config = (await import(env.SHELLCHAT_APP_CONFIG || path.join(ROOT, 'app.config.ts'))).default as { plugins: string[] };
+  const config = await loadAppConfig(appConfigFile(env));
   return Promise.all(
     config.plugins.map(async (id) => ({
       manifest: (await import(path.join(ROOT, pluginFile(id, 'manifest')))).default as PluginManifest,

@@ -38,22 +38,6 @@ export const SPEECH = { volume: 0.7, rate: 1, pitch: 1.1 } as const;
 export const ROLE_RANKS = { user: 1, plus_user: 2, super_user: 3, root_user: 4 } as const;
 export const NUMBER_ROUNDING_DECIMALS = 5;
 
-/** Help groups of spec part 2, in the order `:help` prints them. */
-export const HELP_GROUPS = [
-  'general',
-  'sessions',
-  'models',
-  'stats',
-  'speak',
-  'roles',
-  'stores',
-  'nodes',
-  'user',
-  'information',
-  'cli',
-] as const;
-export type HelpGroup = (typeof HELP_GROUPS)[number];
-
 /**
  * Commands whose arguments carry a password (spec part 5). The manifests mark the secret
  * argument precisely; this list is a safety net so that a line is never kept in history

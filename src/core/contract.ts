@@ -2,7 +2,6 @@
 // environment, a module whose `activate` attaches handlers to the commands the manifest
 // declares. Help, usage lines, completion, the documentation's command reference, the
 // Settings page and `:set` validation are all derived from manifests.
-import type { HelpGroup } from './constants.ts';
 import type { Output } from './output.ts';
 import type { ServiceRef } from './services.ts';
 import type { BackPage } from './output.ts';
@@ -59,7 +58,8 @@ export interface CommandSpec {
   /** Other spellings, e.g. [['lang', 'list']] or the single-letter [['h']]. */
   aliases?: readonly (readonly string[])[];
   args?: readonly ArgSpec[];
-  group: HelpGroup;
+  /** The help group it is listed in: declared by a manifest's `helpGroups` (its own or another plugin's). */
+  group: string;
   /** 'server': refused offline; 'login': refused to anonymous visitors ('Please login.'). */
   needs?: readonly CommandNeed[];
   /** Environments where the command exists; all when absent. */
@@ -83,12 +83,22 @@ export interface DocsContribution {
 /** Mounts a plugin's page into `element`; returns what unmounts it. */
 export type PageMount = (element: HTMLElement, options: { focus?: string }) => () => void;
 
+export interface HelpGroupSpec {
+  id: string;
+  order: number;
+}
+
 export interface PluginManifest {
   api: typeof PLUGIN_API;
   /** Singular, kebab-case; the i18n namespace. */
   id: string;
   version: string;
   commands?: readonly CommandSpec[];
+  /**
+   * Help groups this plugin declares (spec part 2): `order` places the group in `:help` and the
+   * documentation; its title is `help.group.<id>` in the plugin's own locale files.
+   */
+  helpGroups?: readonly HelpGroupSpec[];
   settings?: readonly SettingSpec[];
   /** Documentation inline (third-party plugins); built-ins keep theirs in a lazy docs.ts. */
   docs?: DocsContribution;

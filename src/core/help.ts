@@ -1,8 +1,7 @@
 // `:help` and the documentation's command reference, generated from the manifests.
-import { HELP_GROUPS, type HelpGroup } from './constants.ts';
 import type { CommandSpec, Translate } from './contract.ts';
 import type { Output } from './output.ts';
-import { spellings, usageOf, type CommandRegistry, type RegisteredCommand } from './registry.ts';
+import { spellings, usageOf, type CommandRegistry, type DeclaredHelpGroup, type RegisteredCommand } from './registry.ts';
 
 export interface HelpEntry {
   usage: string;
@@ -22,12 +21,14 @@ export function detailsKey(spec: CommandSpec): string {
 /** The commands help describes: this environment's, and the terminal client's own everywhere (a browser user learns of them). */
 const described = (registry: CommandRegistry) => [...registry.commands, ...registry.elsewhere.filter((c) => c.spec.group === 'cli')];
 
-export function helpEntries(registry: CommandRegistry, tFor: (ns: string) => Translate): Map<HelpGroup, HelpEntry[]> {
-  const groups = new Map<HelpGroup, HelpEntry[]>();
-  for (const group of HELP_GROUPS) groups.set(group, []);
+/** Each group's commands, the declared groups in their order (a group no installed plugin declares comes last). */
+export function helpEntries(registry: CommandRegistry, tFor: (ns: string) => Translate): Map<string, HelpEntry[]> {
+  const groups = new Map<string, HelpEntry[]>();
+  for (const group of registry.helpGroups) groups.set(group.id, []);
   for (const command of described(registry)) {
     if (command.spec.hidden) continue;
     const t = tFor(command.pluginId);
+    if (!groups.has(command.spec.group)) groups.set(command.spec.group, []);
     groups.get(command.spec.group)!.push({
       usage: usageOf(command.spec),
       summary: t(summaryKey(command.spec)),
@@ -38,7 +39,13 @@ export function helpEntries(registry: CommandRegistry, tFor: (ns: string) => Tra
   return groups;
 }
 
-/** The overview: one table per non-empty group, in the spec's group order. */
+/** A help group's title, from the locale files of the plugin that declares it (else its id). */
+export function helpGroupTitle(groups: readonly DeclaredHelpGroup[], tFor: (ns: string) => Translate, id: string): string {
+  const declared = groups.find((g) => g.id === id);
+  return declared ? tFor(declared.pluginId)(`help.group.${id}`) : id;
+}
+
+/** The overview: one table per non-empty group, in the declared groups' order. */
 export function helpOverview(registry: CommandRegistry, tFor: (ns: string) => Translate): Output[] {
   const t = tFor('shell');
   const outputs: Output[] = [];
@@ -46,7 +53,7 @@ export function helpOverview(registry: CommandRegistry, tFor: (ns: string) => Tr
     if (!entries.length) continue;
     outputs.push({
       kind: 'table',
-      title: t(`help.group.${group}`),
+      title: helpGroupTitle(registry.helpGroups, tFor, group),
       columns: [t('help.column.usage'), t('help.column.summary')],
       rows: entries.map((e) => [e.usage, e.summary]),
     });

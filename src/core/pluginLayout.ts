@@ -8,6 +8,8 @@ export const PLUGIN_PARTS = {
   manifest: 'manifest.ts',
   client: 'client/index.ts',
   server: 'server/index.ts',
+  /** The server plugin's own environment variables (a PluginEnv, src/core/envVars.ts), read before it starts. */
+  env: 'server/env.ts',
   docs: 'docs.ts',
   /** Its rows of the authorization matrix (tests/security/authzSupport.ts). */
   authz: 'authz.ts',

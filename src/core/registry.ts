@@ -39,14 +39,31 @@ export function usageOf(spec: CommandSpec): string {
   return [`:${spec.words.join(' ')}`, ...args].join(' ');
 }
 
+/** A help group as a manifest declares it, with the plugin whose locale files title it. */
+export interface DeclaredHelpGroup {
+  id: string;
+  order: number;
+  pluginId: string;
+}
+
+/** The declared help groups in `:help`'s order; an id declared twice keeps its first declaration. */
+export function helpGroupsOf(manifests: readonly PluginManifest[]): DeclaredHelpGroup[] {
+  const byId = new Map<string, DeclaredHelpGroup>();
+  for (const m of manifests) for (const g of m.helpGroups ?? []) if (!byId.has(g.id)) byId.set(g.id, { ...g, pluginId: m.id });
+  return [...byId.values()].sort((a, b) => a.order - b.order);
+}
+
 export class CommandRegistry {
   readonly commands: RegisteredCommand[];
   /** Commands of the installed plugins that run in another environment (theme in the CLI). */
   readonly elsewhere: RegisteredCommand[];
   readonly env: Env;
+  /** The help groups the manifests declare, in help's order. */
+  readonly helpGroups: DeclaredHelpGroup[];
 
   constructor(manifests: readonly PluginManifest[], env: Env) {
     this.env = env;
+    this.helpGroups = helpGroupsOf(manifests);
     const all = manifests.flatMap((m) => (m.commands ?? []).map((spec) => ({ pluginId: m.id, spec })));
     this.commands = all.filter((c) => availableIn(c.spec, env));
     this.elsewhere = all.filter((c) => !availableIn(c.spec, env));

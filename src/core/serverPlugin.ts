@@ -68,7 +68,7 @@ export interface AccountsApi {
   /** The groups a user belongs to (their own included), by name: what their groups may see starts here. */
   groupsOf(userId: number): Promise<{ id: number; name: string; owner_id: number }[]>;
   toPublic(user: UserRow): Promise<PublicUser>;
-  create(input: { username: string; email: string; password?: string; settings?: Partial<UserSettings> }): Promise<{ user: UserRow; generatedPassword?: string }>;
+  create(input: { username: string; email: string; password?: string; settings?: Record<string, unknown> }): Promise<{ user: UserRow; generatedPassword?: string }>;
   authenticate(username: string, password: string): Promise<UserRow | undefined>;
   createLoginToken(userId: number, ttlMs: number): Promise<{ token: string; expiresAt: number }>;
   revokeToken(token: string): Promise<void>;
@@ -113,16 +113,6 @@ export type Recipient =
   | { kind: 'user'; user: UserRow }
   | { kind: 'refused'; status: 403 | 404; error: Message };
 
-/** Where the built-in functions fetch their data (operator-trusted; plugins/function). */
-export interface FunctionsConfig {
-  /** Open-Meteo-compatible geocoding API (GEOCODING_BASE_URL). */
-  geocodingBaseUrl: string;
-  /** Open-Meteo-compatible forecast API (WEATHER_BASE_URL). */
-  weatherBaseUrl: string;
-  /** Wolfram|Alpha API (WOLFRAM_BASE_URL) and its AppID (WOLFRAM_APP_ID; '' disables it). */
-  wolframBaseUrl: string;
-  wolframAppId: string;
-}
 
 /** A success answer (spec part 7) as the typed client sees it: `result` is what the route gives. */
 export interface ApiSuccess<T> {
@@ -162,14 +152,12 @@ export interface ServerPluginContext {
   accounts: AccountsApi;
   policy: Policy;
   mail: Mail;
-  /** Operator settings plugins read. */
+  /** This plugin's own configuration, made from its own variables at start (PluginEnv.of, src/core/envVars.ts). */
+  ownConfig: unknown;
+  /** Operator settings the server and several plugins read. */
   config: {
-    inviteReward: number;
-    functions: FunctionsConfig;
     /** USE_NODE_AI: node output goes into chat context. */
     useNodeAi: boolean;
-    /** The operator's system roles (ROLES_FILE, or roles.json in DATA_DIR), checked on start. */
-    operatorRoles: { name: string; prompt: string }[];
     /** Uses per role and window (USAGE_LIMITS); a role not listed, and root, have none. */
     usageLimits: Record<string, UsageLimits>;
     /** How many visitors' worth of the `anonymous` limits one address gets (VISITORS_PER_ADDRESS). */

@@ -14,8 +14,14 @@ export interface SettingSpec {
   values?: readonly string[];
   default: SettingValue;
   scope: SettingScope;
-  /** Saved to the logged-in user's server settings (spec part 6). */
-  sync?: boolean;
+  /**
+   * Kept in the logged-in user's server settings (spec part 3, User), loaded at login: `true`
+   * also sends every local change to the server; 'login' only loads it (`stores`, `node`: the
+   * server's value changes through `:user set`). The server derives its list from these.
+   */
+  sync?: true | 'login';
+  /** Sent with every question, in the generation request's field of the key in snake_case (spec part 7: `mem_length`). */
+  turn?: boolean;
   /** `:set` may change it. Defaults to true. */
   settable?: boolean;
   /** Shown by `:info`. */

@@ -5,9 +5,11 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Hono, type Context } from 'hono';
 import type { DestinationStream } from 'pino';
-import type { AppEnv, ContextProvider, GenerationGuard, ServerPluginContext, ServerPluginModule, ServerTool, UseLimit } from '../core/index.ts';
+import { userSettingRules, type AppEnv, type ContextProvider, type GenerationGuard, type PluginManifest, type ServerPluginContext, type ServerPluginModule, type ServerTool, type SettingSpec, type UseLimit, type UserSettingRules } from '../core/index.ts';
+import { SHELL_SETTINGS } from '../core/host/shellSettings.ts';
 import { SERVER_MESSAGES } from '../core/serverMessages.ts';
 import { AccountError, Accounts } from './accounts/service.ts';
+import { loadAppConfig } from './appConfig.ts';
 import { isHttps } from './auth/session.ts';
 import { createThrottles } from './auth/throttles.ts';
 import { sign, verifySignature } from './auth/tokens.ts';
@@ -75,10 +77,21 @@ async function serverPlugins(enabled: readonly string[]): Promise<{ id: string; 
   return found;
 }
 
+/**
+ * The settings an account keeps, from the shell's and the enabled plugins' manifests (`sync`):
+ * the server learns them where the page does.
+ */
+async function userSettingsOf(enabled: readonly string[]): Promise<UserSettingRules> {
+  const specs: SettingSpec[] = [...SHELL_SETTINGS];
+  for (const id of enabled) {
+    const file = path.join(ROOT, pluginFile(id, 'manifest'));
+    if (existsSync(file)) specs.push(...(((await import(pathToFileURL(file).href)).default as PluginManifest).settings ?? []));
+  }
+  return userSettingRules(specs);
+}
+
 export async function enabledPlugins(config: ServerConfig): Promise<string[]> {
-  const file = config.appConfigFile || path.join(ROOT, 'app.config.ts');
-  const appConfig = (await import(pathToFileURL(file).href)).default as { plugins: string[] };
-  return appConfig.plugins.filter((id) => !config.disabledPlugins.includes(id));
+  return (await loadAppConfig(config.appConfigFile)).plugins.filter((id) => !config.disabledPlugins.includes(id));
 }
 
 export interface ServerOptions {
@@ -97,14 +110,14 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
   const now = options.clock ?? Date.now;
   // Loaded only for a multi-instance deployment (REDIS_URL).
   const shared = config.redisUrl ? await (await import('./shared/redis.ts')).connectShared(config.redisUrl, log) : undefined;
-  const core = await coreServices(config, db, now, shared);
+  const core = await coreServices(config, db, now, shared, await userSettingsOf(enabled));
   const { accounts, secret, models, egressFetch, attachments } = core;
   const generation = { contextProviders: [] as ContextProvider[], guards: [] as GenerationGuard[], useLimits: [] as UseLimit[], tools: new Map<string, ServerTool>() };
 
   const app = new Hono<AppEnv>();
   const { setBodyLimit, addGate } = apiMiddleware(app, config, log, accounts);
   app.route('/', coreRoutes(config, enabled));
-  const owners = await mountPlugins(app, plugins, pluginContext({ app, config, db, log, setBodyLimit, addGate, now, ...core, ...generation }));
+  const owners = await mountPlugins(app, plugins, pluginContext({ app, config, db, log, setBodyLimit, addGate, now, ...core, ...generation }), config.plugins);
 
   const inflight = new InFlight();
   const secure = (c: Context<AppEnv>) => isHttps(c, config.trustProxy);
@@ -164,8 +177,8 @@ async function openDatabase(config: ServerConfig, log: Logger, plugins: { id: st
 }
 
 /** Accounts (and root), the server's secret and what it seals, models, the egress-safe fetch, attachments, login throttles. */
-async function coreServices(config: ServerConfig, db: Db, now: () => number, shared: Shared | undefined) {
-  const accounts = new Accounts(db.db, { now, trialCents: config.subscriptions.trialCents });
+async function coreServices(config: ServerConfig, db: Db, now: () => number, shared: Shared | undefined, settings: UserSettingRules) {
+  const accounts = new Accounts(db.db, { now, trialCents: config.subscriptions.trialCents, settings });
   const secret = loadSecret(config.secretKey, config.dataDir);
   const box = createSecretBox(secret);
   const egressFetch = createEgressFetch({ allowHosts: config.egressAllowHosts });
@@ -207,9 +220,15 @@ function coreRoutes(config: ServerConfig, enabled: string[]) {
 }
 
 /** Each plugin's routes and registrations; returns who answers each route (the API table is generated from it). */
-async function mountPlugins(app: Hono<AppEnv>, plugins: { id: string; module: ServerPluginModule }[], context: ServerPluginContext): Promise<Map<string, string>> {
+async function mountPlugins(
+  app: Hono<AppEnv>,
+  plugins: { id: string; module: ServerPluginModule }[],
+  shared: ServerPluginContext,
+  ownConfigs: Record<string, unknown>,
+): Promise<Map<string, string>> {
   const owners = new Map<string, string>();
   for (const { id, module } of plugins) {
+    const context = { ...shared, ownConfig: ownConfigs[id] };
     if (module.routes) {
       const routes = module.routes(context);
       for (const r of routes.routes) owners.set(`${r.method} ${r.path}`, id);

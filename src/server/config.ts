@@ -2,12 +2,13 @@
 // documents it, and the files it names (models, roles).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
+import type { OperatorFiles } from '../core/envVars.ts';
 import { parseUsageLimits, type RemotePluginConfig, type UsageLimits } from '../core/index.ts';
 import { loadSystemModels, type ModelEntry } from './models/systemModels.ts';
 import type { Message } from '../core/messages.ts';
 import { SERVER_MESSAGES } from '../core/serverMessages.ts';
-import { parseEnv } from './env.ts';
+import { appConfigFile } from './appConfig.ts';
+import { parseEnv, pluginEnvs } from './env.ts';
 import { readOperatorFile, StartError } from './startError.ts';
 
 export interface SubscriptionSettings {
@@ -52,18 +53,13 @@ export interface ServerConfig {
   useNodeAi: boolean;
   minimalist: boolean;
   defaultFunctions: string;
-  /** The built-in functions' data sources (GEOCODING_BASE_URL, WEATHER_BASE_URL, WOLFRAM_BASE_URL, WOLFRAM_APP_ID). */
-  functions: { geocodingBaseUrl: string; weatherBaseUrl: string; wolframBaseUrl: string; wolframAppId: string };
+  /** Each plugin's own configuration, by plugin id, handed to that plugin alone (ServerPluginContext.ownConfig). */
+  plugins: Record<string, unknown>;
   defaultRole: string;
   defaultStores: string;
   defaultNode: string;
-  inviteReward: number;
   /** The default model and the operator's models file (models/systemModels.ts). */
   systemModels: ModelEntry[];
-  /** The operator's system roles file (ROLES_FILE, or roles.json in DATA_DIR); read by plugins/role when it exists. */
-  rolesFile: string;
-  /** The roles that file holds (empty when it does not exist); checked on start. */
-  operatorRoles: OperatorRole[];
   /** The local MCP helper the browser calls (MCP_HELPER_URL); shown in system info and allowed by the CSP. */
   mcpHelperUrl: string;
   /** Hosts user-supplied URLs may reach even though they are private (EGRESS_ALLOW_HOSTS). */
@@ -111,40 +107,6 @@ function parseRemotes(raw: string | undefined): RemotePluginConfig[] {
   });
 }
 
-/** A system role the operator adds (plugins/role ships the others in the same shape). */
-export interface OperatorRole {
-  name: string;
-  prompt: string;
-}
-
-/**
- * The operator's roles file: a JSON array of {name, prompt}; names up to 64 characters, prompts
- * up to 8,000. `named`: ROLES_FILE was set, so the file must exist (the default one may not).
- */
-export function loadOperatorRoles(file: string, named = false): OperatorRole[] {
-  if (!existsSync(file)) {
-    if (named) throw new StartError(`ROLES_FILE ${file} does not exist`);
-    return [];
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readOperatorFile('ROLES_FILE', file));
-  } catch (err) {
-    if (err instanceof StartError) throw err;
-    throw new StartError(`ROLES_FILE ${file} is not valid JSON: ${(err as Error).message}`);
-  }
-  const chars = (s: string) => [...s].length;
-  const entry = z.object({
-    name: z.string().refine((n) => n.trim() === n && chars(n) >= 1 && chars(n) <= 64 && !/[\u0000-\u001f\u007f]/.test(n), 'names are 1 to 64 characters, without surrounding spaces'),
-    prompt: z.string().refine((p) => p.trim() !== '' && chars(p) <= 8000, 'prompts are 1 to 8,000 characters'),
-  });
-  const checked = z.array(entry).safeParse(parsed);
-  if (!checked.success) {
-    throw new StartError(`ROLES_FILE ${file} must be a JSON array of {"name", "prompt"}: ${checked.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-  }
-  return checked.data.map((r) => ({ name: r.name, prompt: r.prompt }));
-}
-
 /**
  * With REDIS_URL the deployment is several instances: each must seal and sign with the same
  * secret (one made in each DATA_DIR would not open another's), and share one database.
@@ -166,6 +128,23 @@ function proxyUrl(name: string, value: string | undefined): string | undefined {
   return value;
 }
 
+/** Each plugin's own configuration; what a plugin's rules refuse stops the start like the server's own. */
+function pluginConfigs(e: Record<string, unknown>, files: OperatorFiles): Record<string, unknown> {
+  return Object.fromEntries(
+    pluginEnvs.map(({ id, env }) => {
+      try {
+        return [id, env.config(e as never, files)];
+      } catch (err) {
+        throw err instanceof StartError ? err : new StartError((err as Error).message);
+      }
+    }),
+  );
+}
+
+function readIfExists(variable: string, file: string): string | undefined {
+  return existsSync(file) ? readOperatorFile(variable, file) : undefined;
+}
+
 /** A file the operator named must exist: a typo would otherwise leave the server running without it. */
 function namedFile(variable: string, value: string, root: string): string {
   const file = path.resolve(root, value);
@@ -177,7 +156,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
   const e = parseEnv(env);
   checkMultiInstance(e);
   const dataDir = path.resolve(root, e.DATA_DIR);
-  const rolesFile = e.ROLES_FILE ? namedFile('ROLES_FILE', e.ROLES_FILE, root) : path.join(dataDir, 'roles.json');
   const httpsProxy = e.HTTPS_PROXY || proxyUrl('https_proxy', env.https_proxy);
   const httpProxy = e.HTTP_PROXY || proxyUrl('http_proxy', env.http_proxy);
   return {
@@ -195,7 +173,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     allowedOrigins: e.ALLOWED_ORIGINS.map((origin) => origin.replace(/\/+$/, '')),
     logLevel: e.LOG_LEVEL,
     distDir: path.resolve(root, e.SHELLCHAT_DIST),
-    appConfigFile: e.SHELLCHAT_APP_CONFIG ? namedFile('SHELLCHAT_APP_CONFIG', e.SHELLCHAT_APP_CONFIG, root) : '',
+    appConfigFile: appConfigFile({ SHELLCHAT_APP_CONFIG: e.SHELLCHAT_APP_CONFIG }, root),
     model: e.MODEL,
     openaiBaseUrl: e.OPENAI_BASE_URL,
     ollamaBaseUrl: e.OLLAMA_BASE_URL,
@@ -208,20 +186,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, root = process.
     useNodeAi: e.USE_NODE_AI,
     minimalist: e.MINIMALIST,
     defaultFunctions: e.DEFAULT_FUNCTIONS,
-    functions: {
-      geocodingBaseUrl: e.GEOCODING_BASE_URL,
-      weatherBaseUrl: e.WEATHER_BASE_URL,
-      wolframBaseUrl: e.WOLFRAM_BASE_URL,
-      wolframAppId: e.WOLFRAM_APP_ID,
-    },
+    // Each plugin's own configuration, made from its variables (plugins/<id>/server/env.ts).
+    plugins: pluginConfigs(e, { inDataDir: (name) => path.join(dataDir, name), named: (variable, value) => namedFile(variable, value, root), read: readIfExists }),
     defaultRole: e.DEFAULT_ROLE,
     defaultStores: e.DEFAULT_STORES,
     defaultNode: e.DEFAULT_NODE,
-    inviteReward: e.INVITE_REWARD,
     // A model file names the variables that hold its keys: those are read from the raw environment.
     systemModels: loadSystemModels(e, env, dataDir, root),
-    rolesFile,
-    operatorRoles: loadOperatorRoles(rolesFile, !!e.ROLES_FILE),
     mcpHelperUrl: e.MCP_HELPER_URL,
     egressAllowHosts: e.EGRESS_ALLOW_HOSTS,
     proxy: {

@@ -1,76 +1,16 @@
 // The server's environment (issue 21): every variable it reads, once, as one zod schema with
-// a description each. config.ts builds the configuration from what it parses; the table of
+// a description each; a plugin declares its own in plugins/<id>/server/env.ts, merged here. config.ts builds the configuration from what it parses; the table of
 // docs/configuration.md is generated from it (`npm run docs:config`), and a test keeps the two
 // the same. A wrong value stops the server with a message that names the variable.
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
+import { pluginFile } from '../core/pluginLayout.ts';
+import { type PluginEnv, doc, flag, httpUrl, list, number, oneOf, secretUrl, text } from '../core/envVars.ts';
 import { StartError } from './startError.ts';
 
-/** true/false, 1/0, yes/no, on/off; anything else is a mistake worth saying. */
-const flag = z
-  .string()
-  .optional()
-  .transform((value, ctx) => {
-    const v = (value ?? '').trim().toLowerCase();
-    if (['', '0', 'false', 'no', 'off'].includes(v)) return false;
-    if (['1', 'true', 'yes', 'on'].includes(v)) return true;
-    ctx.addIssue({ code: 'custom', message: `must be true or false, got ${value}` });
-    return z.NEVER;
-  });
-
-/** A number in a range; '' or unset takes the default. */
-const number = (fallback: number, min: number, max: number, integer = false) =>
-  z
-    .string()
-    .optional()
-    .transform((value, ctx) => {
-      if (value === undefined || value.trim() === '') return fallback;
-      const n = Number(value);
-      if (!Number.isFinite(n) || n < min || n > max || (integer && !Number.isInteger(n))) {
-        ctx.addIssue({ code: 'custom', message: `must be ${integer ? 'a whole number' : 'a number'} from ${min} to ${max}, got ${value}` });
-        return z.NEVER;
-      }
-      return n;
-    });
-
-/** An http(s) URL without its trailing slashes; '' or unset takes the default. */
-const httpUrl = (fallback: string) =>
-  z
-    .string()
-    .optional()
-    .transform((value, ctx) => {
-      if (!value?.trim()) return fallback;
-      const url = URL.parse(value.trim());
-      if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-        ctx.addIssue({ code: 'custom', message: `must be an http(s) URL, got ${value}` });
-        return z.NEVER;
-      }
-      return url.href.replace(/\/+$/, '');
-    });
-
-/** A comma-separated list, each item trimmed, empty ones dropped. */
-const list = z
-  .string()
-  .optional()
-  .transform((value) => (value ?? '').split(',').map((s) => s.trim()).filter(Boolean));
-
-/**
- * A URL whose scheme is one of `schemes` ('' or unset: ''). The value is never repeated in the
- * message: a database, proxy or mail URL carries its password.
- */
-const secretUrl = (schemes: readonly string[], example: string) =>
-  z
-    .string()
-    .optional()
-    .transform((value, ctx) => {
-      const v = value?.trim() ?? '';
-      if (!v) return '';
-      const url = URL.parse(v);
-      if (!url || !schemes.includes(url.protocol.slice(0, -1).toLowerCase())) {
-        ctx.addIssue({ code: 'custom', message: `must be a URL such as ${example} (${schemes.map((s) => `${s}://`).join(', ')})` });
-        return z.NEVER;
-      }
-      return v;
-    });
+const ROOT = path.resolve(import.meta.dirname, '../..');
 
 /** DATABASE_URL: empty (SQLite in DATA_DIR), sqlite:/file: a path, or a PostgreSQL or MySQL URL. */
 const databaseUrl = z
@@ -110,30 +50,7 @@ const hosts = list.transform((values, ctx) => {
   return values;
 });
 
-const text = (fallback = '') =>
-  z
-    .string()
-    .optional()
-    .transform((value) => value || fallback);
-
-const oneOf = <const T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) =>
-  z
-    .string()
-    .optional()
-    .transform((value, ctx): T[number] => {
-      if (!value) return fallback;
-      if ((values as readonly string[]).includes(value)) return value;
-      ctx.addIssue({ code: 'custom', message: `must be one of ${values.join(', ')}, got ${value}` });
-      return z.NEVER;
-    });
-
-/**
- * Each variable: its parser (with its default), and for the documentation its default as a
- * person reads it (not always the parser's value: 'generated', 'SQLite in DATA_DIR') and meaning.
- */
-const doc = <T extends z.ZodType>(schema: T, shownDefault: string, description: string): T => schema.meta({ shownDefault, description });
-
-export const envSchema = z.object({
+const serverSchema = z.object({
   // The server
   PORT: doc(number(3000, 0, 65535, true), '`3000`', 'HTTP port'),
   HOST: doc(text('127.0.0.1'), '`127.0.0.1`', 'Address to listen on (`0.0.0.0` to serve a network)'),
@@ -156,7 +73,6 @@ export const envSchema = z.object({
   HTTP_PROXY: doc(secretUrl(['http', 'https'], 'http://proxy:3128'), '', 'The same for http URLs (a model server on a LAN, say). `http_proxy` is read too'),
   NO_PROXY: doc(text(), '', 'Hosts reached without the proxy: comma-separated names, `.domain` suffixes, `host:port`, or `*`. `no_proxy` is read too'),
   EGRESS_ALLOW_HOSTS: doc(hosts, '', '`host` or `host:port` entries (comma-separated) that user-supplied URLs, such as a user model\'s base URL, may reach although they are private or loopback'),
-  INVITE_REWARD: doc(number(0, 0, 1000), '`0`', 'What an accepted invitation adds to the balance of both the inviter and the new user, in dollars'),
   UPLOAD_QUOTA_MB: doc(number(100, 0, 1_000_000), '`100`', 'What one owner (a user, or an anonymous browser) may keep in uploaded files; files go with the account'),
   USAGE_LIMITS: doc(text(), '', 'Questions per rolling 24 hours, 7 days and 30 days by role: `user:540,3780,16740;plus_user:4320,-,-;anonymous:20,-,-` (`-` or nothing: no limit; `anonymous` counts per browser, and per address too: see `VISITORS_PER_ADDRESS`; root has none). A question counts from when it is sent, so questions sent at once cannot pass a limit together. Past a limit the next question is refused with \'The usage limitation has been reached.\' and when it can be asked again (a visitor is also told how to sign up or log in). Unset: no limits'),
   // Visitors without an account, counted per address as well as per browser (issue 34)
@@ -182,12 +98,7 @@ export const envSchema = z.object({
   TOP_P: doc(number(1, 0, 1), '`1`', 'Nucleus sampling of every answer (spec part 3)'),
   ROLE_CONTENT_SYSTEM: doc(text(), '', 'The system prompt sent before every conversation'),
   // Plugins' data
-  ROLES_FILE: doc(text(), '`DATA_DIR/roles.json`', 'The operator\'s system roles, added to the shipped ones (`plugins/role/data/system-roles.json`) in the same JSON: `[{"name":"reviewer","prompt":"..."}]` (names up to 64 characters, prompts up to 8,000); a role of the same name replaces the shipped one. Read on start; set, it must exist (the default one may be absent)'),
   USE_NODE_AI: doc(flag, '`false`', 'Lets an active node\'s output reach the model as context before the answer'),
-  GEOCODING_BASE_URL: doc(httpUrl('https://geocoding-api.open-meteo.com'), '`https://geocoding-api.open-meteo.com`', 'Open-Meteo-compatible geocoding API of the `get_weather` function (`/v1/search`); operator-trusted, fetched with plain `fetch` (10 s timeout)'),
-  WEATHER_BASE_URL: doc(httpUrl('https://api.open-meteo.com'), '`https://api.open-meteo.com`', 'Open-Meteo-compatible forecast API of `get_weather` (`/v1/forecast`); operator-trusted, plain `fetch`'),
-  WOLFRAM_BASE_URL: doc(httpUrl('https://api.wolframalpha.com'), '`https://api.wolframalpha.com`', 'Wolfram\\|Alpha API of `ask_wolframalpha` (`/v2/query`); operator-trusted, plain `fetch`'),
-  WOLFRAM_APP_ID: doc(text(), '', 'Wolfram\\|Alpha AppID; without it `ask_wolframalpha` answers a clear error'),
   MCP_HELPER_URL: doc(httpUrl('http://127.0.0.1:11318'), '`http://127.0.0.1:11318`', 'The local MCP helper the browser calls (shown in system info, allowed by the CSP)'),
   // What the interface shows (system info, spec part 3)
   WELCOME_MESSAGE: doc(text(), '', 'Text shown to anonymous visitors before their first command (plain text)'),
@@ -218,12 +129,31 @@ export const envSchema = z.object({
   SHELLCHAT_DEMO: doc(flag, '`false`', 'Labels the app as a demo (`npm run demo` sets it, with a fake model server)'),
 });
 
-export type Env = z.infer<typeof envSchema>;
+/** Each plugin's own variables (plugins/<id>/server/env.ts), whether or not the app config enables it. */
+export const pluginEnvs: { id: string; env: PluginEnv }[] = [];
+for (const id of readdirSync(path.join(ROOT, 'plugins')).sort()) {
+  const file = path.join(ROOT, pluginFile(id, 'env'));
+  if (existsSync(file)) pluginEnvs.push({ id, env: (await import(pathToFileURL(file).href)).default as PluginEnv });
+}
+
+/** The server's variables, then the plugins' (a name is declared once). */
+export const envSchema = serverSchema.extend(
+  Object.fromEntries(
+    pluginEnvs.flatMap(({ id, env }) =>
+      Object.entries(env.schema.shape).map(([name, schema]) => {
+        if (name in serverSchema.shape) throw new Error(`plugins/${id} declares ${name}, which the server declares`);
+        return [name, schema];
+      }),
+    ),
+  ) as Record<never, z.ZodType>,
+);
+
+export type Env = z.infer<typeof serverSchema>;
 
 /** The environment parsed; a wrong value throws one message naming each variable at fault. */
-export function parseEnv(env: NodeJS.ProcessEnv): Env {
+export function parseEnv(env: NodeJS.ProcessEnv): Env & Record<string, unknown> {
   const parsed = envSchema.safeParse(env);
-  if (parsed.success) return parsed.data;
+  if (parsed.success) return parsed.data as Env & Record<string, unknown>;
   throw new StartError(parsed.error.issues.map((i) => `${String(i.path[0])} ${i.message}`).join('\n'));
 }
 

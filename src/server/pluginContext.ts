@@ -62,13 +62,12 @@ export function pluginContext(deps: PluginContextDeps): ServerPluginContext {
     accounts,
     policy,
     mail: createMail(config.smtpUrl, config.mailFrom),
+    // Each plugin gets its own when mounted (app.ts).
+    ownConfig: undefined,
     config: {
-      inviteReward: config.inviteReward,
       usageLimits: config.usageLimits,
       visitorsPerAddress: config.visitors.perAddress,
-      functions: config.functions,
       useNodeAi: config.useNodeAi,
-      operatorRoles: config.operatorRoles,
       texts: config.texts,
       subscriptions: config.subscriptions,
     },

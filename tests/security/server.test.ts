@@ -3,7 +3,6 @@
 // TLS proxy, login throttling per address, security headers, and the JSON 404.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PublicUser } from '../../src/core/index.ts';
-import { normalizeUserSettings } from '../../src/core/index.ts';
 import { startTestServer, type TestServer } from '../server/support.ts';
 
 const ROOT_PASSWORD = 'root-password-1';
@@ -90,7 +89,7 @@ describe('logs', () => {
 });
 
 describe('cross-origin writes', () => {
-  const theme = async (username: string) => normalizeUserSettings((await t.server.accounts.byUsername(username))!.settings).theme;
+  const theme = async (username: string) => t.server.accounts.settings.normalize((await t.server.accounts.byUsername(username))!.settings).theme;
 
   it('refuses a foreign Origin with 403 and changes nothing', async () => {
     const { cookie } = await signup('csrf1');

@@ -9,12 +9,15 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GenerationEvent } from '../../src/core/index.ts';
 import { streamGeneration } from '../../src/core/api/generationClient.ts';
-import { loadConfig } from '../../src/server/config.ts';
+import { loadConfig, type ServerConfig } from '../../src/server/config.ts';
 import { MAX_USER_ROLES } from '../../plugins/role/common/limits.ts';
 import { type PublicRole, type RoleLists } from '../../plugins/role/common/rules.ts';
 import systemRoles from '../../plugins/role/data/system-roles.json' with { type: 'json' };
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fakeOpenAI.ts';
 import { engines, failure, startTestServer, type TestServer } from './support.ts';
+
+/** The roles file the role plugin's configuration names (plugins/role/server/env.ts). */
+const rolesFileOf = (config: ServerConfig) => (config.plugins.role as { rolesFile: string }).rolesFile;
 
 const PW = 'hunter2hunter2';
 const OPERATOR_PROMPT = 'You are the operator-defined release manager.';
@@ -28,9 +31,9 @@ const operatorFile = (roles: unknown): string => {
 
 describe('ROLES_FILE configuration', () => {
   it('defaults to roles.json in DATA_DIR', () => {
-    expect(loadConfig({ DATA_DIR: '/srv/shellchat' }, '/').rolesFile).toBe(path.join('/srv/shellchat', 'roles.json'));
+    expect(rolesFileOf(loadConfig({ DATA_DIR: '/srv/shellchat' }, '/'))).toBe(path.join('/srv/shellchat', 'roles.json'));
     const named = operatorFile([]);
-    expect(loadConfig({ DATA_DIR: '/srv/shellchat', ROLES_FILE: named }, '/').rolesFile).toBe(named);
+    expect(rolesFileOf(loadConfig({ DATA_DIR: '/srv/shellchat', ROLES_FILE: named }, '/'))).toBe(named);
   });
 
   it('refuses to start when ROLES_FILE names a file that does not exist', () => {

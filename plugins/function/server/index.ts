@@ -1,6 +1,6 @@
 // The built-in functions on the server (spec part 9): registered as server tools for the
 // tool-call loop, and POST /api/function/exec for direct `!` calls (login required, unlike the
-// original). The data sources are operator configuration (ctx.config.functions), fetched with
+// original). The data sources are operator configuration (its own variables, ./env.ts), fetched with
 // plain fetch; redirect_to_url never fetches anything.
 import { Hono } from 'hono';
 import { z } from 'zod';
@@ -12,6 +12,7 @@ import { getWeather } from './builtins/getWeather.ts';
 import { redirectToUrl } from './builtins/redirectToUrl.ts';
 import { FunctionError, type Builtin } from './builtins/shared.ts';
 import { MESSAGES } from '../common/messages.ts';
+import functionEnv from './env.ts';
 
 const BUILTINS: Record<string, Builtin> = {
   get_time: getTime,
@@ -42,7 +43,7 @@ function parseCall(call: z.infer<typeof callSchema>): { text: string; name: stri
 
 /** The built-ins as server tools, by name: what the model calls and what the exec route runs. */
 function functionTools(ctx: ServerPluginContext): Map<string, ServerTool> {
-  const config = ctx.config.functions;
+  const config = functionEnv.of(ctx);
   const tools = new Map<string, ServerTool>();
   for (const spec of BUILTIN_FUNCTIONS) {
     const run = BUILTINS[spec.name]!;

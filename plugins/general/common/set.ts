@@ -3,7 +3,6 @@ import {
   error,
   findSetting,
   formatSettingValue,
-  isUserSettingKey,
   parseSettingInput,
   SESSION_ID_MAX,
   SESSION_ID_MIN,
@@ -40,8 +39,8 @@ function checked(ctx: CommandContext, spec: SettingSpec, raw: string): { value: 
     if (parsed.message === 'oneOf') return { error: ctx.t('msg.invalidOneOf', { values: (parsed.values ?? []).join(', ') }) };
     return { error: ctx.t(parsed.message === 'number' ? 'msg.invalidNumber' : 'msg.invalidBoolean') };
   }
-  if (isUserSettingKey(spec.key)) {
-    const rule = checkUserSetting(spec.key, formatSettingValue(parsed.value));
+  if (spec.sync) {
+    const rule = checkUserSetting(spec, formatSettingValue(parsed.value));
     if (!rule.ok) return { error: rule.error };
     return { value: spec.type === 'list' ? parsed.value : rule.value };
   }

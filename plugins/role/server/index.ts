@@ -10,6 +10,7 @@ import { MAX_USER_ROLES, PROMPT_MAX, ROLE_NAME_MAX } from '../common/limits.ts';
 import { MESSAGES } from '../common/messages.ts';
 import { checkPrompt, checkRoleName, type PublicRole, type RoleLists } from '../common/rules.ts';
 import shippedRoles from '../data/system-roles.json' with { type: 'json' };
+import roleEnv from './env.ts';
 
 type C = Context<AppEnv>;
 
@@ -52,7 +53,7 @@ function roleBook(ctx: ServerPluginContext) {
   const db = ctx.db as unknown as Db;
   // The shipped roles, then the operator's (ROLES_FILE); an operator role replaces a shipped one of the same name.
   const byName = new Map<string, PublicRole>();
-  for (const role of [...(shippedRoles as PublicRole[]), ...ctx.config.operatorRoles]) byName.set(role.name, { name: role.name, prompt: role.prompt });
+  for (const role of [...(shippedRoles as PublicRole[]), ...roleEnv.of(ctx).operatorRoles]) byName.set(role.name, { name: role.name, prompt: role.prompt });
   const system = [...byName.values()];
   const view = (r: { name: string; prompt: string }): PublicRole => ({ name: r.name, prompt: r.prompt });
   /** The user's own roles. Names are matched here, exactly, not by the engine's collation. */

@@ -1,7 +1,7 @@
 // Handlers of the user commands, on top of the API client, one module per command or kin
 // commands in commands/. They run in the browser, the CLI and the tests; the server decides
 // everything (see ../server/index.ts).
-import { SYNCED_LOCAL_SETTINGS, type PluginContext } from '../../../src/core/index.ts';
+import { GROUP_PASSWORD_KEY, keptSettings, type PluginContext } from '../../../src/core/index.ts';
 import { addUser, deleteUser, showUser } from './commands/account.ts';
 import { inviteByEmail, joinGroup, leaveGroup, resetPassword, setEmail, setPassword } from './commands/answered.ts';
 import { logIn, logOut } from './commands/login.ts';
@@ -16,7 +16,7 @@ export function activateUser(ctx: PluginContext): void {
   ctx.onDispose(sync.dispose);
   void sync.checkAtStart();
 
-  ctx.completion('userSettingKey', () => [...SYNCED_LOCAL_SETTINGS, 'model', 'role', 'stores', 'node', 'groupPassword']);
+  ctx.completion('userSettingKey', () => [...keptSettings(ctx.settings.specs()).map((s) => s.key), GROUP_PASSWORD_KEY]);
 
   ctx.handle('login', logIn(account));
   ctx.handle('logout', logOut(account));

@@ -5,9 +5,9 @@ import {
   ApiError,
   send,
   formatSettingValue,
+  keptSettings,
+  pushedSettings,
   resetSession,
-  SYNCED_LOCAL_SETTINGS,
-  USER_SETTING_KEYS,
   type PublicUser,
   type SettingsStore,
   type typedClient,
@@ -23,13 +23,15 @@ const CLEARED_ON_LOGOUT = ['role', 'stores', 'node'];
 
 export function localSync(settings: SettingsStore, api: UserApi) {
   const declared = (key: string) => settings.specs().some((s) => s.key === key);
+  // The manifests say which settings the server keeps (`sync`) and which a change sends (`sync: true`).
+  const pushed = (key: string) => pushedSettings(settings.specs()).some((s) => s.key === key);
   let applying = false;
 
   const apply = (server: Partial<UserSettings>) => {
     applying = true;
     try {
-      for (const key of USER_SETTING_KEYS) {
-        if (key in server && declared(key)) settings.set(key, server[key] as never);
+      for (const { key } of keptSettings(settings.specs())) {
+        if (key in server) settings.set(key, server[key] as never);
       }
     } finally {
       applying = false;
@@ -59,7 +61,7 @@ export function localSync(settings: SettingsStore, api: UserApi) {
 
   const stop = settings.onChange('*', (key, value) => {
     if (applying || !settings.get<string>('user')) return;
-    if (!(SYNCED_LOCAL_SETTINGS as readonly string[]).includes(key)) return;
+    if (!pushed(key)) return;
     void send(api.update.setting.$post({ json: { key, value: formatSettingValue(value) } })).catch(() => undefined);
   });
 
@@ -73,9 +75,7 @@ export function localSync(settings: SettingsStore, api: UserApi) {
     loggedOut: clearLocalUser,
     /** The local values of the synced settings, sent at sign-up. */
     localSettings(): Record<string, string> {
-      return Object.fromEntries(
-        SYNCED_LOCAL_SETTINGS.filter(declared).map((key) => [key, formatSettingValue(settings.get(key))]),
-      );
+      return Object.fromEntries(pushedSettings(settings.specs()).map(({ key }) => [key, formatSettingValue(settings.get(key))]));
     },
     /** At start: a local user the server does not know (or corrupt data) is cleared, with the cookie. */
     async checkAtStart(): Promise<void> {

@@ -4,6 +4,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, Message, MigrationFactory, ServerPluginContext, UserRow } from '../../../src/core/index.ts';
 import { MESSAGES } from '../common/messages.ts';
+import userEnv from './env.ts';
 
 interface InvitationsTable {
   email: string;
@@ -55,7 +56,7 @@ export function invitations(ctx: ServerPluginContext) {
     },
     /** After a sign-up: rewards the first inviter of this address and the new user, once. */
     async rewardSignup(user: UserRow): Promise<void> {
-      const reward = ctx.config.inviteReward;
+      const reward = userEnv.of(ctx).inviteReward;
       if (reward <= 0) return;
       const invitation = await db
         .selectFrom('invitations')

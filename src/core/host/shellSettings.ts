@@ -11,6 +11,9 @@ export const SHELL_SETTINGS: readonly SettingSpec[] = [
   { key: 'session', type: 'number', default: 0, scope: 'tab', info: true },
   { key: 'time', type: 'number', default: 0, scope: 'tab' },
   { key: 'head', type: 'number', default: 0, scope: 'tab' },
+  // lang first: the server lists the kept settings in this order (spec part 3: lang, theme, fullscreen...).
+  // The Settings page offers the 28 locales of SETTINGS_LOCALES (spec part 9).
+  { key: 'lang', type: 'string', default: '', scope: 'device', sync: true, turn: true, info: true, settable: false, page: { order: 70 } },
   {
     key: 'theme',
     type: 'enum',
@@ -23,7 +26,5 @@ export const SHELL_SETTINGS: readonly SettingSpec[] = [
     page: { order: 10 },
   },
   { key: 'fullscreen', type: 'enum', values: FULLSCREEN_MODES, default: 'off', scope: 'device', sync: true, info: true, envs: ['browser'] },
-  // The Settings page offers the 28 locales of SETTINGS_LOCALES (spec part 9).
-  { key: 'lang', type: 'string', default: '', scope: 'device', sync: true, info: true, settable: false, page: { order: 70 } },
   { key: 'passMask', type: 'boolean', default: true, scope: 'device', sync: true },
 ];

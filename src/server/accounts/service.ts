@@ -3,16 +3,15 @@
 import { isUniqueViolation } from '../db/uniqueViolation.ts';
 import type { Kysely } from 'kysely';
 import {
-  checkUserSetting,
   formatRoleExpiry,
-  normalizeUserSettings,
-  USER_SETTING_DEFAULTS,
+  GROUP_PASSWORD_KEY,
   type AccountsApi,
   type Database,
   type PublicUser,
   type RoleExpiryHook,
   type RoleName,
   type UserRow,
+  type UserSettingRules,
   type UserSettings,
 } from '../../core/index.ts';
 import { groupPassword, hashPassword, randomAlphanumeric, verifyPassword } from '../auth/password.ts';
@@ -47,6 +46,8 @@ export interface AccountsOptions {
   now?: () => number;
   /** What a new account's balance starts at, in cents (TRIAL_BALANCE). */
   trialCents?: number;
+  /** The settings an account keeps: the installed manifests' (userSettingRules). */
+  settings: UserSettingRules;
 }
 
 export class Accounts implements AccountsApi {
@@ -55,9 +56,11 @@ export class Accounts implements AccountsApi {
   private readonly expiryHooks: RoleExpiryHook[] = [];
   private readonly now: () => number;
   private readonly trialCents: number;
+  readonly settings: UserSettingRules;
 
-  constructor(db: Kysely<Database>, options: AccountsOptions = {}) {
+  constructor(db: Kysely<Database>, options: AccountsOptions) {
     this.db = db;
+    this.settings = options.settings;
     this.now = options.now ?? Date.now;
     this.trialCents = options.trialCents ?? 0;
   }
@@ -129,7 +132,7 @@ export class Accounts implements AccountsApi {
       role_expires_at: user.role_expires_at,
       role_expires: formatRoleExpiry(user.role_expires_at),
       balance: Number(user.balance_cents) / 100,
-      settings: normalizeUserSettings(user.settings),
+      settings: this.settings.normalize(user.settings),
       groups: (await this.groupsOf(user.id)).map((g) => g.name),
       created_at: user.created_at,
     };
@@ -141,7 +144,7 @@ export class Accounts implements AccountsApi {
     email: string;
     password?: string;
     role?: RoleName;
-    settings?: Partial<UserSettings>;
+    settings?: Record<string, unknown>;
   }): Promise<{ user: UserRow; generatedPassword?: string }> {
     const username = normalizeUsername(input.username);
     const email = input.email.trim();
@@ -150,12 +153,12 @@ export class Accounts implements AccountsApi {
     if (await this.byUsername(username)) throw new AccountError(SERVER_MESSAGES.usernameTaken, 409);
     if (await this.emailTaken(email)) throw new AccountError(SERVER_MESSAGES.emailTaken, 409);
     const generatedPassword = input.password === undefined ? randomAlphanumeric(16) : undefined;
-    const settings: UserSettings = { ...USER_SETTING_DEFAULTS };
+    const settings: UserSettings = { ...this.settings.defaults };
     for (const [key, value] of Object.entries(input.settings ?? {})) {
-      const checked = checkUserSetting(key, value);
-      if (checked.ok && key !== 'groupPassword') (settings as Record<string, unknown>)[key] = checked.value;
+      const checked = this.settings.check(key, value);
+      if (checked.ok && key !== GROUP_PASSWORD_KEY) settings[key] = checked.value;
     }
-    settings.groupPassword = groupPassword();
+    settings[GROUP_PASSWORD_KEY] = groupPassword();
     const now = Date.now();
     const passwordHash = await hashPassword(input.password ?? generatedPassword!);
     const user = await this.db.transaction().execute(async (trx) => {
@@ -234,26 +237,26 @@ export class Accounts implements AccountsApi {
   }
 
   async updateSetting(user: UserRow, key: string, value: unknown): Promise<UserSettings> {
-    const checked = checkUserSetting(key, value);
+    const checked = this.settings.check(key, value);
     if (!checked.ok) throw new AccountError(checked.error);
-    if (key === 'groupPassword' && groupPasswordWeak(String(checked.value))) throw new AccountError(SERVER_MESSAGES.groupPasswordWeak);
-    const settings = normalizeUserSettings(user.settings);
+    if (key === GROUP_PASSWORD_KEY && groupPasswordWeak(String(checked.value))) throw new AccountError(SERVER_MESSAGES.groupPasswordWeak);
+    const settings = this.settings.normalize(user.settings);
     (settings as Record<string, unknown>)[key] = checked.value;
     await this.setSettings(user, settings);
     return settings;
   }
 
   async resetSetting(user: UserRow, key: string): Promise<UserSettings> {
-    const settings = normalizeUserSettings(user.settings);
-    if (!(key in USER_SETTING_DEFAULTS)) throw new AccountError(checkUserSetting(key, '').ok ? SERVER_MESSAGES.invalidKey : (checkUserSetting(key, '') as { error: Message }).error);
-    (settings as Record<string, unknown>)[key] = key === 'groupPassword' ? groupPassword() : USER_SETTING_DEFAULTS[key as keyof typeof USER_SETTING_DEFAULTS];
+    const settings = this.settings.normalize(user.settings);
+    if (!this.settings.isKey(key)) throw new AccountError(this.settings.check(key, '').ok ? SERVER_MESSAGES.invalidKey : (this.settings.check(key, '') as { error: Message }).error);
+    settings[key] = key === GROUP_PASSWORD_KEY ? groupPassword() : this.settings.defaults[key]!;
     await this.setSettings(user, settings);
     return settings;
   }
 
   /** Every setting back to its default, with a new group password. */
   async resetSettings(user: UserRow): Promise<UserSettings> {
-    const settings: UserSettings = { ...USER_SETTING_DEFAULTS, groupPassword: groupPassword() };
+    const settings: UserSettings = { ...this.settings.defaults, [GROUP_PASSWORD_KEY]: groupPassword() };
     await this.setSettings(user, settings);
     return settings;
   }
@@ -343,7 +346,7 @@ export class Accounts implements AccountsApi {
   async joinGroup(user: UserRow, groupName: string, password: string): Promise<void> {
     const group = await this.db.selectFrom('groups').selectAll().where('name', '=', normalizeUsername(groupName)).executeTakeFirst();
     const owner = group ? await this.byId(group.owner_id) : undefined;
-    const expected = owner ? normalizeUserSettings(owner.settings).groupPassword : '';
+    const expected = owner ? this.settings.normalize(owner.settings).groupPassword : '';
     // One answer for a missing group and a wrong password, so group names cannot be probed.
     if (!group || !expected || !(await constantTimeEqual(String(expected), password))) {
       throw new AccountError(SERVER_MESSAGES.groupDenied, 403);

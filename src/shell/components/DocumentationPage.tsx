@@ -1,4 +1,4 @@
-import { collectDocs, CommandRegistry, DOC_SECTIONS, helpEntries, type HelpEntry, type HelpGroup } from '../../core/host/index.ts';
+import { collectDocs, CommandRegistry, DOC_SECTIONS, helpEntries, helpGroupsOf, helpGroupTitle, type HelpEntry } from '../../core/host/index.ts';
 import { useHost, useNamespaces, useT } from '../context.tsx';
 import { Commands } from './docs/Commands.tsx';
 import { Faqs, Features, Feedback, Introduction, QuickStart } from './docs/prose.tsx';
@@ -15,7 +15,7 @@ export function DocumentationPage() {
   const text: DocsText = { t, tt: (ns, key) => host.t(ns)(key) };
   // The routes of this build: the core's, and those of the plugins it ships.
   const api = routes.filter((r) => r.owner === 'core' || manifests.some((m) => m.id === r.owner));
-  const groups: Map<HelpGroup, HelpEntry[]> = ready ? helpEntries(new CommandRegistry(manifests, host.env), (ns) => host.t(ns)) : new Map();
+  const groups: Map<string, HelpEntry[]> = ready ? helpEntries(new CommandRegistry(manifests, host.env), (ns) => host.t(ns)) : new Map();
 
   return (
     <article className="page docs" data-testid="page-documentation">
@@ -32,7 +32,7 @@ export function DocumentationPage() {
       <Introduction paragraphs={collectDocs(sources, 'introduction') as unknown as { key: string; ns: string }[]} text={text} />
       <QuickStart steps={collectDocs(sources, 'quickStart')} text={text} />
       <Features features={collectDocs(sources, 'features')} text={text} />
-      <Commands groups={groups} t={t} />
+      <Commands groups={groups} title={(group) => helpGroupTitle(helpGroupsOf(manifests), (ns) => host.t(ns), group)} t={t} />
       <Functions functions={collectDocs(sources, 'functions')} text={text} />
       <Shortcuts shortcuts={collectDocs(sources, 'shortcuts')} gestures={collectDocs(sources, 'gestures')} text={text} />
       <Api routes={api} text={text} />

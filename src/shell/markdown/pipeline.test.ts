@@ -18,9 +18,12 @@ describe('markdown pipeline', () => {
     // The cached copy renders the same, and is not changed by what later passes do to a tree.
     expect(html('Then $a^2 + b^2$ and $$\\frac{1}{2}$$ here.\n\n$$\n\\sum_i x_i\n$$')).toBe(once);
     expect(once).toContain('katex-display');
-    for (let i = 0; i < 300; i++) html(`$x_{${i}}$`);
-    // A long formula (as a hostile log may hold) is typeset, not kept.
-    const long = `$${'x+'.repeat(3000)}y$`;
+    // 300 new formulas in one text: each is typeset and kept, the oldest let go past 256.
+    html(Array.from({ length: 300 }, (_, i) => `$x_{${i}}$`).join(' '));
+    // A long formula (as a hostile log may hold) is typeset, not kept: past the 2,000
+    // characters a kept key may have. Its length is spaces, which KaTeX skips: a formula of
+    // 2,000 symbols costs it seconds and says nothing more about the cache.
+    const long = `$x +${' '.repeat(2100)}y$`;
     expect(html(long)).toContain('class="katex"');
     const { entries, longestKey } = mathCacheSize();
     expect(entries).toBe(256);

@@ -1,7 +1,11 @@
 // Helpers of the built-in functions: argument checks with clear messages, and a fetch of the
 // operator's data sources (trusted configuration, so plain fetch with a timeout).
-import { MessageError, type FunctionsConfig, type RedirectEvent, type UserRow } from '../../../../src/core/index.ts';
+import { MessageError, type RedirectEvent, type UserRow } from '../../../../src/core/index.ts';
+import type functionEnv from '../env.ts';
 import { MESSAGES } from '../../common/messages.ts';
+
+/** Where the built-ins fetch their data: the plugin's own configuration (../env.ts). */
+export type FunctionsConfig = ReturnType<typeof functionEnv.config>;
 
 export type BuiltinOutput = { result: string; event?: RedirectEvent };
 export type Builtin = (args: Record<string, unknown>, context: { user: UserRow | null; signal: AbortSignal; config: FunctionsConfig }) => Promise<BuiltinOutput>;

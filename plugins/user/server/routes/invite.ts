@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { type AppEnv } from '../../../../src/core/index.ts';
 import { MESSAGES } from '../../common/messages.ts';
+import userEnv from '../env.ts';
 import type { UserRouteDeps } from './deps.ts';
 
 export const inviteRoutes = ({ ctx, requireUser, answer, refuse, me, invites, mail, attempt }: UserRouteDeps) =>
@@ -21,7 +22,8 @@ export const inviteRoutes = ({ ctx, requireUser, answer, refuse, me, invites, ma
         // In the inviter's language: the invitee has no account yet, and likely shares it.
         const t = await mail.textsFor(c, me(c));
         const username = me(c).username;
-        const reward = ctx.config.inviteReward > 0 ? t('mail.inviteReward', { username, amount: ctx.config.inviteReward }) : '';
+        const { inviteReward } = userEnv.of(ctx);
+        const reward = inviteReward > 0 ? t('mail.inviteReward', { username, amount: inviteReward }) : '';
         await mail.send(c, t, {
           to: address,
           subject: t('mail.inviteSubject', { username }),

@@ -22,7 +22,6 @@ const KNOWN: Record<string, string> = {
   'src/cli/flags.ts → model: route GET /api/model/{name}': 'CLI flags',
   'src/cli/flags.ts → role: route GET /api/role/{name}': 'CLI flags',
   // The server's environment still documents the plugins' variables (their own schemas are issue 35 item 2).
-  'src/server/env.ts → role: names plugins/role/': 'env schema',
   'src/server/env.ts → subscription: route POST /api/payment/webhook': 'env schema',
   // The general plugin's commands the core and the shell lean on: the input's placeholder,
   // `:set` through a setting's setter, the reset shortcut, a story's input.

@@ -27,6 +27,9 @@ const http = listener.http;
 listener.serve(server.app.fetch as never);
 http.on('error', (err) => server.log.error({ err: { message: err.message } }, 'HTTP server error'));
 for (const warning of await warnings) server.log.warn({}, warning);
+// Before saying it listens: a supervisor may stop it as soon as it reads that line.
+process.on('SIGTERM', () => shutdown('SIGTERM'));
+process.on('SIGINT', () => shutdown('SIGINT'));
 server.log.info({ url: listener.url, database: server.db.engine }, 'shellchat listening');
 // A person at a terminal reads where the app is; logs read by a machine stay JSON lines.
 if (process.stdout.isTTY) process.stdout.write(`shellchat is at ${listener.url}\n`);
@@ -64,5 +67,3 @@ function shutdown(signal: string): void {
     setTimeout(() => process.exit(1), 10_000).unref();
   }, config.shutdownGraceMs).unref();
 }
-process.on('SIGTERM', () => shutdown('SIGTERM'));
-process.on('SIGINT', () => shutdown('SIGINT'));

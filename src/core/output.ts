@@ -10,8 +10,14 @@ export type Effect =
   | { type: 'open'; url: string; blank: boolean }
   /** A line under the output, which stays as it is (Left at the first log keeps that log in view). */
   | { type: 'notice'; text: string }
-  /** Shows what surrounds a saved answer: its image previews and its model-info line. */
-  | { type: 'result'; previews: string[]; info: { model: string; raw: string; session: number } | null };
+  /** Shows what surrounds a saved answer: its image previews, its model-info line, and the stats and self-evaluation it came with. */
+  | {
+      type: 'result';
+      previews: string[];
+      info: { model: string; raw: string; session: number } | null;
+      stats?: Record<string, string> | null;
+      evaluation?: { score: number; reason: string } | null;
+    };
 
 export type BackPage = 'documentation' | 'usage' | 'subscriptions' | 'settings' | 'privacy';
 

@@ -68,3 +68,18 @@ describe('Enter while an answer streams (issue 33, item 21)', () => {
   });
 });
 
+
+describe('what surrounds an answer comes back with it (issue 35, item 1)', () => {
+  it("a 'result' effect shows its model line, pictures, stats and self-evaluation; a log's has none of the last answer's", async () => {
+    const { controller, shown } = await shell();
+    const info = { model: 'm', raw: 'Hi', session: 3 };
+    const stats = { tokens: '5' };
+    const evaluation = { score: 80, reason: 'clear' };
+    controller.show([{ kind: 'effect', effect: { type: 'result', previews: ['/a.png'], info, stats, evaluation } }, { kind: 'markdown', text: 'Hi' }]);
+    expect(controller.state.get()).toMatchObject({ previews: ['/a.png'], modelInfo: info, stats, evaluation });
+    expect(shown()).toEqual(['markdown']);
+    // A log walked back to (Left) brings its own model line and pictures, and no stats.
+    controller.show([{ kind: 'effect', effect: { type: 'result', previews: [], info: { ...info, raw: 'Before' } } }, { kind: 'markdown', text: 'Before' }]);
+    expect(controller.state.get()).toMatchObject({ previews: [], modelInfo: { ...info, raw: 'Before' }, stats: null, evaluation: null });
+  });
+});

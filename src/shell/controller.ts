@@ -201,7 +201,7 @@ export class ShellController {
         else globalThis.location?.assign(effect.url);
         break;
       case 'result':
-        this.state.set({ previews: effect.previews, modelInfo: effect.info, stats: null, evaluation: null });
+        this.state.set({ previews: effect.previews, modelInfo: effect.info, stats: effect.stats ?? null, evaluation: effect.evaluation ?? null });
         break;
     }
   }

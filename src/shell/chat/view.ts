@@ -1,7 +1,8 @@
 // The page's sink of a turn (src/core/turn), as ../../cli/answer.ts is the terminal's: the
-// only code that draws a turn into the page (the text once per frame, statuses, pictures,
-// stats, the self-evaluation, speech, and at its end the model line); what the line leaves,
-// the answer or its error, goes back through the host as every line's outputs do.
+// only code that draws a turn into the page while it comes (the text once per frame, statuses,
+// pictures, stats, the self-evaluation, speech); what the line leaves (the answer or its error,
+// and with it a 'result' effect: model line, pictures, stats, self-evaluation) goes back through
+// the host as every line's outputs do.
 import type { Output, PluginHost, ShellEvents, Translate } from '../../core/host/index.ts';
 import type { TurnEnd, TurnSink } from '../../core/turn/runTurn.ts';
 import type { Emitter } from 'mitt';
@@ -69,15 +70,14 @@ export function chatView(deps: { controller: ShellController; host: PluginHost; 
       // Stopped before anything showed: with streaming off the server kept the answer so far,
       // and the person is told where it is.
       if (!end.text && end.stopped) return keptUnseen ? [{ kind: 'text', text: t('msg.stoppedKept') }] : [];
-      // The model line under the answer, as the terminal's sink gets the answer's model at its end.
-      state.set({ modelInfo: end.model ? { model: end.model, raw: end.text, session: end.session } : null });
+      // What surrounds the answer (its model line, pictures, stats, self-evaluation) comes back
+      // with it, as a log's does: one channel, the outputs.
+      const { previews, stats, evaluation } = state.get();
+      const result: Output = { kind: 'effect', effect: { type: 'result', previews, info: end.model ? { model: end.model, raw: end.text, session: end.session } : null, stats, evaluation } };
       // An answer that is a picture is not silent: the previews show it.
-      if (!end.text && end.pictured) {
-        controller.notice('');
-        return [];
-      }
+      if (!end.text && end.pictured) return [result, { kind: 'effect', effect: { type: 'notice', text: '' } }];
       // An empty reply says 'Silent...' (spec part 8) in the interface's language.
-      return [end.text ? { kind: 'markdown', text: end.text } : { kind: 'text', text: t('msg.silent') }];
+      return [result, end.text ? { kind: 'markdown', text: end.text } : { kind: 'text', text: t('msg.silent') }];
     },
   };
 }

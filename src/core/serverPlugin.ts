@@ -234,6 +234,37 @@ export interface ServerPluginContext {
   setBodyLimit(path: string, maxBytes: number): void;
   /** The files of `+file[url]` and `+image[url]` attachments (src/server/uploads/attachments.ts). */
   attachments: AttachmentsApi;
+  /** Says what was changed, for the audit trail (src/server/audit.ts): never a secret in it. */
+  audit: AuditApi;
+}
+
+/** A change worth an audit row: its kind ('user.role', 'key.create'...), on what, before and after. */
+export interface AuditEntry {
+  kind: string;
+  /** What was acted on, as a person reads it: 'user:alice', 'store:docs', 'key:editor'. */
+  target?: string;
+  before?: unknown;
+  after?: unknown;
+  /** Who did it, when not the request's user (a webhook, the server itself: null). */
+  actorId?: number | null;
+  actor?: string | null;
+}
+/** An entry as listeners get it: who, from where, when. */
+export interface AuditRecord {
+  kind: string;
+  target: string | null;
+  before: unknown;
+  after: unknown;
+  actorId: number | null;
+  actor: string | null;
+  address: string | null;
+  at: number;
+}
+export type AuditListener = (record: AuditRecord) => void | Promise<void>;
+export interface AuditApi {
+  /** `c` gives the actor and the address; null for the server's own changes. */
+  record(c: Context<AppEnv> | null, entry: AuditEntry): void;
+  listen(listener: AuditListener): void;
 }
 
 /**

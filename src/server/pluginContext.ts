@@ -18,6 +18,7 @@ import { validate } from './http/validate.ts';
 import type { Logger } from './log.ts';
 import { createMail } from './mail.ts';
 import type { ModelRegistry } from './models/registry.ts';
+import { createAudit } from './audit.ts';
 import { checkUrlAllowed } from './net/checkUrl.ts';
 import { resolvePublicAddresses } from './net/egress.ts';
 import { policy } from './policy.ts';
@@ -91,6 +92,7 @@ export function pluginContext(deps: PluginContextDeps): ServerPluginContext {
     addGate,
     now,
     attachments,
+    audit: createAudit(log, now, clientAddress),
     egressHost: async (host, port) => {
       if (config.egressAllowHosts.includes(`${host}:${port}`) || config.egressAllowHosts.includes(host)) return host;
       return (await resolvePublicAddresses(host))[0]!.address;

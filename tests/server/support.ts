@@ -35,10 +35,13 @@ async function reachable(engine: Engine): Promise<boolean> {
   }
 }
 
-/** The engines to test on: all three in CI (a missing one fails), the reachable ones elsewhere. */
+/** The engines to test on: all three in CI (a missing one fails), the reachable (or TEST_ENGINES) ones elsewhere. */
 export async function engines(): Promise<Engine[]> {
   const list: Engine[] = ['sqlite'];
+  // TEST_ENGINES=sqlite (or sqlite,postgres) narrows a local loop; CI ignores it and runs all three.
+  const wanted = process.env.CI === 'true' ? undefined : process.env.TEST_ENGINES?.split(',');
   for (const engine of ['postgres', 'mysql'] as const) {
+    if (wanted && !wanted.includes(engine)) continue;
     if (await reachable(engine)) list.push(engine);
     else if (process.env.CI === 'true') throw new Error(`${engine} is required under CI=true but does not answer`);
     else console.warn(`[server tests] skipping ${engine}: it does not answer`);

@@ -1,0 +1,59 @@
+// A page's readable text: the bytes decoded in the page's own charset (the Content-Type's,
+// else a <meta> near the top, else UTF-8; TextDecoder knows windows-1251, Shift_JIS...), then
+// Mozilla's Readability on linkedom's light DOM, and its article turned into plain text with
+// a line per block. Scripts, styles and every attribute are gone: only text reaches the model.
+import { Readability } from '@mozilla/readability';
+import { parseHTML } from 'linkedom';
+import { plainText } from './plain.ts';
+
+const META_CHARSET = /<meta[^>]+charset\s*=\s*["']?\s*([\w.:-]+)/i;
+
+function decoder(label: string | undefined): TextDecoder | undefined {
+  if (!label) return undefined;
+  try {
+    return new TextDecoder(label.trim().toLowerCase());
+  } catch {
+    return undefined; // an unknown label: try the next source
+  }
+}
+
+/** The bytes as text in the charset the header, else (HTML) a meta tag in the first 2 KB, names. */
+export function decode(data: Uint8Array, contentType: string, html: boolean): string {
+  const fromHeader = /charset\s*=\s*["']?([\w.:-]+)/i.exec(contentType)?.[1];
+  const head = html && !fromHeader ? new TextDecoder('latin1').decode(data.subarray(0, 2048)) : '';
+  const fromMeta = head ? META_CHARSET.exec(head)?.[1] : undefined;
+  return (decoder(fromHeader) ?? decoder(fromMeta) ?? new TextDecoder('utf-8')).decode(data);
+}
+
+const BLOCK_END = /<\/(p|div|h[1-6]|li|tr|pre|blockquote|section|article|header|footer|table|ul|ol|dd|dt|figcaption)\s*>|<br\s*\/?>/gi;
+
+/** Text with one line per block, white space collapsed within lines, no blank-line runs. */
+function blocksToText(html: string): string {
+  const { document } = parseHTML(`<!doctype html><html><body>${html.replace(BLOCK_END, (m) => `${m}\n`)}</body></html>`);
+  const raw = document.body?.textContent ?? '';
+  return raw
+    .split('\n')
+    .map((line) => line.replace(/[\u0000-\u0008\u000b-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g, '').replace(/\s+/g, ' ').trim())
+    .filter(Boolean)
+    .join('\n');
+}
+
+// Parsing cost grows with what the parser keeps: scripts, styles, SVG and comments carry no
+// readable text, so they go before the DOM is built.
+const NOISE = /<(script|style|noscript|svg|template|iframe)\b[\s\S]*?<\/\1\s*>|<!--[\s\S]*?-->/gi;
+
+export function htmlToPage(html: string, url: string): { title: string; text: string } {
+  const cleaned = html.replace(NOISE, ' ');
+  const { document } = parseHTML(cleaned);
+  const docTitle = plainText(document.title ?? '');
+  let article: { title?: string | null; content?: string | null } | null = null;
+  try {
+    // Readability resolves links against the page's URL; linkedom has no base, so give one.
+    Object.defineProperty(document, 'baseURI', { value: url, configurable: true });
+    article = new Readability(document as unknown as Document, { charThreshold: 200 }).parse();
+  } catch {
+    article = null; // a page Readability cannot take: its body's text below
+  }
+  const text = article?.content ? blocksToText(article.content) : blocksToText(parseHTML(cleaned).document.body?.innerHTML ?? '');
+  return { title: plainText(article?.title ?? '') || docTitle, text };
+}

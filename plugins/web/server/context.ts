@@ -27,7 +27,8 @@ export function pageText(page: { url: string; title: string; text: string; cut: 
   const n = sourceNumber(budget, page.url);
   const cuts: string[] = [];
   if (page.cut) cuts.push(page.cut);
-  let text = page.text;
+  // The page cannot close its own block: the fences are taken out of its text.
+  let text = page.text.replace(/<<<page text|page text>>>/g, '');
   if (text.length > pageMax) {
     cuts.push(`${(text.length - pageMax).toLocaleString('en-US')} more characters of the page are not shown (at most ${pageMax.toLocaleString('en-US')} per page)`);
     text = text.slice(0, pageMax);

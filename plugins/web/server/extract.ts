@@ -38,6 +38,13 @@ function blocksToText(html: string): string {
     .join('\n');
 }
 
+/**
+ * HTML characters handed to the DOM and Readability at most: their cost grows with the page
+ * (about 0.4 s for this much on a loaded core, 3 s for 2 MB), and the model gets at most
+ * WEB_PAGE_MAX_CHARS of text anyway, which the beginning of a page holds.
+ */
+export const PARSE_MAX_CHARS = 300_000;
+
 // Parsing cost grows with what the parser keeps: scripts, styles, SVG and comments carry no
 // readable text, so they go before the DOM is built.
 const NOISE = /<(script|style|noscript|svg|template|iframe)\b[\s\S]*?<\/\1\s*>|<!--[\s\S]*?-->/gi;

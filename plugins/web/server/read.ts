@@ -7,7 +7,7 @@
 import { MessageError, saidBy } from '../../../src/core/messages.ts';
 import type { AttachmentsApi } from '../../../src/core/index.ts';
 import { MESSAGES } from '../common/messages.ts';
-import { decode, htmlToPage } from './extract.ts';
+import { decode, htmlToPage, PARSE_MAX_CHARS } from './extract.ts';
 import { plainText } from './plain.ts';
 
 export interface Page {
@@ -109,7 +109,13 @@ export async function readPage(
     if (!text) throw new MessageError(MESSAGES.noText);
     return { title: fallbackTitle, url: finalUrl, text, cut: read.cut };
   }
-  const page = htmlToPage(decode(read.data, contentType, true), finalUrl);
+  let html = decode(read.data, contentType, true);
+  const cuts = [read.cut];
+  if (html.length > PARSE_MAX_CHARS) {
+    cuts.push(`only the first ${PARSE_MAX_CHARS.toLocaleString('en-US')} characters of its HTML were read for text`);
+    html = html.slice(0, PARSE_MAX_CHARS);
+  }
+  const page = htmlToPage(html, finalUrl);
   if (!page.text) throw new MessageError(MESSAGES.noText);
-  return { title: page.title || fallbackTitle, url: finalUrl, text: page.text, cut: read.cut };
+  return { title: page.title || fallbackTitle, url: finalUrl, text: page.text, cut: cuts.filter(Boolean).join('; ') };
 }

@@ -15,7 +15,5 @@ export const MESSAGES = defineMessages('web', {
   noText: 'The page has no readable text.',
   limit: 'Web search and page reads limit reached: {{used}} of {{limit}} this {{window}}.',
   turnLimit: 'At most {{max}} web searches and page reads per question.',
-  turnCharsSpent: 'The web text of this question is used up ({{max}} characters).',
   searching: 'Searching the web...',
-  reading: 'Reading {{host}}...',
 });

@@ -128,7 +128,7 @@ console.log('\nWeb (issue 37): reading a 2 MB article (egress-safe fetch + Reada
   console.log(`  fetch alone ${web.fetchMs.toFixed(1)} ms; fetch + extract ${web.readMs.toFixed(1)} ms (${web.ratio.toFixed(2)}x), ${web.chars.toLocaleString('en-US')} characters of text; RSS +${web.rssGrowthMb.toFixed(0)} MB`);
   check(web.ratio <= 2, `extract <= 2x the fetch (${web.ratio.toFixed(2)}x)`);
   check(web.rssGrowthMb <= 100, `RSS <= +100 MB (+${web.rssGrowthMb.toFixed(0)} MB)`);
-  console.log(`  search p95: backend directly ${web.directP95.toFixed(1)} ms, through POST /api/web/search ${web.serverP95.toFixed(1)} ms`);
+  console.log(`  search p95: backend directly ${web.directP95.toFixed(1)} ms, through POST /api/web/search ${web.serverP95.toFixed(1)} ms; overhead p50 ${web.overheadP50.toFixed(1)} ms`);
   check(web.overheadP95 <= 20, `search overhead p95 <= 20 ms (${web.overheadP95.toFixed(1)} ms)`);
 }
 

@@ -22,6 +22,7 @@ export interface WebReadReport {
   directP95: number;
   serverP95: number;
   overheadP95: number;
+  overheadP50: number;
 }
 
 export async function runWebRead(rounds = 8, searches = 200): Promise<WebReadReport> {
@@ -84,6 +85,7 @@ export async function runWebRead(rounds = 8, searches = 200): Promise<WebReadRep
       directP95: pct(direct, 95),
       serverP95: pct(through, 95),
       overheadP95: pct(overheads, 95),
+      overheadP50: median(overheads),
     };
   } finally {
     await site.close();

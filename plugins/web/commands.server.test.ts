@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createShellTester } from '../../tests/harness/shellTester.ts';
 import { startTestServer, type TestServer } from '../../tests/server/support.ts';
 import { startFakeWeb, type FakeWeb } from './fixtures/site.ts';
+import { HTML_MAX_BYTES } from './server/extract.ts';
 
 let site: FakeWeb;
 let server: TestServer;
@@ -45,7 +46,7 @@ describe(':web', () => {
     expect((await t.run(':web open 9')).text).toBe('No result 9: search first with :web "words".');
     expect((await t.run(':web open ftp://x')).text).toBe('URL must start with http or https.');
     const big = await t.run(`:web open ${site.origin}/big`);
-    expect(big.text).toContain('Cut: the page is longer than 3,145,728 bytes; only that much was read; ');
+    expect(big.text).toContain(`Cut: the page is longer than ${HTML_MAX_BYTES.toLocaleString('en-US')} bytes; only that much was read; `);
     expect((await t.run(`:web open ${site.origin}/to-loopback`)).text).toMatch(/^The page could not be read: .*127\.0\.0\.1/);
   });
 

@@ -25,7 +25,7 @@ const webEnv = definePluginEnv(
     BRAVE_SEARCH_URL: doc(httpUrl('https://api.search.brave.com/res/v1'), '`https://api.search.brave.com/res/v1`', 'Brave Search API base (`/web/search`)'),
     WEB_RESULTS: doc(number(8, 1, 20, true), '`8`', 'Search results listed and given to the model per search'),
     WEB_SEARCH_TIMEOUT_MS: doc(number(10_000, 500, 60_000, true), '`10000`', 'Longest wait for the search backend, in milliseconds'),
-    WEB_PAGE_MAX_BYTES: doc(number(3 * 1024 * 1024, 16 * 1024, 10 * 1024 * 1024, true), '`3145728` (3 MiB)', 'Bytes of a page read at most (through the egress-safe fetch); a longer page is read up to here and said to be cut'),
+    WEB_PAGE_MAX_BYTES: doc(number(3 * 1024 * 1024, 16 * 1024, 10 * 1024 * 1024, true), '`3145728` (3 MiB)', 'Bytes of a page read at most (through the egress-safe fetch); a longer page is read up to here and said to be cut. An HTML page is read only as far as its text is taken from (480,000 bytes: 120,000 characters of HTML)'),
     WEB_PAGE_TIMEOUT_MS: doc(number(15_000, 500, 60_000, true), '`15000`', 'Longest time to read one page (all redirects and the body), in milliseconds'),
     WEB_PAGE_MAX_CHARS: doc(number(20_000, 500, 200_000, true), '`20000`', 'Characters of one page\'s text given to the model; what is cut is said'),
     WEB_TURN_MAX_CHARS: doc(number(40_000, 1000, 400_000, true), '`40000`', 'Characters of web text (pages and results) given to the model in one question, all together'),

@@ -26,12 +26,24 @@ export function decode(data: Uint8Array, contentType: string, html: boolean): st
 }
 
 const BLOCK_END = /<\/(p|div|h[1-6]|li|tr|pre|blockquote|section|article|header|footer|table|ul|ol|dd|dt|figcaption)\s*>|<br\s*\/?>/gi;
+const ENTITY = /&(#x[0-9a-f]+|#\d+|amp|lt|gt|quot|apos|nbsp);/gi;
+const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
 
-/** Text with one line per block, white space collapsed within lines, no blank-line runs. */
+/**
+ * Readability's article (well-formed HTML that linkedom serialized: no scripts, text escaped)
+ * as text with one line per block, white space collapsed within lines, no blank-line runs.
+ * Done with expressions rather than a second DOM: that parse cost as much as Readability.
+ */
 function blocksToText(html: string): string {
-  const { document } = parseHTML(`<!doctype html><html><body>${html.replace(BLOCK_END, (m) => `${m}\n`)}</body></html>`);
-  const raw = document.body?.textContent ?? '';
-  return raw
+  return html
+    .replace(BLOCK_END, '\n')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(ENTITY, (m, name: string) => {
+      const lower = name.toLowerCase();
+      if (NAMED[lower] !== undefined) return NAMED[lower]!;
+      const code = lower.startsWith('#x') ? parseInt(lower.slice(2), 16) : Number(lower.slice(1));
+      return Number.isFinite(code) && code > 31 && code < 0x110000 ? String.fromCodePoint(code) : m;
+    })
     .split('\n')
     .map((line) => line.replace(/[\u0000-\u0008\u000b-\u001f\u007f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g, '').replace(/\s+/g, ' ').trim())
     .filter(Boolean)
@@ -39,11 +51,13 @@ function blocksToText(html: string): string {
 }
 
 /**
- * HTML characters handed to the DOM and Readability at most: their cost grows with the page
- * (about 0.4 s for this much on a loaded core, 3 s for 2 MB), and the model gets at most
- * WEB_PAGE_MAX_CHARS of text anyway, which the beginning of a page holds.
+ * HTML characters handed to the DOM and Readability at most: their cost grows faster than the
+ * page (about 0.1 s for this much, 0.5 s for 300,000, 3 s for 2 MB, bench/README.md), and the
+ * model gets at most WEB_PAGE_MAX_CHARS of text anyway, which the beginning of a page holds.
  */
-export const PARSE_MAX_CHARS = 300_000;
+export const PARSE_MAX_CHARS = 120_000;
+/** Bytes of an HTML page read at most: enough for PARSE_MAX_CHARS characters in any charset. */
+export const HTML_MAX_BYTES = PARSE_MAX_CHARS * 4;
 
 // Parsing cost grows with what the parser keeps: scripts, styles, SVG and comments carry no
 // readable text, so they go before the DOM is built.
@@ -61,6 +75,6 @@ export function htmlToPage(html: string, url: string): { title: string; text: st
   } catch {
     article = null; // a page Readability cannot take: its body's text below
   }
-  const text = article?.content ? blocksToText(article.content) : blocksToText(parseHTML(cleaned).document.body?.innerHTML ?? '');
+  const text = blocksToText(article?.content ?? document.body?.innerHTML ?? '');
   return { title: plainText(article?.title ?? '') || docTitle, text };
 }

@@ -56,6 +56,12 @@ export function createLedger(db: Kysely<Database>, config: WebConfig, now: () =>
      * the question's own bound first, then the role's limits; the use is recorded before it runs.
      */
     async spend(owner: SessionOwner, kind: WebUse, budget: TurnBudget | undefined): Promise<void> {
+      await this.check(owner, budget);
+      await this.record(owner, kind);
+    },
+
+    /** Throws the refusal when the question's bound or the role's limits are reached (counts the call in `budget`). */
+    async check(owner: SessionOwner, budget: TurnBudget | undefined): Promise<void> {
       if (budget) {
         const max = owner.user ? config.turnMaxCalls : config.visitorTurnMaxCalls;
         if (budget.calls >= max) throw new MessageError(MESSAGES.turnLimit(max));
@@ -72,6 +78,10 @@ export function createLedger(db: Kysely<Database>, config: WebConfig, now: () =>
           if (n >= limit) throw new MessageError(MESSAGES.limit(n, limit, WINDOW_WORDS[w]));
         }
       }
+    },
+
+    /** Writes the use's row of the ledger. */
+    async record(owner: SessionOwner, kind: WebUse): Promise<void> {
       await db
         .insertInto('usage')
         .values({
@@ -84,7 +94,7 @@ export function createLedger(db: Kysely<Database>, config: WebConfig, now: () =>
           input_tokens: 0,
           output_tokens: 0,
           cost: 0,
-          created_at: at,
+          created_at: now(),
         })
         .execute();
     },

@@ -7,7 +7,7 @@
 import { MessageError, saidBy } from '../../../src/core/messages.ts';
 import type { AttachmentsApi } from '../../../src/core/index.ts';
 import { MESSAGES } from '../common/messages.ts';
-import { decode, htmlToPage, PARSE_MAX_CHARS } from './extract.ts';
+import { decode, HTML_MAX_BYTES, htmlToPage, PARSE_MAX_CHARS } from './extract.ts';
 import { plainText } from './plain.ts';
 
 export interface Page {
@@ -88,9 +88,11 @@ export async function readPage(
     await response.body.cancel();
     throw new MessageError(MESSAGES.badType(plainText(type || 'of no declared type').slice(0, 80)));
   }
+  // HTML is read only as far as its text is parsed (extract.ts); a PDF must be read whole.
+  const html = type === 'text/html' || type === 'application/xhtml+xml';
   let read: { data: Uint8Array; cut: string };
   try {
-    read = await readCapped(response.body, options.maxBytes, signal);
+    read = await readCapped(response.body, html ? Math.min(options.maxBytes, HTML_MAX_BYTES) : options.maxBytes, signal);
   } catch (err) {
     if (outer.aborted) throw err;
     throw new MessageError(MESSAGES.notFetched(signal.aborted ? 'it took too long.' : String(saidBy(err))));
@@ -109,13 +111,13 @@ export async function readPage(
     if (!text) throw new MessageError(MESSAGES.noText);
     return { title: fallbackTitle, url: finalUrl, text, cut: read.cut };
   }
-  let html = decode(read.data, contentType, true);
+  let source = decode(read.data, contentType, true);
   const cuts = [read.cut];
-  if (html.length > PARSE_MAX_CHARS) {
+  if (source.length > PARSE_MAX_CHARS) {
     cuts.push(`only the first ${PARSE_MAX_CHARS.toLocaleString('en-US')} characters of its HTML were read for text`);
-    html = html.slice(0, PARSE_MAX_CHARS);
+    source = source.slice(0, PARSE_MAX_CHARS);
   }
-  const page = htmlToPage(html, finalUrl);
+  const page = htmlToPage(source, finalUrl);
   if (!page.text) throw new MessageError(MESSAGES.noText);
   return { title: page.title || fallbackTitle, url: finalUrl, text: page.text, cut: cuts.filter(Boolean).join('; ') };
 }

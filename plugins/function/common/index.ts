@@ -96,9 +96,9 @@ export function activateFunction(ctx: PluginContext): void {
     { title: t('title.mcp'), values: (await mcpTools()).map((tool) => tool.name) },
   ]);
   // `:set functions "a,b"` and the Settings page: each name must be a function, as with `:function use`.
-  ctx.setter('functions', async (value) => {
+  ctx.setter('functions', async (value, c) => {
     const names = [...new Set(nameList(value.trim()))];
-    for (const name of names) if (!(await find(name))) return error(`${t('msg.notFound')} (${name})`);
+    for (const name of names) if (!(await find(name, c.manifests))) return error(`${t('msg.notFound')} (${name})`);
     setEnabled(names);
     return text(t('msg.inUse', { names: names.join(', ') || '-' }));
   });

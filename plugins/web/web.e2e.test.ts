@@ -64,13 +64,16 @@ describe.skipIf(!HAS_CHROME)('web', () => {
     await page.getByTestId('submit').click();
     const output = page.getByTestId('output');
     await expect.poll(async () => output.textContent(), { timeout: 15_000 }).toContain('a PDF explains it too');
-    const links = await output.locator('a').evaluateAll((as) => as.map((a) => ({ text: a.textContent, href: a.getAttribute('href') })));
-    expect(links).toEqual(
-      expect.arrayContaining([
-        { text: '1', href: `${site.origin}/article/rust` },
-        { text: '2', href: `${site.origin}/doc.pdf` },
-      ]),
-    );
+    // The answer's markdown renderer loads lazily (plain text shows meanwhile): wait for its links.
+    const links = () => output.locator('a').evaluateAll((as) => as.map((a) => ({ text: a.textContent, href: a.getAttribute('href') })));
+    await expect
+      .poll(links, { timeout: 15_000 })
+      .toEqual(
+        expect.arrayContaining([
+          { text: '1', href: `${site.origin}/article/rust` },
+          { text: '2', href: `${site.origin}/doc.pdf` },
+        ]),
+      );
     // The model was offered exactly the two functions, and read the page's text.
     expect(fake.requests.at(-3)!.body.tools.map((tool: { function: { name: string } }) => tool.function.name).sort()).toEqual(['web_fetch', 'web_search']);
     expect(toolText(fake.requests.at(-1)!)).toContain('Async functions in traits were stabilized in Rust 1.75');

@@ -121,4 +121,15 @@ const b6 = await runStoreSearch(1_000_000);
 console.log(`  ours p50 ${b6.ours.p50.toFixed(2)} / p95 ${b6.ours.p95.toFixed(2)} ms; naive p95 ${b6.naive.p95.toFixed(0)} ms: ${b6.ratio.toFixed(0)}x; indexing ${b6.indexMBps.toFixed(2)} MB/s`);
 check(b6.ours.p95 <= 20, `p95 <= 20 ms at 1M chunks (${b6.ours.p95.toFixed(2)} ms)`);
 
+console.log('\nWeb (issue 37): reading a 2 MB article (egress-safe fetch + Readability on linkedom), beside the fetch alone; a :web search through the server, beside the SearXNG backend asked directly');
+{
+  const { runWebRead } = await import('./webRead.ts');
+  const web = await runWebRead();
+  console.log(`  fetch alone ${web.fetchMs.toFixed(1)} ms; fetch + extract ${web.readMs.toFixed(1)} ms (${web.ratio.toFixed(2)}x), ${web.chars.toLocaleString('en-US')} characters of text; RSS +${web.rssGrowthMb.toFixed(0)} MB`);
+  check(web.ratio <= 2, `extract <= 2x the fetch (${web.ratio.toFixed(2)}x)`);
+  check(web.rssGrowthMb <= 100, `RSS <= +100 MB (+${web.rssGrowthMb.toFixed(0)} MB)`);
+  console.log(`  search p95: backend directly ${web.directP95.toFixed(1)} ms, through POST /api/web/search ${web.serverP95.toFixed(1)} ms; overhead p50 ${web.overheadP50.toFixed(1)} ms`);
+  check(web.overheadP95 <= 20, `search overhead p95 <= 20 ms (${web.overheadP95.toFixed(1)} ms)`);
+}
+
 process.exit(failed ? 1 : 0);

@@ -5,6 +5,7 @@
 import type { Output } from './output.ts';
 import type { ServiceRef } from './services.ts';
 import type { BackPage } from './output.ts';
+import type { ToolSpec } from './functions.ts';
 import type { SettingSpec, SettingsStore } from './settings.ts';
 import type { ShellEvents } from './events.ts';
 import type { Emitter } from 'mitt';
@@ -104,6 +105,11 @@ export interface PluginManifest {
   docs?: DocsContribution;
   /** Back-view pages the plugin renders (ctx.page); the page is shown while the plugin is installed. */
   pages?: readonly BackPage[];
+  /**
+   * System functions this plugin's server adds as tools (ctx.generation.addTool): off until
+   * `:function use <name>`, and listed with the function plugin's own.
+   */
+  functions?: readonly ToolSpec[];
   provides?: readonly ServiceRef<unknown>[];
   requires?: readonly ServiceRef<unknown>[];
   optional?: readonly ServiceRef<unknown>[];

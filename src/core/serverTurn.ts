@@ -30,6 +30,8 @@ export interface AttachmentsApi {
 export interface GenerationContextInput {
   request: GenerateRequest;
   user: UserRow | null;
+  /** Who asks: the user, or a visitor's browser and address (what a provider counts a use under). */
+  owner?: SessionOwner;
   signal: AbortSignal;
   /** Shows a status line while the provider works (e.g. 'Searching...'). */
   status(text: string | Message): void;
@@ -43,7 +45,11 @@ export interface ServerTool {
   description: string;
   /** JSON Schema of the arguments object. */
   parameters: Record<string, unknown>;
-  execute(args: unknown, context: { user: UserRow | null; signal: AbortSignal }): Promise<{ result: string; event?: RedirectEvent }>;
+  /**
+   * `signal` is the turn's own (one per question: a tool may count its calls per question by it);
+   * `owner` is who asks, when a question's turn runs the tool (a direct `!` call has a user only).
+   */
+  execute(args: unknown, context: { user: UserRow | null; owner?: SessionOwner; signal: AbortSignal }): Promise<{ result: string; event?: RedirectEvent }>;
 }
 
 /** The owner of what a request creates or reads: a user, or an anonymous browser's device. */

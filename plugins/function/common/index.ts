@@ -18,6 +18,7 @@ import {
   type McpTool,
   type Output,
   type PluginContext,
+  type PluginManifest,
   type Translate,
 } from '../../../src/core/index.ts';
 import type { FunctionRoutes } from '../server/index.ts';
@@ -45,31 +46,35 @@ export function activateFunction(ctx: PluginContext): void {
   const enabled = () => nameList(ctx.settings.get('functions'));
   const setEnabled = (names: string[]) => ctx.settings.set('functions', names.join(','));
 
-  /** A function's schema: a built-in's, or an MCP tool's. */
-  const find = async (name: string): Promise<{ name: string; description?: string; parameters?: unknown } | undefined> =>
-    BUILTIN_FUNCTIONS.find((f) => f.name === name) ?? (await mcpTools()).find((tool) => tool.name === name);
+  /** The system functions other installed plugins add (their manifests' `functions`). */
+  const added = (manifests: readonly PluginManifest[] = []) => manifests.flatMap((m) => m.functions ?? []);
 
-  const list = async (): Promise<Output[]> => {
+  /** A function's schema: a built-in's, another plugin's system function's, or an MCP tool's. */
+  const find = async (name: string, manifests?: readonly PluginManifest[]): Promise<{ name: string; description?: string; parameters?: unknown } | undefined> =>
+    BUILTIN_FUNCTIONS.find((f) => f.name === name) ?? added(manifests).find((f) => f.name === name) ?? (await mcpTools()).find((tool) => tool.name === name);
+
+  const list = async (manifests?: readonly PluginManifest[]): Promise<Output[]> => {
     const on = new Set(enabled());
     const tools = await mcpTools();
+    const system = [...BUILTIN_NAMES, ...added(manifests).map((f) => f.name)];
     return [
       { kind: 'list', title: t('title.callables'), items: BUILTIN_FUNCTIONS.map((f) => ({ text: template(f) })) },
-      { kind: 'list', title: t('title.system'), items: BUILTIN_NAMES.map((name) => ({ text: name, active: on.has(name) })) },
+      { kind: 'list', title: t('title.system'), items: system.map((name) => ({ text: name, active: on.has(name) })) },
       { kind: 'list', title: t('title.mcp'), items: tools.map((tool) => ({ text: tool.name, active: on.has(tool.name) })), empty: t('msg.noMcp') },
     ];
   };
 
   ctx.handle('function', async (c) => {
     const name = c.args.name;
-    if (!name) return list();
-    const found = await find(name);
+    if (!name) return list(c.manifests);
+    const found = await find(name, c.manifests);
     if (!found) return error(t('msg.notFound'));
     return { kind: 'json', value: { name: found.name, description: found.description ?? '', parameters: found.parameters ?? { type: 'object' } } };
   });
-  ctx.handle('function.ls', list);
+  ctx.handle('function.ls', (c) => list(c.manifests));
   ctx.handle('function.use', async (c) => {
     const name = c.args.name!;
-    if (!(await find(name))) return error(t('msg.notFound'));
+    if (!(await find(name, c.manifests))) return error(t('msg.notFound'));
     const names = enabled();
     if (names.includes(name)) return error(t('msg.alreadyInUse'));
     setEnabled([...names, name]);
@@ -79,7 +84,7 @@ export function activateFunction(ctx: PluginContext): void {
     const name = c.args.name!;
     const names = enabled();
     if (!names.includes(name)) {
-      if (!(await find(name))) return error(t('msg.notFound'));
+      if (!(await find(name, c.manifests))) return error(t('msg.notFound'));
       return error(t('msg.notInUse'));
     }
     setEnabled(names.filter((n) => n !== name));
@@ -91,9 +96,9 @@ export function activateFunction(ctx: PluginContext): void {
     { title: t('title.mcp'), values: (await mcpTools()).map((tool) => tool.name) },
   ]);
   // `:set functions "a,b"` and the Settings page: each name must be a function, as with `:function use`.
-  ctx.setter('functions', async (value) => {
+  ctx.setter('functions', async (value, c) => {
     const names = [...new Set(nameList(value.trim()))];
-    for (const name of names) if (!(await find(name))) return error(`${t('msg.notFound')} (${name})`);
+    for (const name of names) if (!(await find(name, c.manifests))) return error(`${t('msg.notFound')} (${name})`);
     setEnabled(names);
     return text(t('msg.inUse', { names: names.join(', ') || '-' }));
   });

@@ -173,7 +173,7 @@ async function askContextProviders({ deps, request, owner, emit, signal }: Turn)
   const system: string[] = [];
   const images: string[] = [];
   for (const provider of deps.providers) {
-    const added = await provider({ request, user: owner.user, signal, status: (text) => emit(statusEvent(text)) });
+    const added = await provider({ request, user: owner.user, owner, signal, status: (text) => emit(statusEvent(text)) });
     system.push(...(added?.system ?? []));
     images.push(...(added?.images ?? []));
   }
@@ -196,7 +196,7 @@ function relayTools({ deps, request, owner, entry, emit, signal }: ModelTurn, ev
       description: serverTool.description,
       parameters: serverTool.parameters,
       execute: async (args: unknown) => {
-        const out = await serverTool.execute(args, { user, signal });
+        const out = await serverTool.execute(args, { user, owner, signal });
         if (out.event) {
           events.push(out.event);
           emit({ type: 'event', event: out.event });

@@ -1,0 +1,58 @@
+// The web commands, in the browser and the terminal alike: `:web "query"` lists numbered
+// results, `:web open <n|url>` reads a page for the next question (a marker line says what is
+// attached), `:web` lists the pages read. Everything shown of the web is plain text: tables and
+// text lines, never markdown or markup a page chose.
+import { error, PlatformRef, send, text, typedClient, withApiErrors, type Output, type PluginContext } from '../../../src/core/index.ts';
+import type { WebRoutes } from '../server/index.ts';
+import type { SearchResult } from './api.ts';
+import { MESSAGES } from './messages.ts';
+
+export { MESSAGES };
+
+export function activateWeb(ctx: PluginContext): void {
+  const api = () => typedClient<WebRoutes>(ctx.services.get(PlatformRef).api).api.web;
+  // The last search's results, for `:web open <n>` (this tab's, or this terminal's).
+  let last: SearchResult[] = [];
+
+  ctx.handle('web', (c) =>
+    withApiErrors(async (): Promise<Output | Output[]> => {
+      const query = c.args.query?.trim();
+      if (query === undefined) {
+        const { result } = await send(api().reads.$get());
+        if (!result.reads.length) return text(c.t('msg.noReads'));
+        return {
+          kind: 'table',
+          title: c.t('title.reads'),
+          columns: [c.t('col.title'), c.t('col.url'), c.t('col.chars'), c.t('col.state')],
+          rows: result.reads.map((r) => [r.title, r.url, r.chars.toLocaleString(), r.pending ? c.t('state.pending') : c.t('state.read')]),
+        };
+      }
+      if (!query) return error(MESSAGES.emptyQuery);
+      const { result } = await send(api().search.$post({ json: { query } }));
+      last = result.results;
+      if (!last.length) return text(MESSAGES.noResults(query));
+      return [
+        { kind: 'table', title: c.t('title.results', { query }), columns: ['#', c.t('col.title'), c.t('col.site'), c.t('col.snippet')], rows: last.map((r) => [String(r.n), r.title, r.site, r.snippet]) },
+        text(c.t('msg.openHint')),
+      ];
+    }),
+  );
+
+  ctx.handle('web.open', (c) =>
+    withApiErrors(async () => {
+      const target = c.args.target?.trim() ?? '';
+      let url = target;
+      if (/^\d+$/.test(target)) {
+        const hit = last.find((r) => r.n === Number(target));
+        if (!hit) return error(c.t('msg.noSuchResult', { n: target }));
+        url = hit.url;
+      } else if (!/^https?:\/\//i.test(target)) {
+        return error(MESSAGES.badUrl);
+      }
+      const { result } = await send(api().open.$post({ json: { url } }));
+      const lines = [c.t('msg.attached', { title: result.title, url: result.url, chars: result.chars.toLocaleString() })];
+      if (result.cut) lines.push(c.t('msg.cut', { what: result.cut }));
+      return lines.map((line) => text(line));
+    }),
+  );
+}

@@ -1,0 +1,123 @@
+// Reading one page a person or the model named: through the egress-safe fetch (private,
+// loopback and metadata addresses refused after DNS and after each redirect, at most 5
+// redirects), with this plugin's own caps on top: the bytes read (a longer page is read that
+// far and said to be cut), the time (an endless trickle stops there), and the content types
+// (HTML, plain text, PDF). The text comes out of extract.ts (Readability on linkedom) or the
+// server's PDF extraction.
+import { MessageError, saidBy } from '../../../src/core/messages.ts';
+import type { AttachmentsApi } from '../../../src/core/index.ts';
+import { MESSAGES } from '../common/messages.ts';
+import { decode, HTML_MAX_BYTES, htmlToPage, PARSE_MAX_CHARS } from './extract.ts';
+import { plainText } from './plain.ts';
+
+export interface Page {
+  title: string;
+  /** Where the page ended up (after redirects). */
+  url: string;
+  text: string;
+  /** Why the text is not the whole page's ('' when it is). */
+  cut: string;
+}
+
+export interface ReadOptions {
+  maxBytes: number;
+  timeoutMs: number;
+}
+
+const TYPES = ['text/html', 'application/xhtml+xml', 'text/plain', 'application/pdf'];
+
+/** The body up to `maxBytes`; what a timeout or the cap stops is kept and said. */
+async function readCapped(body: ReadableStream<Uint8Array>, maxBytes: number, signal: AbortSignal): Promise<{ data: Uint8Array; cut: string }> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let cut = '';
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      const room = maxBytes - size;
+      if (value.byteLength >= room) {
+        chunks.push(value.subarray(0, room));
+        size += room;
+        cut = `the page is longer than ${maxBytes.toLocaleString('en-US')} bytes; only that much was read`;
+        break;
+      }
+      chunks.push(value);
+      size += value.byteLength;
+    }
+  } catch (err) {
+    if (!signal.aborted || size === 0) throw err;
+    cut = 'the page took too long to arrive; only its beginning was read';
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+  const data = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    data.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return { data, cut };
+}
+
+export async function readPage(
+  egressFetch: typeof fetch,
+  attachments: Pick<AttachmentsApi, 'extractText'>,
+  url: string,
+  options: ReadOptions,
+  outer: AbortSignal,
+): Promise<Page> {
+  if (!/^https?:\/\//i.test(url)) throw new MessageError(MESSAGES.badUrl);
+  const signal = AbortSignal.any([outer, AbortSignal.timeout(options.timeoutMs)]);
+  let response: Response;
+  try {
+    response = await egressFetch(url, { signal, headers: { accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,application/pdf;q=0.8', 'user-agent': 'shellchat-web/1.0' } });
+  } catch (err) {
+    if (outer.aborted) throw err;
+    throw new MessageError(MESSAGES.notFetched(signal.aborted ? 'it took too long.' : String(saidBy(err))));
+  }
+  const finalUrl = response.url || url;
+  if (!response.ok || !response.body) {
+    await response.body?.cancel();
+    throw new MessageError(MESSAGES.status(response.status));
+  }
+  const contentType = response.headers.get('content-type') ?? '';
+  const type = contentType.split(';')[0]!.trim().toLowerCase();
+  if (!TYPES.includes(type)) {
+    await response.body.cancel();
+    throw new MessageError(MESSAGES.badType(plainText(type || 'of no declared type').slice(0, 80)));
+  }
+  // HTML is read only as far as its text is parsed (extract.ts); a PDF must be read whole.
+  const html = type === 'text/html' || type === 'application/xhtml+xml';
+  let read: { data: Uint8Array; cut: string };
+  try {
+    read = await readCapped(response.body, html ? Math.min(options.maxBytes, HTML_MAX_BYTES) : options.maxBytes, signal);
+  } catch (err) {
+    if (outer.aborted) throw err;
+    throw new MessageError(MESSAGES.notFetched(signal.aborted ? 'it took too long.' : String(saidBy(err))));
+  }
+  const fallbackTitle = new URL(finalUrl).hostname;
+  if (type === 'application/pdf') {
+    // A PDF cut short cannot be parsed: say so rather than hand over nothing.
+    if (read.cut) throw new MessageError(MESSAGES.notFetched(read.cut));
+    const text = (await attachments.extractText('page.pdf', read.data)).trim();
+    if (!text) throw new MessageError(MESSAGES.noText);
+    const name = decodeURIComponent(new URL(finalUrl).pathname.split('/').pop() || '') || fallbackTitle;
+    return { title: plainText(name).slice(0, 200), url: finalUrl, text, cut: read.cut };
+  }
+  if (type === 'text/plain') {
+    const text = decode(read.data, contentType, false).trim();
+    if (!text) throw new MessageError(MESSAGES.noText);
+    return { title: fallbackTitle, url: finalUrl, text, cut: read.cut };
+  }
+  let source = decode(read.data, contentType, true);
+  const cuts = [read.cut];
+  if (source.length > PARSE_MAX_CHARS) {
+    cuts.push(`only the first ${PARSE_MAX_CHARS.toLocaleString('en-US')} characters of its HTML were read for text`);
+    source = source.slice(0, PARSE_MAX_CHARS);
+  }
+  const page = htmlToPage(source, finalUrl);
+  if (!page.text) throw new MessageError(MESSAGES.noText);
+  return { title: page.title || fallbackTitle, url: finalUrl, text: page.text, cut: cuts.filter(Boolean).join('; ') };
+}

@@ -1,0 +1,85 @@
+// The web plugin in Chromium against the real built app and server: `:web "query"` shows the
+// results as plain text (a result's markup stays text), `:web open` attaches a page of prompt
+// injection that runs nothing, and a model-driven turn: the fake model calls web_search, then
+// web_fetch of the first result, and its answer shows numbered citations linking to the pages.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../../tests/fixtures/fakeOpenAI.ts';
+import { HAS_CHROME, launchBrowser, openApp, run, startServer, type RunningServer } from '../../tests/e2e/support.ts';
+import { startFakeWeb, type FakeWeb } from './fixtures/site.ts';
+
+/** The text of the tool results in a request the fake model received. */
+const toolText = (req: RecordedRequest) =>
+  (req.body.messages as { role: string; content: unknown }[])
+    .filter((m) => m.role === 'tool')
+    .map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)))
+    .join('\n');
+
+describe.skipIf(!HAS_CHROME)('web', () => {
+  let fake: FakeOpenAI;
+  let site: FakeWeb;
+  let server: RunningServer;
+  let browser: Browser;
+  beforeAll(async () => {
+    [fake, site] = await Promise.all([startFakeOpenAI({ models: ['gpt-demo'] }), startFakeWeb()]);
+    [server, browser] = await Promise.all([
+      startServer({ MODEL: 'gpt-demo', OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'sk-test', SEARXNG_URL: site.searxngUrl, EGRESS_ALLOW_HOSTS: `localhost:${site.port}` }),
+      launchBrowser(),
+    ]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await Promise.all([fake?.close(), site?.close()]);
+  });
+
+  it('lists results as text and attaches a hostile page that runs nothing', async () => {
+    const { page, context, errors } = await openApp(browser, server.url);
+    const out = await run(page, ':web "rust async traits"');
+    expect(out).toContain('Async fn in traits stabilized');
+    // The result titled '<script>alert(1)</script>Cooking' shows as its text alone.
+    expect(out).toContain('alert(1) Cooking');
+    expect(await run(page, ':web open 3')).toMatch(/Attached to your next question: Totally normal page/);
+    const output = page.getByTestId('output');
+    expect(await output.locator('img, script, iframe').count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('the model searches, reads, and cites numbered sources that link to the pages', async () => {
+    const { page, context, errors } = await openApp(browser, server.url);
+    expect(await run(page, ':function use web_search')).toBe('Function web_search is in use.');
+    expect(await run(page, ':function use web_fetch')).toBe('Function web_fetch is in use.');
+    fake.reply({ toolCalls: [{ name: 'web_search', arguments: '{"query":"rust async traits"}' }] });
+    // A model reads the first result's URL from the search results, then cites what it read.
+    fake.reply((req) => ({ toolCalls: [{ name: 'web_fetch', arguments: JSON.stringify({ url: /\[1\] .*? (http\S+)/.exec(toolText(req))![1] }) }] }));
+    fake.reply((req) => {
+      const tools = toolText(req);
+      const read = /\[1\] Web page "[^"]*" (http\S+)/.exec(tools)![1]!;
+      const pdf = /\[2\] .*? (http\S+)/.exec(tools)![1]!;
+      return { text: `Async fn in traits is stable since Rust 1.75 [1](${read}); a PDF explains it too [2](${pdf}).` };
+    });
+    await page.getByTestId('input').fill('Are async traits stable?');
+    await page.getByTestId('submit').click();
+    const output = page.getByTestId('output');
+    await expect.poll(async () => output.textContent(), { timeout: 15_000 }).toContain('a PDF explains it too');
+    // The answer's markdown renderer loads lazily (plain text shows meanwhile): wait for its links.
+    const links = () => output.locator('a').evaluateAll((as) => as.map((a) => ({ text: a.textContent, href: a.getAttribute('href') })));
+    await expect
+      .poll(links, { timeout: 15_000 })
+      .toEqual(
+        expect.arrayContaining([
+          { text: '1', href: `${site.origin}/article/rust` },
+          { text: '2', href: `${site.origin}/doc.pdf` },
+        ]),
+      );
+    // The model was offered exactly the two functions, and read the page's text.
+    expect(fake.requests.at(-3)!.body.tools.map((tool: { function: { name: string } }) => tool.function.name).sort()).toEqual(['web_fetch', 'web_search']);
+    expect(toolText(fake.requests.at(-1)!)).toContain('Async functions in traits were stabilized in Rust 1.75');
+    // `:web` lists what the model read.
+    expect(await run(page, ':web')).toContain(`${site.origin}/article/rust`);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+});

@@ -240,6 +240,8 @@ export interface ServerPluginContext {
   events: ServerEventBus;
   /** The state of the server's connections now: the database pool and Redis. */
   runtimeState(): RuntimeState;
+  /** Runs when the server closes (before its database): for what a plugin opened itself, e.g. a listener of its own. */
+  onClose(hook: () => Promise<void> | void): void;
 }
 
 /**

@@ -123,7 +123,9 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
     database: { engine: db.engine, connections: db.connections() },
     redis: { configured: shared !== undefined, ready: shared?.client.isReady ?? false },
   });
-  const owners = await mountPlugins(app, plugins, pluginContext({ app, config, db, log, setBodyLimit, addGate, now, events, runtimeState, ...core, ...generation }), config.plugins);
+  const closeHooks: (() => Promise<void> | void)[] = [];
+  const onClose = (hook: () => Promise<void> | void) => void closeHooks.push(hook);
+  const owners = await mountPlugins(app, plugins, pluginContext({ app, config, db, log, setBodyLimit, addGate, now, events, runtimeState, onClose, ...core, ...generation }), config.plugins);
 
   const inflight = new InFlight();
   const secure = (c: Context<AppEnv>) => isHttps(c, config.trustProxy);
@@ -161,6 +163,7 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
     apiRoutes: () => apiRoutesOf(app, owners),
     stopGenerations: (ms) => inflight.stopAll(ms),
     close: async () => {
+      await Promise.allSettled(closeHooks.map(async (hook) => hook()));
       await shared?.close();
       await db.close();
     },

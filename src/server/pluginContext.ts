@@ -46,6 +46,7 @@ export interface PluginContextDeps {
   now(): number;
   events: ServerEventBus;
   runtimeState(): RuntimeState;
+  onClose(hook: () => Promise<void> | void): void;
   /** Filled by the plugins' register(): the generation pipeline reads them. */
   contextProviders: ContextProvider[];
   guards: GenerationGuard[];
@@ -54,7 +55,7 @@ export interface PluginContextDeps {
 }
 
 export function pluginContext(deps: PluginContextDeps): ServerPluginContext {
-  const { app, config, db, log, accounts, secret, box, models, egressFetch, attachments, throttles, setBodyLimit, addGate, now, events, runtimeState, contextProviders, guards, useLimits, tools } = deps;
+  const { app, config, db, log, accounts, secret, box, models, egressFetch, attachments, throttles, setBodyLimit, addGate, now, events, runtimeState, onClose, contextProviders, guards, useLimits, tools } = deps;
   const clientAddress = (c: Context<AppEnv>): string => addressOf(c, config.trustProxy);
 
   return {
@@ -97,6 +98,7 @@ export function pluginContext(deps: PluginContextDeps): ServerPluginContext {
     audit: createAudit(log, now, clientAddress),
     events,
     runtimeState,
+    onClose,
     egressHost: async (host, port) => {
       if (config.egressAllowHosts.includes(`${host}:${port}`) || config.egressAllowHosts.includes(host)) return host;
       return (await resolvePublicAddresses(host))[0]!.address;

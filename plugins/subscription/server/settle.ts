@@ -71,7 +71,7 @@ export async function settle(deps: SettleDeps, order: PaymentOrdersTable, captur
     ctx.audit.record(null, {
       kind: 'payment.credit',
       target: `user:${payer?.username ?? order.user_id}`,
-      after: { order: Number(order.id), kind: order.kind, item: order.item, amount_cents: Number(order.amount_cents) },
+      after: { order: Number(order.id), kind: order.kind, item: order.item, paid_cents: Number(order.amount_cents) },
       actorId: Number(order.user_id),
       actor: payer?.username ?? null,
     });

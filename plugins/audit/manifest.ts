@@ -7,12 +7,12 @@ export default definePlugin({
   api: PLUGIN_API,
   id: 'audit',
   version: '1.0.0',
-  helpGroups: [{ id: 'audit', order: 95 }],
   commands: [
     {
       id: 'audit',
       words: ['audit'],
-      group: 'audit',
+      // Listed with the user commands root uses to change accounts (the spec's help groups are fixed).
+      group: 'user',
       needs: ['server', 'login'],
       // Filters as words: user=<name> kind=<kind or prefix.*> since=<date|24h|7d> until=<...> limit=<n>.
       args: [{ name: 'filters', optional: true, rest: true, display: '[user=<name>] [kind=<kind>] [since=<time>] [until=<time>] [limit=<n>]' }],

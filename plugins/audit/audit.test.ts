@@ -20,7 +20,7 @@ describe('a kept value', () => {
   });
 
   it('is bounded: long strings, deep and wide values are cut, and the JSON stays under its limit', () => {
-    expect(JSON.parse(keptValue({ name: 'x'.repeat(10_000) })!).name).toHaveLength(257);
+    expect(JSON.parse(keptValue({ name: 'x'.repeat(10_000) })!).name).toHaveLength(256);
     expect(keptValue({ a: { b: { c: { d: { e: 1 } } } } })).toBe('{"a":{"b":{"c":{"d":"…"}}}}');
     expect(Object.keys(JSON.parse(keptValue(Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`k${i}`, i])))!))).toHaveLength(32);
     const wide = keptValue(Array.from({ length: 32 }, () => Array.from({ length: 32 }, () => 'y'.repeat(200))))!;
@@ -28,7 +28,7 @@ describe('a kept value', () => {
     expect(JSON.parse(wide)).toMatchObject({ truncated: true });
     expect(keptValue(undefined)).toBeNull();
     expect(keptValue(null)).toBeNull();
-    expect(keptText('t'.repeat(1000))).toHaveLength(256);
+    expect(keptText('t'.repeat(1000))).toHaveLength(255);
   });
 });
 

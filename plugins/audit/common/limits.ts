@@ -4,7 +4,8 @@ export const AUDIT_PAGE_MAX = 200;
 export const AUDIT_PAGE_DEFAULT = 50;
 /** A kept value's JSON (before, after) beyond this is cut to a note: a caller's mistake must not fill the table. */
 export const AUDIT_VALUE_MAX = 4_000;
-export const AUDIT_TEXT_MAX = 256;
+/** A short column's size (varchar(255) on PostgreSQL and MySQL): targets, actors, addresses, kinds, a kept string. */
+export const AUDIT_TEXT_MAX = 255;
 /** Words of `:audit` and query parameters of GET /api/audit. */
 export const AUDIT_FILTERS = ['user', 'kind', 'since', 'until', 'limit'] as const;
 

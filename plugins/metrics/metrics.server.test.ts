@@ -164,6 +164,40 @@ describe('GET /metrics', () => {
     expect(text).not.toMatch(/gpt-4o-mini|Hello|slow one|sk-system-key/);
   });
 
+  it('counts a provider error that was retried, an answer stopped, and logins throttled', async () => {
+    const before = (await read(t.url)).families;
+    const delta = (families: Map<string, Family>, name: string, labels: Record<string, string> = {}) => valueOf(families, name, labels) - valueOf(before, name, labels);
+    const provider = 'openai-compatible';
+    // A 503 before the first token is retried (after 0 s, as Retry-After says): one error, one answer done.
+    fake.reply({ status: 503, retryAfter: 0 });
+    fake.reply({ chunks: ['ok'] });
+    expect((await ask(SESSION + 5)).at(-1)).toMatchObject({ type: 'done' });
+
+    // The reader goes away mid-answer: the answer is stopped.
+    fake.reply({ chunks: ['one', ' two', ' three', ' four'], delayMs: 300 });
+    const stop = new AbortController();
+    await streamGeneration({ session: SESSION + 6, user_input: 'hello' } as never, (e) => e.type === 'text' && stop.abort(), { signal: stop.signal, baseUrl: t.url, fetch: t.client().raw }).catch(() => undefined);
+    let families = before;
+    for (let i = 0; i < 100 && delta(families, 'shellchat_answers_total', { provider, outcome: 'stopped' }) < 1; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      families = (await read(t.url)).families;
+    }
+    expect(delta(families, 'shellchat_provider_errors_total', { provider, status: '503' })).toBe(1);
+    expect(delta(families, 'shellchat_answers_total', { provider, outcome: 'done' })).toBe(1);
+    expect(delta(families, 'shellchat_answers_total', { provider, outcome: 'stopped' })).toBe(1);
+    expect(valueOf(families, 'shellchat_answers_streaming')).toBe(0);
+
+    // Wrong passwords until the throttle answers 429: those count as throttled, the others as credentials.
+    const api = t.client();
+    const login = () => api.raw(`${t.url}/api/user/login`, { method: 'POST', headers: { 'content-type': 'application/json', origin: t.url }, body: JSON.stringify({ username: 'throttled-name', password: 'wrong-password-1' }) });
+    const statuses: number[] = [];
+    for (let i = 0; i < 30 && statuses.at(-1) !== 429; i++) statuses.push((await login()).status);
+    expect(statuses.at(-1)).toBe(429);
+    const after = (await read(t.url)).families;
+    expect(delta(after, 'shellchat_login_failures_total', { reason: 'throttled' })).toBe(1);
+    expect(delta(after, 'shellchat_login_failures_total', { reason: 'credentials' })).toBe(statuses.filter((s) => s === 401).length);
+  });
+
   it('counts payments by outcome', async () => {
     const before = (await read(t.url)).families;
     const api = t.client();

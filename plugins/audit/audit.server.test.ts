@@ -14,7 +14,7 @@ import type { AuditDb } from './server/table.ts';
 const PW = 'hunter2hunter2';
 const ROOT_PW = 'root-password-1';
 const MODEL_KEY = 'sk-audit-model-key-0123456789';
-const PLANS = JSON.stringify([{ role: 'user', price: '0' }, { role: 'plus_user', price: '6.00' }]);
+const PLANS = JSON.stringify([{ role: 'user', price: '0' }, { role: 'plus_user', price: '6.00' }, { role: 'super_user', price: '30.00' }]);
 
 for (const engine of await engines()) {
   describe(`the audit trail on ${engine}`, () => {
@@ -22,11 +22,13 @@ for (const engine of await engines()) {
     let paypal: FakePaypal;
     let fake: FakeOpenAI;
     let seq = 0;
+    /** The server's clock runs ahead by this much once a test moves it (the last test). */
+    let ahead = 0;
     const suffix = `${Date.now() % 100000}`;
 
     beforeAll(async () => {
       [paypal, fake] = await Promise.all([startFakePaypal(), startFakeOpenAI()]);
-      t = await startTestServer(engine, { ...paypalEnv(paypal), PLANS, EGRESS_ALLOW_HOSTS: '127.0.0.1' });
+      t = await startTestServer(engine, { ...paypalEnv(paypal), PLANS, EGRESS_ALLOW_HOSTS: '127.0.0.1' }, [], { clock: () => Date.now() + ahead });
     }, 60_000);
     afterAll(async () => {
       await t?.close();
@@ -112,6 +114,27 @@ for (const engine of await engines()) {
       // A $5 top-up: 500 cents credited (the item), 552 paid with PayPal's fee.
       expect(row).toMatchObject({ actor: dave.username, after: { kind: 'topup', item: '500', paid_cents: 552 } });
       expect(JSON.stringify(row)).not.toMatch(/capture|PAYPAL|fake-client-secret/i);
+    });
+
+    it("keeps a plan bought for later taking over when the plan before it ends: the server's change, no actor", async () => {
+      const hana = await person('hana');
+      for (const role of ['super_user', 'plus_user']) {
+        const order = (await hana.post<{ id: string }>('/api/payment/order', { kind: 'plan', role })).result!;
+        paypal.approve(order.id);
+        await hana.post('/api/payment/capture', { orderId: order.id });
+      }
+      const { expires_at: ends } = (await hana.get<{ expires_at: number }>('/api/subscription/status')).result!;
+      ahead = ends - Date.now() + 60_000;
+      try {
+        const later = t.client();
+        await later.post('/api/user/login', { username: hana.username, password: PW });
+        expect((await later.get<{ role: string }>('/api/subscription/status')).result!.role).toBe('plus_user');
+        const row = await rowOf('user.plan', `user:${hana.username}`);
+        expect(row).toMatchObject({ actor: null, address: null, before: { role: 'super_user', expires_at: ends }, after: { role: 'plus_user' } });
+        expect((row.after as { expires_at: number }).expires_at).toBeGreaterThan(ends);
+      } finally {
+        ahead = 0;
+      }
     });
 
     it('keeps an account root deleted', async () => {

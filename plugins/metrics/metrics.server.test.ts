@@ -185,6 +185,8 @@ describe('GET /metrics', () => {
     expect(delta(families, 'shellchat_provider_errors_total', { provider, status: '503' })).toBe(1);
     expect(delta(families, 'shellchat_answers_total', { provider, outcome: 'done' })).toBe(1);
     expect(delta(families, 'shellchat_answers_total', { provider, outcome: 'stopped' })).toBe(1);
+    // The stop is no provider error.
+    expect(delta(families, 'shellchat_provider_errors_total', { provider, status: 'none' })).toBe(0);
     expect(valueOf(families, 'shellchat_answers_streaming')).toBe(0);
 
     // Wrong passwords until the throttle answers 429: those count as throttled, the others as credentials.

@@ -83,6 +83,8 @@ function observe({ deps, entry, signal }: ModelTurn, streamed: StreamedAnswer) {
   events?.emit('answer.start', { provider });
   return {
     failed(error: unknown) {
+      // A stop (the reader gone, a shutdown) ends the stream with an abort: not the provider's error.
+      if (signal.aborted) return;
       const status = (error as { statusCode?: unknown } | null)?.statusCode;
       events?.emit('provider.error', { provider, status: typeof status === 'number' ? status : null });
     },

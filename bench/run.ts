@@ -100,6 +100,15 @@ console.log('\nB5 the caps on answers in flight: a slot taken and given back per
   check(caps.ipv6Ns <= 20 * caps.urlNs, `<= 20 new URL()s, IPv6 included (${(caps.ipv6Ns / caps.urlNs).toFixed(1)})`);
 }
 
+console.log('\nB9 observing the server (issue 41): the metrics\' work per API request, and a request\'s CPU with METRICS_TOKEN beside without it');
+{
+  const { runObserve } = await import('./observe.ts');
+  const o = await runObserve();
+  console.log(`  new URL() ${(o.urlNs / 1000).toFixed(2)} µs; the metrics' work for one request ${(o.hookNs / 1000).toFixed(2)} µs (${(o.hookNs / o.urlNs).toFixed(1)}x)`);
+  console.log(`  GET /api/ping: ${o.onUs.toFixed(0)} µs of CPU with METRICS_TOKEN, ${o.offUs.toFixed(0)} µs without (${(o.onUs / o.offUs).toFixed(2)}x); one scrape of 240 request series ${o.scrapeMs.toFixed(1)} ms`);
+  check(o.onUs <= 1.1 * o.offUs, `a request costs <= 1.1x with metrics on (${(o.onUs / o.offUs).toFixed(2)}x)`);
+}
+
 console.log('\nB8 several instances: 200 users chatting for 60 s through two instances behind a round-robin proxy (PostgreSQL, Redis), beside one instance alone at the same time');
 const { runInstances } = await import('./instances.ts');
 const load = await runInstances({ soakMinutes: Number(process.env.BENCH_SOAK_MINUTES ?? 0) });

@@ -346,6 +346,8 @@ describe('history and help', () => {
       ':subscription ls',
       ':subscription buy <plan>',
       ':subscription topup {1|5|10|20|50}',
+      // The audit plugin's (root reads the trail), in the same group.
+      ':audit [user=<name>] [kind=<kind>] [since=<time>] [until=<time>] [limit=<n>]',
     ]);
     expect(user?.kind === 'table' && user.rows.every((r) => r[1] && !r[1].startsWith('cmd.'))).toBe(true);
 

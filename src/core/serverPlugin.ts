@@ -236,6 +236,44 @@ export interface ServerPluginContext {
   attachments: AttachmentsApi;
   /** Says what was changed, for the audit trail (src/server/audit.ts): never a secret in it. */
   audit: AuditApi;
+  /** What happens inside the server, as it happens (src/server/events.ts): plugins listen, and say their own. */
+  events: ServerEventBus;
+  /** The state of the server's connections now: the database pool and Redis. */
+  runtimeState(): RuntimeState;
+  /** Runs when the server closes (before its database): for what a plugin opened itself, e.g. a listener of its own. */
+  onClose(hook: () => Promise<void> | void): void;
+}
+
+/**
+ * What happens inside the server, named for what happens. Every field is from a small closed
+ * set (a route pattern, a provider kind, an outcome): never a user, a name or free text.
+ */
+export interface ServerEvents {
+  /** An API request answered: its route pattern as registered ('/api/role/:name'), its status, its time to the response. */
+  request: { method: string; route: string; status: number; ms: number };
+  /** A model began to be asked for an answer (`provider`: the model's provider kind, 'openai-compatible'...). */
+  'answer.start': { provider: string };
+  /** The answer's first text or tool call came, `ms` after its start. */
+  'answer.firstToken': { provider: string; ms: number };
+  /** The answer ended: done, failed (the provider's error) or stopped; the tokens the provider counted. */
+  'answer.end': { provider: string; outcome: 'done' | 'failed' | 'stopped'; inputTokens: number; outputTokens: number; ms: number };
+  /** A provider answered with an error (retried or not); `status` is its HTTP status when it had one. */
+  'provider.error': { provider: string; status: number | null };
+  /** A payment settled: credited, or refused, failed, refunded, duplicate (a plugin's own words, a closed set). */
+  payment: { outcome: string };
+  /** A login was refused: a wrong name or password, or too many tries. */
+  'login.failed': { reason: 'credentials' | 'throttled' };
+}
+export type ServerEventListener<K extends keyof ServerEvents> = (data: ServerEvents[K]) => void;
+export interface ServerEventBus {
+  on<K extends keyof ServerEvents>(name: K, listener: ServerEventListener<K>): void;
+  /** Synchronous and never throws: a listener's failure is logged, never the caller's. */
+  emit<K extends keyof ServerEvents>(name: K, data: ServerEvents[K]): void;
+}
+export interface RuntimeState {
+  database: { engine: 'sqlite' | 'postgres' | 'mysql'; connections: { total: number; idle: number; waiting: number } | null };
+  /** Redis (REDIS_URL): whether it is configured, and whether its connection is ready now. */
+  redis: { configured: boolean; ready: boolean };
 }
 
 /** A change worth an audit row: its kind ('user.role', 'key.create'...), on what, before and after. */

@@ -23,6 +23,7 @@ import { sameSiteOnly } from './http/origin.ts';
 import { fail, ok } from './http/respond.ts';
 import { addressReader } from './http/clientAddress.ts';
 import { serveSpa } from './http/spa.ts';
+import { createServerEvents } from './events.ts';
 import { createLogger, type Logger } from './log.ts';
 import { ModelRegistry } from './models/registry.ts';
 import { createEgressFetch } from './net/egress.ts';
@@ -115,9 +116,16 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
   const generation = { contextProviders: [] as ContextProvider[], guards: [] as GenerationGuard[], useLimits: [] as UseLimit[], tools: new Map<string, ServerTool>() };
 
   const app = new Hono<AppEnv>();
-  const { setBodyLimit, addGate } = apiMiddleware(app, config, log, accounts);
+  const events = createServerEvents(log);
+  const { setBodyLimit, addGate } = apiMiddleware(app, config, log, accounts, events);
   app.route('/', coreRoutes(config, enabled));
-  const owners = await mountPlugins(app, plugins, pluginContext({ app, config, db, log, setBodyLimit, addGate, now, ...core, ...generation }), config.plugins);
+  const runtimeState = () => ({
+    database: { engine: db.engine, connections: db.connections() },
+    redis: { configured: shared !== undefined, ready: shared?.client.isReady ?? false },
+  });
+  const closeHooks: (() => Promise<void> | void)[] = [];
+  const onClose = (hook: () => Promise<void> | void) => void closeHooks.push(hook);
+  const owners = await mountPlugins(app, plugins, pluginContext({ app, config, db, log, setBodyLimit, addGate, now, events, runtimeState, onClose, ...core, ...generation }), config.plugins);
 
   const inflight = new InFlight();
   const secure = (c: Context<AppEnv>) => isHttps(c, config.trustProxy);
@@ -127,7 +135,7 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
   const settings = { roleContentSystem: config.roleContentSystem, temperature: config.temperature, topP: config.topP, querying, generating, streamRelay: config.streamRelay, publicUrl: config.publicUrl };
   const caps = new AnswerCaps(config.answerCaps);
   const siteOnly = sameSiteOnly(config.allowedOrigins);
-  const deps = { inflight, caps, db: db.db, models, providers: generation.contextProviders, guards: generation.guards, useLimits: generation.useLimits, tools: generation.tools, egressFetch, attachments, settings, log };
+  const deps = { inflight, caps, events, db: db.db, models, providers: generation.contextProviders, guards: generation.guards, useLimits: generation.useLimits, tools: generation.tools, egressFetch, attachments, settings, log };
   app.route('/', generationRoutes(deps, { secure, address: addresses.address, addressKey: addresses.key, sameSiteOnly: siteOnly }));
   app.route('/', uploadRoutes({
     db: db.db,
@@ -155,6 +163,7 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
     apiRoutes: () => apiRoutesOf(app, owners),
     stopGenerations: (ms) => inflight.stopAll(ms),
     close: async () => {
+      await Promise.allSettled(closeHooks.map(async (hook) => hook()));
       await shared?.close();
       await db.close();
     },

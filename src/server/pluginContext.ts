@@ -2,7 +2,7 @@
 // mail, configuration, response helpers, the egress-safe fetch, sessions, models, and the
 // generation registry its tools, context providers and guards go into.
 import type { Context, Hono } from 'hono';
-import type { AppEnv, ContextProvider, GenerationGuard, ServerPluginContext, ServerTool, UseLimit } from '../core/index.ts';
+import type { AppEnv, ContextProvider, GenerationGuard, RuntimeState, ServerEventBus, ServerPluginContext, ServerTool, UseLimit } from '../core/index.ts';
 import { adoptDevice } from './accounts/adopt.ts';
 import type { Accounts } from './accounts/service.ts';
 import { cookieHelpers, isHttps, requireUser } from './auth/session.ts';
@@ -44,6 +44,9 @@ export interface PluginContextDeps {
   setBodyLimit(path: string, maxBytes: number): void;
   addGate: ServerPluginContext['addGate'];
   now(): number;
+  events: ServerEventBus;
+  runtimeState(): RuntimeState;
+  onClose(hook: () => Promise<void> | void): void;
   /** Filled by the plugins' register(): the generation pipeline reads them. */
   contextProviders: ContextProvider[];
   guards: GenerationGuard[];
@@ -52,7 +55,7 @@ export interface PluginContextDeps {
 }
 
 export function pluginContext(deps: PluginContextDeps): ServerPluginContext {
-  const { app, config, db, log, accounts, secret, box, models, egressFetch, attachments, throttles, setBodyLimit, addGate, now, contextProviders, guards, useLimits, tools } = deps;
+  const { app, config, db, log, accounts, secret, box, models, egressFetch, attachments, throttles, setBodyLimit, addGate, now, events, runtimeState, onClose, contextProviders, guards, useLimits, tools } = deps;
   const clientAddress = (c: Context<AppEnv>): string => addressOf(c, config.trustProxy);
 
   return {
@@ -93,6 +96,9 @@ export function pluginContext(deps: PluginContextDeps): ServerPluginContext {
     now,
     attachments,
     audit: createAudit(log, now, clientAddress),
+    events,
+    runtimeState,
+    onClose,
     egressHost: async (host, port) => {
       if (config.egressAllowHosts.includes(`${host}:${port}`) || config.egressAllowHosts.includes(host)) return host;
       return (await resolvePublicAddresses(host))[0]!.address;

@@ -182,6 +182,7 @@ export function modelRoutes(ctx: ServerPluginContext) {
       if ('shared' in checked) {
         if (!(await book.share(user, row, checked.shared))) return refuse(c, 400, MESSAGES.noGroup);
         ctx.log.info({ user: user.username, model: name, shared: checked.shared }, 'model sharing changed');
+        ctx.audit.record(c, { kind: 'model.shared', target: `model:${name}`, before: { shared: row.scope === 'group' }, after: { shared: checked.shared } });
         return answer(c, await models.get(name, user), checked.shared ? MESSAGES.shared(name) : MESSAGES.unshared(name));
       }
       const problem = await book.change(row, checked);

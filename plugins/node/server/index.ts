@@ -249,6 +249,7 @@ export function nodeRoutes(ctx: ServerPluginContext) {
       if (clash && clash.id !== found.row.id) return refuse(c, 409, MESSAGES.exists(name));
       await db.updateTable('nodes').set({ owner, owner_id: ownerId, updated_at: Date.now() }).where('id', '=', found.row.id).execute();
       ctx.log.info({ user: user.username, node: name, owner: target }, 'node owner changed');
+      ctx.audit.record(c, { kind: 'node.owner', target: `node:${name}`, before: { owner: found.ownerName }, after: { owner: target } });
       return answer(c, undefined, MESSAGES.transferred(name, target));
     })
     .post('/api/node/generate', requireUser, validate('json', generateBody), async (c) => {

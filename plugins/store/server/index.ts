@@ -60,7 +60,7 @@ async function addStore(ctx: ServerPluginContext, book: StoreBook, user: UserRow
  * a group, it goes to the group's owner; given to the system, to root (root's stores are the
  * system's).
  */
-async function giveStore(ctx: ServerPluginContext, book: StoreBook, user: UserRow, row: StoresTable, owner: string): Promise<StepRefusal<403 | 404 | 409> | { ok: true; said: Message }> {
+async function giveStore(ctx: ServerPluginContext, c: C, book: StoreBook, user: UserRow, row: StoresTable, owner: string): Promise<StepRefusal<403 | 404 | 409> | { ok: true; said: Message }> {
   const recipient = await ctx.recipient(user, owner);
   if (recipient.kind === 'refused') return { ok: false, status: recipient.status, error: recipient.error };
   const targetId =
@@ -69,8 +69,10 @@ async function giveStore(ctx: ServerPluginContext, book: StoreBook, user: UserRo
   const { db } = book;
   const clash = targetId !== user.id && (await db.selectFrom('stores').select('id').where('owner_id', '=', targetId).where('name', '=', row.name).executeTakeFirst());
   if (clash) return { ok: false, status: 409, error: MESSAGES.exists(row.name) };
+  const before = await db.selectFrom('users').select('username').where('id', '=', row.owner_id).executeTakeFirst();
   await db.updateTable('stores').set({ owner_id: targetId, updated_at: Date.now() }).where('id', '=', row.id).execute();
   ctx.log.info({ user: user.username, store: row.name, owner: shownAs }, 'store owner changed');
+  ctx.audit.record(c, { kind: 'store.owner', target: `store:${row.name}`, before: { owner: before?.username ?? null }, after: { owner: shownAs } });
   return { ok: true, said: MESSAGES.ownerSet(row.name, shownAs) };
 }
 
@@ -176,7 +178,7 @@ export function storeRoutes(ctx: ServerPluginContext) {
       const user = me(c);
       const row = await own(user, c.req.param('name'));
       if (!row) return refuse(c, 404, MESSAGES.notFound);
-      const given = await giveStore(ctx, book, user, row, c.req.valid('json').owner);
+      const given = await giveStore(ctx, c, book, user, row, c.req.valid('json').owner);
       return given.ok ? answer(c, undefined, given.said) : refuse(c, given.status, given.error);
     })
     .post('/api/store/update/:name/settings', requireUser, validate('json', settingBody), async (c) => {

@@ -107,7 +107,10 @@ function registerSubscriptions(ctx: ServerPluginContext): void {
     const scheduled = await db.selectFrom('plan_schedules').selectAll().where('user_id', '=', user.id).executeTakeFirst();
     if (!scheduled || user.role_expires_at === null) return undefined;
     await db.deleteFrom('plan_schedules').where('user_id', '=', user.id).execute();
-    return { role: scheduled.role as never, expiresAt: addMonths(Number(user.role_expires_at), Number(scheduled.months)) };
+    const expiresAt = addMonths(Number(user.role_expires_at), Number(scheduled.months));
+    // The server's own change (no request, no actor): the plan bought for later takes over.
+    ctx.audit.record(null, { kind: 'user.plan', target: `user:${user.username}`, before: { role: user.role, expires_at: Number(user.role_expires_at) }, after: { role: scheduled.role, expires_at: expiresAt }, actorId: null, actor: null });
+    return { role: scheduled.role as never, expiresAt };
   });
   if (!on) return;
   // Said once at start: the plans are shown, but without both credentials nothing can be bought.

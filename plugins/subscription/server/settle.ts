@@ -54,7 +54,32 @@ async function decline(deps: SettleDeps, order: PaymentOrdersTable, capture: Pay
   return { kind: 'declined', said: MESSAGES.captureDeclined };
 }
 
+/** Settles a capture (settleOnce), and says how it ended: on the server's events, and a credit in the audit trail. */
 export async function settle(deps: SettleDeps, order: PaymentOrdersTable, capture: PaypalCapture): Promise<Settled> {
+  const { ctx, db } = deps;
+  let settled: Settled;
+  try {
+    settled = await settleOnce(deps, order, capture);
+  } catch (err) {
+    ctx.events.emit('payment', { outcome: 'error' });
+    throw err;
+  }
+  ctx.events.emit('payment', { outcome: settled.kind });
+  if (settled.kind === 'credited') {
+    const payer = await db.selectFrom('users').select('username').where('id', '=', order.user_id).executeTakeFirst();
+    // The payer is the actor: the webhook and the reconcile act for them, with no request of theirs.
+    ctx.audit.record(null, {
+      kind: 'payment.credit',
+      target: `user:${payer?.username ?? order.user_id}`,
+      after: { order: Number(order.id), kind: order.kind, item: order.item, paid_cents: Number(order.amount_cents) },
+      actorId: Number(order.user_id),
+      actor: payer?.username ?? null,
+    });
+  }
+  return settled;
+}
+
+async function settleOnce(deps: SettleDeps, order: PaymentOrdersTable, capture: PaypalCapture): Promise<Settled> {
   const { ctx, db } = deps;
   if (ENDED.has(capture.status)) return decline(deps, order, capture);
   if (capture.status !== 'COMPLETED') {

@@ -14,6 +14,8 @@ export type Engine = 'sqlite' | 'postgres' | 'mysql';
 export interface Db {
   db: Kysely<Database>;
   engine: Engine;
+  /** The pool's connections now (observability); null on SQLite, which has one connection and no pool. */
+  connections(): { total: number; idle: number; waiting: number } | null;
   close(): Promise<void>;
 }
 
@@ -67,6 +69,7 @@ async function openSqlite(databaseUrl: string, dataDir: string): Promise<Db> {
   return {
     db,
     engine: 'sqlite',
+    connections: () => null,
     close: async () => {
       await checkpointer?.stop();
       await db.destroy();
@@ -82,7 +85,8 @@ async function postgresPool(databaseUrl: string, onIdleError: (err: Error) => vo
   const pool = new pg.default.Pool({ connectionString: databaseUrl, max: 10 });
   pool.on('error', onIdleError);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, engine: 'postgres', close: () => db.destroy() };
+  const connections = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
+  return { db, engine: 'postgres', connections, close: () => db.destroy() };
 }
 
 async function mysqlPool(databaseUrl: string, onIdleError: (err: Error) => void): Promise<Db> {
@@ -98,7 +102,10 @@ async function mysqlPool(databaseUrl: string, onIdleError: (err: Error) => void)
   });
   pool.on('error' as never, onIdleError);
   const db = new Kysely<Database>({ dialect: new MysqlDialect({ pool }) });
-  return { db, engine: 'mysql', close: () => db.destroy() };
+  // mysql2 exposes its pool's lists only as underscored fields (stable since 1.x).
+  const lists = pool as unknown as { _allConnections?: { length: number }; _freeConnections?: { length: number }; _connectionQueue?: { length: number } };
+  const connections = () => ({ total: lists._allConnections?.length ?? 0, idle: lists._freeConnections?.length ?? 0, waiting: lists._connectionQueue?.length ?? 0 });
+  return { db, engine: 'mysql', connections, close: () => db.destroy() };
 }
 
 /** How long the first connection may take before the start gives up (pg alone has no timeout). */

@@ -3,7 +3,8 @@
 // token's user, and a JSON 500 for what escapes a handler.
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import type { AppEnv, Gate } from '../../core/index.ts';
+import { matchedRoutes } from 'hono/route';
+import type { AppEnv, Gate, ServerEventBus } from '../../core/index.ts';
 import { UPLOAD_MAX_BYTES } from '../../core/constants.ts';
 import type { Message } from '../../core/messages.ts';
 import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
@@ -17,13 +18,16 @@ import { originCheck } from './origin.ts';
 import { fail } from './respond.ts';
 
 /** Installs the middleware; what it returns raises one exact API path's body limit (an upload route). */
-export function apiMiddleware(app: Hono<AppEnv>, config: ServerConfig, log: Logger, accounts: Accounts): { setBodyLimit(path: string, maxBytes: number): void; addGate(gate: Gate): void } {
+export function apiMiddleware(app: Hono<AppEnv>, config: ServerConfig, log: Logger, accounts: Accounts, events?: ServerEventBus): { setBodyLimit(path: string, maxBytes: number): void; addGate(gate: Gate): void } {
   app.use('*', securityHeaders(config));
   app.use('/api/*', async (c, next) => {
     const started = performance.now();
     await next();
+    const ms = performance.now() - started;
     // The path only: query strings can carry tokens.
-    log.info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) }, 'request');
+    log.info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(ms) }, 'request');
+    // The pattern of the handler that answered (its index is the last one run), never the path: a small set.
+    events?.emit('request', { method: c.req.method, route: matchedRoutes(c)[c.req.routeIndex]?.path ?? 'unmatched', status: c.res.status, ms });
   });
   // 1 MB for every API body, except the paths a plugin raised with ctx.setBodyLimit (uploads).
   const limitFor = (maxSize: number, message: Message = SERVER_MESSAGES.tooLarge): MiddlewareHandler<AppEnv> => {

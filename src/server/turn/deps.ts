@@ -2,7 +2,7 @@
 // request, owner, events and stop, then its session and model), and which fetch a model's
 // requests go through.
 import type { Kysely } from 'kysely';
-import type { AttachmentsApi, ContextProvider, Database, GenerateRequest, GenerationEvent, GenerationGuard, Message, ServerTool, UseLimit } from '../../core/index.ts';
+import type { AttachmentsApi, ContextProvider, Database, GenerateRequest, GenerationEvent, GenerationGuard, Message, ServerEventBus, ServerTool, UseLimit } from '../../core/index.ts';
 import type { ModelRegistry } from '../models/registry.ts';
 import type { ModelEntry } from '../models/systemModels.ts';
 import type { AnswerCaps } from './answerCaps.ts';
@@ -29,6 +29,8 @@ export interface GenerationDeps {
   inflight: InFlight;
   /** Caps on answers in flight per user, anonymous browser and address (answerCaps.ts). */
   caps: AnswerCaps;
+  /** Where an answer's start, first token, end and provider errors are said (observation: src/server/events.ts). */
+  events?: ServerEventBus;
 }
 
 /** May return a promise when the reader is behind: the stream waits for it (back-pressure). */

@@ -54,14 +54,48 @@ export async function streamAnswer(turn: ModelTurn, messages: ModelMessage[], to
     signal,
   };
   const gate = new RetryGate(() => streamed.modelSent);
-  const sink = partSink(turn, streamed, gate, direct);
-  await withRetries(
-    () => (direct ? directChatStream(options, sink) : sdkChatStream({ ...options, download: imageDownloader(entry, deps.egressFetch) }, sink)),
-    gate,
-    signal,
-    (delay, failure) => emit({ type: 'status', text: retryStatus(delay, failure) }),
-    () => emit(statusEvent(deps.settings.generating)),
-  );
+  const observed = observe(turn, streamed);
+  const sink = partSink(turn, streamed, gate, direct, observed);
+  let thrown: unknown;
+  try {
+    await withRetries(
+      () => (direct ? directChatStream(options, sink) : sdkChatStream({ ...options, download: imageDownloader(entry, deps.egressFetch) }, sink)),
+      gate,
+      signal,
+      (delay, failure) => emit({ type: 'status', text: retryStatus(delay, failure) }),
+      () => emit(statusEvent(deps.settings.generating)),
+    );
+  } catch (err) {
+    thrown = err;
+    // A held error that could not be retried is thrown here, once, after its part was counted.
+    if (err !== gate.held) observed.failed(err);
+    throw err;
+  } finally {
+    observed.end(thrown);
+  }
+}
+
+/** Says the answer's start, first token, provider errors and end on the server's events (metrics listen). */
+function observe({ deps, entry, signal }: ModelTurn, streamed: StreamedAnswer) {
+  const events = deps.events;
+  const provider = entry.provider;
+  const started = performance.now();
+  events?.emit('answer.start', { provider });
+  return {
+    failed(error: unknown) {
+      // A stop (the reader gone, a shutdown) ends the stream with an abort: not the provider's error.
+      if (signal.aborted) return;
+      const status = (error as { statusCode?: unknown } | null)?.statusCode;
+      events?.emit('provider.error', { provider, status: typeof status === 'number' ? status : null });
+    },
+    firstToken() {
+      events?.emit('answer.firstToken', { provider, ms: performance.now() - started });
+    },
+    end(thrown: unknown) {
+      const outcome = signal.aborted ? 'stopped' : thrown !== undefined || streamed.failure !== undefined ? 'failed' : 'done';
+      events?.emit('answer.end', { provider, outcome, ...streamed.usage, ms: performance.now() - started });
+    },
+  };
 }
 
 /**
@@ -69,12 +103,19 @@ export async function streamAnswer(turn: ModelTurn, messages: ModelMessage[], to
  * relay (`direct`): the text goes on to the browser's stream, and its back-pressure comes back
  * as the returned promise.
  */
-function partSink({ entry, emit }: ModelTurn, streamed: StreamedAnswer, gate: RetryGate, direct: boolean): PartSink {
+function partSink(
+  { entry, emit }: ModelTurn,
+  streamed: StreamedAnswer,
+  gate: RetryGate,
+  direct: boolean,
+  observed: { failed(error: unknown): void; firstToken(): void },
+): PartSink {
   const { answer, calls, results } = streamed;
   return (part) => {
     if (!streamed.modelSent && (part.type === 'text-delta' || part.type === 'tool-call')) {
       emit({ type: 'model', model: entry.name });
       streamed.modelSent = true;
+      observed.firstToken();
     }
     switch (part.type) {
       case 'text-delta':
@@ -98,6 +139,7 @@ function partSink({ entry, emit }: ModelTurn, streamed: StreamedAnswer, gate: Re
         streamed.usage = { inputTokens: part.totalUsage.inputTokens ?? 0, outputTokens: part.totalUsage.outputTokens ?? 0 };
         return;
       case 'error':
+        observed.failed(part.error);
         if (!gate.take(part.error)) streamed.failure ??= part.error;
         return;
     }

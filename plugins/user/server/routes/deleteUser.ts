@@ -15,6 +15,7 @@ export const deleteUserRoutes = ({ ctx, accounts, policy, validate, requireUser,
         await accounts.delete(victim);
         if (victim.id === me(c).id) ctx.clearLoginCookie(c);
         ctx.log.info({ username: victim.username, by: me(c).username }, 'user deleted');
+        ctx.audit.record(c, { kind: 'user.delete', target: `user:${victim.username}`, before: { role: victim.role } });
         return answer(c, undefined, MESSAGES.removed);
       }),
     );

@@ -24,6 +24,7 @@ export const groupsRoutes = ({ ctx, accounts, policy, validate, requireUser, ans
           throw err;
         });
         await ctx.throttles.groupJoin.succeeded(target, address);
+        ctx.audit.record(c, { kind: 'group.join', target: `group:${target}`, after: { member: me(c).username } });
         return answer(c, undefined, MESSAGES.joined(group.toLowerCase()));
       }),
     )
@@ -31,6 +32,7 @@ export const groupsRoutes = ({ ctx, accounts, policy, validate, requireUser, ans
       attempt(c, async () => {
         const { group } = c.req.valid('json');
         await accounts.leaveGroup(me(c), group);
+        ctx.audit.record(c, { kind: 'group.leave', target: `group:${group.trim().toLowerCase()}`, before: { member: me(c).username } });
         return answer(c, undefined, MESSAGES.left(group.toLowerCase()));
       }),
     );

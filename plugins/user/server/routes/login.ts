@@ -18,6 +18,7 @@ export const loginRoutes = ({ ctx, accounts, validate, answer, refuse }: UserRou
       // (src/server/auth/throttles.ts): a stranger's guesses do not lock the owner out.
       const wait = await ctx.throttles.login.wait(userKey, address);
       if (wait > 0) {
+        ctx.events.emit('login.failed', { reason: 'throttled' });
         c.header('Retry-After', String(Math.ceil(wait / 1000)));
         return refuse(c, 429, MESSAGES.tooManyLogins(Math.ceil(wait / 60_000)));
       }
@@ -25,6 +26,7 @@ export const loginRoutes = ({ ctx, accounts, validate, answer, refuse }: UserRou
       if (!user) {
         await ctx.throttles.login.failed(userKey, address);
         ctx.log.warn({ username: userKey }, 'login failed');
+        ctx.events.emit('login.failed', { reason: 'credentials' });
         return refuse(c, 401, MESSAGES.badLogin);
       }
       await ctx.throttles.login.succeeded(userKey, address);

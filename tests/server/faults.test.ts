@@ -179,6 +179,43 @@ describe.skipIf(!privateServicesAvailable)('faults survived by two instances on 
     for (const row of saved) expect(row.output).toBe(text.join(''));
   }, 90_000);
 
+  it('PostgreSQL away for longer than a save waits: the user is told the answer was not saved, and a new question that the database is away', async () => {
+    const { c } = await signedUp('away');
+    const session = 1_800_000_300_000;
+    const text = Array.from({ length: 12 }, (_, i) => `part${i} `);
+    const ask = async (offset: number) => {
+      const events: GenerationEvent[] = [];
+      // A refusal before the stream starts (the account cannot be read) is thrown: kept as the last event.
+      await streamGeneration({ session: session + offset, user_input: `question ${offset}` } as never, (e) => events.push(e), { signal: new AbortController().signal, baseUrl: lb.url, fetch: c.jar }).catch(
+        (err: Error & { status?: number }) => void events.push({ type: 'error', error: `${err.status} ${err.message}` } as GenerationEvent),
+      );
+      return events;
+    };
+    fake.reply({ chunks: text, delayMs: 100 });
+    const streaming = ask(1);
+    await sleep(500);
+    pgServer.stop();
+    let events: GenerationEvent[];
+    let refused: GenerationEvent[];
+    try {
+      events = await streaming;
+      refused = await ask(2);
+    } finally {
+      pgServer.start();
+    }
+    const said = (e: GenerationEvent | undefined) => (e as { error?: string } | undefined)?.error;
+    // The whole answer was shown; then the one line saying it was not kept (never the driver's words).
+    expect(events.filter((e) => e.type === 'text').map((e) => (e as { delta: string }).delta).join('')).toBe(text.join(''));
+    expect(said(events.at(-1))).toBe('The database cannot be reached: this answer is shown but was not saved.');
+    expect(events.some((e) => e.type === 'done')).toBe(false);
+    // Refused before it starts (503) or in its stream, with the same words.
+    expect(said(refused.at(-1))).toMatch(/^(503 )?The database cannot be reached\. Try again in a moment\.$/);
+    const logs = await query<{ n: string }>(pgServer.url, 'select count(*) as n from logs where session > $1 and session < $2', [session, session + 10]);
+    console.log(`PostgreSQL away past the 15 s wait: 2 questions, 1 answer shown and the user told it was not saved, 1 refused saying the database is away, ${logs[0]!.n} logs written`);
+    expect(Number(logs[0]!.n)).toBe(0);
+    expect(a.logs() + b.logs()).toContain('an answer was not saved: the database cannot be reached');
+  }, 90_000);
+
   it('an instance killed during a payment capture: the reconcile on the other credits it once', async () => {
     const { c } = await signedUp('payer');
     const order = (await (await c.post('/api/payment/order', { kind: 'topup', amount: 5 })).json()) as { result: { id: string } };

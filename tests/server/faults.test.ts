@@ -141,59 +141,76 @@ describe.skipIf(!privateServicesAvailable)('faults survived by two instances on 
   it('PostgreSQL restarted while answers stream: each completes and its log is written once the database is back', async () => {
     const { c } = await signedUp('stream');
     const session = 1_800_000_200_000;
-    const text = Array.from({ length: 30 }, (_, i) => `word${i} `);
     let made = 0;
     let failed = 0;
-    const ask = async (offset: number) => {
+    /** A question whose answer comes in `words` chunks 100 ms apart; `texting` once its first arrives, `lastText` when its last did. */
+    const ask = (offset: number, words: number) => {
       made++;
+      const text = Array.from({ length: words }, (_, i) => `word${i} `);
       const events: GenerationEvent[] = [];
+      let lastText = 0;
+      let texting!: () => void;
+      const started = new Promise<void>((resolve) => (texting = resolve));
       fake.reply({ chunks: text, delayMs: 100 });
-      await streamGeneration({ session: session + offset, user_input: `long ${offset}` } as never, (e) => events.push(e), { signal: new AbortController().signal, baseUrl: lb.url, fetch: c.jar });
-      if (events.at(-1)?.type !== 'done') failed++;
-      return events;
+      const done = streamGeneration({ session: session + offset, user_input: `long ${offset}` } as never, (e) => {
+        events.push(e);
+        if (e.type === 'text') (lastText = Date.now()), texting();
+      }, { signal: new AbortController().signal, baseUrl: lb.url, fetch: c.jar }).then(() => {
+        if (events.at(-1)?.type !== 'done') failed++;
+        return { events, text: text.join(''), lastText: () => lastText, endedAt: Date.now() };
+      });
+      return { started, done };
     };
-    // Two answers streaming (one on each instance) when the database goes, and back 1.5 s later.
-    const streams = [ask(1), ask(2)];
-    await sleep(800);
+    // Two answers streaming (one on each instance) when the database goes, back 1.5 s later.
+    const both = [ask(1, 30), ask(2, 30)];
+    await Promise.all(both.map((q) => q.started));
     pgServer.stop();
     await sleep(1_500);
     pgServer.start();
-    const results = await Promise.all(streams);
-    // And one that ends while the database is still away.
-    const late = ask(3);
-    await sleep(1_200);
+    const results = await Promise.all(both.map((q) => q.done));
+    // And one whose last word comes while the database is still away: its save waits for it.
+    const late = ask(3, 8);
+    await late.started;
     pgServer.stop();
+    const stoppedAt = Date.now();
     await sleep(2_500);
+    const backAt = Date.now();
     pgServer.start();
-    results.push(await late);
-    for (const events of results) {
+    const lateResult = await late.done;
+    expect(lateResult.lastText()).toBeGreaterThan(stoppedAt);
+    expect(lateResult.lastText()).toBeLessThan(backAt);
+    expect(lateResult.endedAt).toBeGreaterThan(backAt);
+    results.push(lateResult);
+    for (const { events, text } of results) {
       expect(events.at(-1)!.type).toBe('done');
-      expect(events.filter((e) => e.type === 'text').map((e) => (e as { delta: string }).delta).join('')).toBe(text.join(''));
+      expect(events.filter((e) => e.type === 'text').map((e) => (e as { delta: string }).delta).join('')).toBe(text);
     }
-    const saved = await query<{ session: string; output: string }>(pgServer.url, 'select session, output from logs where session > $1 and session < $2', [session, session + 10]);
-    const completed = results.filter((events) => events.at(-1)!.type === 'done').length;
+    const saved = await query<{ session: string; output: string }>(pgServer.url, 'select session, output from logs where session > $1 and session < $2 order by session', [session, session + 10]);
+    const completed = results.filter(({ events }) => events.at(-1)!.type === 'done').length;
     const lost = completed - saved.length;
     console.log(`PostgreSQL restarted: ${made} answers streamed, ${failed} failed, ${saved.length} logs written, ${lost} logs lost`);
     expect(lost).toBe(0);
     expect(failed).toBe(0);
-    for (const row of saved) expect(row.output).toBe(text.join(''));
+    expect(saved.map((row) => row.output)).toEqual(results.map((r) => r.text));
   }, 90_000);
 
   it('PostgreSQL away for longer than a save waits: the user is told the answer was not saved, and a new question that the database is away', async () => {
     const { c } = await signedUp('away');
     const session = 1_800_000_300_000;
     const text = Array.from({ length: 12 }, (_, i) => `part${i} `);
-    const ask = async (offset: number) => {
+    const ask = async (offset: number, onText = () => {}) => {
       const events: GenerationEvent[] = [];
       // A refusal before the stream starts (the account cannot be read) is thrown: kept as the last event.
-      await streamGeneration({ session: session + offset, user_input: `question ${offset}` } as never, (e) => events.push(e), { signal: new AbortController().signal, baseUrl: lb.url, fetch: c.jar }).catch(
+      await streamGeneration({ session: session + offset, user_input: `question ${offset}` } as never, (e) => (events.push(e), e.type === 'text' && onText()), { signal: new AbortController().signal, baseUrl: lb.url, fetch: c.jar }).catch(
         (err: Error & { status?: number }) => void events.push({ type: 'error', error: `${err.status} ${err.message}` } as GenerationEvent),
       );
       return events;
     };
     fake.reply({ chunks: text, delayMs: 100 });
-    const streaming = ask(1);
-    await sleep(500);
+    let texting!: () => void;
+    const started = new Promise<void>((resolve) => (texting = resolve));
+    const streaming = ask(1, texting);
+    await started;
     pgServer.stop();
     let events: GenerationEvent[];
     let refused: GenerationEvent[];

@@ -42,6 +42,8 @@ export const SERVER_MESSAGES = defineMessages(
     searching: 'Searching...',
     waiting: 'Waiting...',
     cutShort: 'The model provider ended the stream early.',
+    databaseAway: 'The database cannot be reached. Try again in a moment.',
+    answerNotSaved: 'The database cannot be reached: this answer is shown but was not saved.',
     malformedStream: 'The model provider sent a malformed stream.',
     providerReported: 'The model provider reported: {{detail}}.',
     stoppingKept: 'The server is restarting: the answer so far was saved. Send again to go on.',

@@ -4,67 +4,16 @@
 // across both; failed logins are counted once across both; a presigned URL is taken once. And
 // the refusals: REDIS_URL without SECRET_KEY or a shared database does not start; a Redis that
 // cannot be reached falls back to counting per instance, with a warning.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cookieFetch } from '../harness/shellTester.ts';
 import { freePort } from '../e2e/support.ts';
+import { client, instance, started, type Instance } from '../fixtures/instance.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fakeOpenAI.ts';
 import { startRoundRobin, type RoundRobin } from '../fixtures/roundRobin.ts';
 import { engines, freshDatabase } from './support.ts';
 import { REDIS_URL, redisUp } from '../fixtures/redis.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
 const PW = 'hunter2hunter2';
-
-interface Instance {
-  url: string;
-  logs: () => string;
-  process: ChildProcess;
-  stop(): Promise<void>;
-}
-
-/** `src/server/main.ts` as an operator runs it; resolves once it answers, or with its exit. */
-async function instance(env: Record<string, string>): Promise<Instance | { exitCode: number; logs: string }> {
-  const port = await freePort();
-  let logs = '';
-  const child = spawn(process.execPath, [path.join(ROOT, 'src/server/main.ts')], {
-    cwd: mkdtempSync(path.join(tmpdir(), 'shellchat-instance-')),
-    env: { PATH: process.env.PATH, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: mkdtempSync(path.join(tmpdir(), 'shellchat-data-')), SHELLCHAT_DIST: path.join(tmpdir(), 'shellchat-no-dist'), LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (d) => (logs += String(d)));
-  child.stderr!.on('data', (d) => (logs += String(d)));
-  const url = `http://127.0.0.1:${port}`;
-  for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
-    if (child.exitCode !== null) return { exitCode: child.exitCode, logs };
-    if (await fetch(`${url}/api/ping`).then((r) => r.ok, () => false)) {
-      return {
-        url,
-        logs: () => logs,
-        process: child,
-        stop: () => new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGTERM')))),
-      };
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`instance did not start:\n${logs}`);
-}
-
-const started = (i: Awaited<ReturnType<typeof instance>>): Instance => {
-  if ('exitCode' in i) throw new Error(`instance exited ${i.exitCode}:\n${i.logs}`);
-  return i;
-};
-
-const client = (base: string) => {
-  const jar = cookieFetch();
-  const post = (p: string, body: unknown) => jar(`${base}${p}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  return { jar, post, get: (p: string) => jar(`${base}${p}`) };
-};
 
 let fake: FakeOpenAI;
 beforeAll(async () => {

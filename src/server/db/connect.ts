@@ -38,10 +38,15 @@ export async function connectDatabase(databaseUrl: string, dataDir: string, onId
   return db;
 }
 
+/** The SQLite database's file: a sqlite:/file: DATABASE_URL's path, else shellchat.db in DATA_DIR. */
+export function sqliteFile(databaseUrl: string, dataDir: string): string {
+  return databaseUrl ? databaseUrl.replace(/^(sqlite|file):(\/\/)?/i, '') : path.join(dataDir, 'shellchat.db');
+}
+
 /** The SQLite file; one that cannot be opened stops the start naming where it is configured. */
 async function openSqlite(databaseUrl: string, dataDir: string): Promise<Db> {
   const { default: SQLite } = await import('better-sqlite3');
-  const file = databaseUrl ? databaseUrl.replace(/^(sqlite|file):(\/\/)?/i, '') : path.join(dataDir, 'shellchat.db');
+  const file = sqliteFile(databaseUrl, dataDir);
   let sqlite: InstanceType<typeof SQLite>;
   try {
     if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });

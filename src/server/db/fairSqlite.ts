@@ -40,6 +40,11 @@ class SharedAdapter extends SqliteAdapter {
   override get supportsMultipleConnections(): boolean {
     return true;
   }
+  // SQLite rolls back CREATE and ALTER like any change; Kysely's adapter says it cannot, and its
+  // migrator then ran the migrations outside a transaction, so one that failed left half of itself.
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
 }
 
 class FairDriver implements Driver {

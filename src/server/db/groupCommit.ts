@@ -6,8 +6,14 @@
 // same few milliseconds were what delayed the other streams (benchmark B5's p99).
 // One batch is written at a time; what arrives meanwhile waits for the next, so a batch grows
 // exactly as much as the database is behind. A batch that fails is written again one write
-// per transaction, so a bad write fails alone and the others are kept.
+// per transaction, so a bad write fails alone and the others are kept. A batch that fails
+// because the database cannot be reached (a restart) is tried again until it is back, for
+// `waitMs` at most, so that answers finished meanwhile are kept rather than lost.
 import type { Kysely, Transaction } from 'kysely';
+import { isConnectionLost } from './connectionLost.ts';
+
+/** How long a write waits for a database that cannot be reached (a restart takes seconds). */
+export const DATABASE_WAIT_MS = 15_000;
 
 interface Pending<T, R> {
   item: T;
@@ -26,10 +32,34 @@ export class GroupCommit<DB, T, R> {
    * `maxBatch` bounds how long one batch holds the database: a turn's rows take about 50 µs
    * on SQLite, where a batch runs on the event loop without a break.
    */
-  constructor(db: Kysely<DB>, write: (trx: Transaction<DB>, item: T) => Promise<R>, maxBatch = 32) {
+  private readonly waitMs: number;
+
+  constructor(db: Kysely<DB>, write: (trx: Transaction<DB>, item: T) => Promise<R>, maxBatch = 32, waitMs = DATABASE_WAIT_MS) {
     this.db = db;
     this.write = write;
     this.maxBatch = maxBatch;
+    this.waitMs = waitMs;
+  }
+
+  private writeAll(batch: Pending<T, R>[]): Promise<R[]> {
+    return this.db.transaction().execute(async (trx) => {
+      const out: R[] = [];
+      for (const pending of batch) out.push(await this.write(trx, pending.item));
+      return out;
+    });
+  }
+
+  /** The batch written, waiting out a database that cannot be reached; other failures thrown at once. */
+  private async writeWhenReachable(batch: Pending<T, R>[]): Promise<R[]> {
+    const deadline = Date.now() + this.waitMs;
+    for (let pause = 100; ; pause = Math.min(pause * 2, 1_000)) {
+      try {
+        return await this.writeAll(batch);
+      } catch (err) {
+        if (!isConnectionLost(err) || Date.now() + pause > deadline) throw err;
+        await new Promise((r) => setTimeout(r, pause));
+      }
+    }
   }
 
   submit(item: T): Promise<R> {
@@ -47,19 +77,19 @@ export class GroupCommit<DB, T, R> {
     const batch = this.queue.length > this.maxBatch ? this.queue.splice(0, this.maxBatch) : this.queue;
     if (batch === this.queue) this.queue = [];
     try {
-      const results = await this.db.transaction().execute(async (trx) => {
-        const out: R[] = [];
-        for (const pending of batch) out.push(await this.write(trx, pending.item));
-        return out;
-      });
+      const results = await this.writeWhenReachable(batch);
       batch.forEach((pending, i) => pending.resolve(results[i]!));
-    } catch {
-      // Which write failed is not known: each is tried alone, and fails or succeeds alone.
-      for (const pending of batch) {
-        try {
-          pending.resolve(await this.db.transaction().execute((trx) => this.write(trx, pending.item)));
-        } catch (err) {
-          pending.reject(err);
+    } catch (err) {
+      // Still away after the wait: every write of the batch is told so.
+      if (isConnectionLost(err)) batch.forEach((pending) => pending.reject(err));
+      // Else which write failed is not known: each is tried alone, and fails or succeeds alone.
+      else {
+        for (const pending of batch) {
+          try {
+            pending.resolve(await this.db.transaction().execute((trx) => this.write(trx, pending.item)));
+          } catch (itsErr) {
+            pending.reject(itsErr);
+          }
         }
       }
     }

@@ -80,5 +80,16 @@ export async function migrate(db: Kysely<unknown>, engine: Engine, owners: Owned
   if (!error && !failed) return;
   // An error before any migration ran (the migrations' own table) has no migration to name.
   const cause = error instanceof Error ? error.message : String(error);
-  throw new Error(failed ? `migration ${failed.migrationName} failed: ${cause}` : `the migrations cannot start: ${cause}`);
+  if (!failed) throw new Error(`the migrations cannot start: ${cause}`);
+  throw new Error(`migration ${failed.migrationName} failed: ${cause}; ${afterFailure(engine)}`);
+}
+
+/**
+ * What a failed start left (docs/backup.md, Upgrades). SQLite and PostgreSQL run one start's
+ * migrations in one transaction, rolled back whole; MariaDB and MySQL commit each CREATE and
+ * ALTER at once, so the operator has to put the database back.
+ */
+function afterFailure(engine: Engine): string {
+  if (engine !== 'mysql') return 'nothing this start migrated was kept: the database is as it was';
+  return 'MariaDB/MySQL cannot undo schema changes, so the migrations before it stay applied and this one may be partly applied: restore the backup taken before the upgrade (docs/backup.md) and start again once the cause is fixed';
 }

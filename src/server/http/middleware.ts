@@ -10,6 +10,7 @@ import type { Message } from '../../core/messages.ts';
 import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
 import type { Accounts } from '../accounts/service.ts';
 import { loadUser } from '../auth/session.ts';
+import { isConnectionLost } from '../db/connectionLost.ts';
 import type { ServerConfig } from '../config.ts';
 import type { Logger } from '../log.ts';
 import { securityHeaders } from '../securityHeaders.ts';
@@ -65,6 +66,8 @@ export function apiMiddleware(app: Hono<AppEnv>, config: ServerConfig, log: Logg
   });
   app.onError((err, c) => {
     log.error({ err: { message: err.message, name: err.name }, path: c.req.path }, 'unhandled error');
+    // A database restarting is said as such (503: try again), not as a fault of the request.
+    if (isConnectionLost(err)) return fail(c, 503, SERVER_MESSAGES.databaseAway);
     return fail(c, 500, SERVER_MESSAGES.failed);
   });
 

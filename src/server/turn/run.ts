@@ -12,6 +12,7 @@ import type { ModelMessage } from 'ai';
 import type { GenerateRequest, GenerateResult, GenerationGuard, RedirectEvent, Stats, ToolCall, ToolResult } from '../../core/index.ts';
 import { DEFAULT_MEM_LENGTH, MAX_TOOL_ROUNDS } from '../../core/index.ts';
 import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
+import { isConnectionLost } from '../db/connectionLost.ts';
 import { languageModel } from '../models/providers.ts';
 import type { ModelEntry } from '../models/systemModels.ts';
 import type { RelayTool } from '../transport/directStream.ts';
@@ -92,7 +93,13 @@ export async function runGeneration(
     }
 
     const judged = request.use_eval && text ? await selfEvaluate(modelTurn, text, stats) : undefined;
-    const { time } = await saveTurn(deps.db, turnRecord(modelTurn, text, [...(request.tool_results ?? []), ...ran], streamed.usage, judged?.usage));
+    const { time } = await saveTurn(deps.db, turnRecord(modelTurn, text, [...(request.tool_results ?? []), ...ran], streamed.usage, judged?.usage)).catch((err: unknown) => {
+      if (!isConnectionLost(err)) throw err;
+      // The save waited for the database already (groupCommit.ts): the answer so far would not be kept either.
+      keepSoFar = undefined;
+      deps.log.error({ err: { message: String((err as Error)?.message) }, session }, 'an answer was not saved: the database cannot be reached');
+      throw new GenerationError(SERVER_MESSAGES.answerNotSaved);
+    });
     if (request.use_stats) emit({ type: 'stats', stats });
     emit({ type: 'done', session, time });
     return { events, tool_calls: [], images: shownImages, text, stats, info: { model: entry.name, session, time }, eval: judged?.evaluation };

@@ -67,7 +67,11 @@ function entriesModule(root: string, ids: string[]): string {
     const docs = existsSync(path.join(root, pluginFile(id, 'docs')))
       ? `, docs: () => import(${abs(pluginFile(id, 'docs'))}).then((m) => m.default)`
       : '';
-    lines.push(`  { manifest: m${i}, load: () => import(${abs(pluginFile(id, 'client'))}).then((m) => m.default)${docs} },`);
+    // A server-only plugin (no client part) activates nothing in the page.
+    const load = existsSync(path.join(root, pluginFile(id, 'client')))
+      ? `() => import(${abs(pluginFile(id, 'client'))}).then((m) => m.default)`
+      : '() => Promise.resolve({ activate() {} })';
+    lines.push(`  { manifest: m${i}, load: ${load}${docs} },`);
   });
   lines.push('];');
   return lines.join('\n');

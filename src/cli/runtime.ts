@@ -1,6 +1,7 @@
 // The CLI's shell: the same plugin host, manifests, handlers, translations and API client as the
 // browser, with settings and the login cookie kept in the profile (profile.ts) and the chat
 // answered by the same turn client (src/core/turn).
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
@@ -27,7 +28,7 @@ import type { CliControl } from './control.ts';
 import { withRunOnly } from './flags.ts';
 import type { Profile } from './profile.ts';
 import { createReach, type Reach } from './reach.ts';
-import { pluginFile } from '../core/pluginLayout.ts';
+import { NO_CLIENT, pluginFile } from '../core/pluginLayout.ts';
 import { appConfigFile, loadAppConfig } from '../server/appConfig.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -70,7 +71,7 @@ async function builtins(env: NodeJS.ProcessEnv): Promise<PluginEntry[]> {
   return Promise.all(
     config.plugins.map(async (id) => ({
       manifest: (await import(path.join(ROOT, pluginFile(id, 'manifest')))).default as PluginManifest,
-      load: async () => (await import(path.join(ROOT, pluginFile(id, 'client')))).default as PluginModule,
+      load: async () => (existsSync(path.join(ROOT, pluginFile(id, 'client'))) ? ((await import(path.join(ROOT, pluginFile(id, 'client')))).default as PluginModule) : NO_CLIENT),
     })),
   );
 }

@@ -3,7 +3,7 @@
 // test harness (tests/harness/shellTester.ts) and the authorization matrix
 // (tests/security/authzSupport.ts).
 
-/** `client/index.ts` serves every client: the page and the terminal. */
+/** `client/index.ts` serves every client: the page and the terminal. A server-only plugin has none. */
 export const PLUGIN_PARTS = {
   manifest: 'manifest.ts',
   client: 'client/index.ts',
@@ -28,3 +28,6 @@ export function pluginOfClientFile(file: string): string | undefined {
   const match = /(?:^|\/)plugins\/([^/]+)\/(.+)$/.exec(file.replaceAll('\\', '/'));
   return match && match[2] === PLUGIN_PARTS.client ? match[1] : undefined;
 }
+
+/** What a plugin without a client part (a server-only one, e.g. metrics) activates in a client. */
+export const NO_CLIENT = { activate: (): void => undefined };

@@ -22,7 +22,7 @@ import {
   type SystemInfo,
 } from '../../src/core/host/index.ts';
 import appConfig from '../../app.config.ts';
-import { pluginFile } from '../../src/core/pluginLayout.ts';
+import { NO_CLIENT, pluginFile } from '../../src/core/pluginLayout.ts';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -43,7 +43,9 @@ export async function builtinPlugin(id: string, module?: PluginModule): Promise<
   const manifest = await loadManifest(id);
   const load = module
     ? async () => module
-    : async () => (await import(path.join(ROOT, pluginFile(id, 'client')))).default as PluginModule;
+    : existsSync(path.join(ROOT, pluginFile(id, 'client')))
+      ? async () => (await import(path.join(ROOT, pluginFile(id, 'client')))).default as PluginModule
+      : async () => NO_CLIENT;
   const docsFile = path.join(ROOT, pluginFile(id, 'docs'));
   const docs = existsSync(docsFile) ? async () => (await import(docsFile)).default as DocsContribution : undefined;
   return { manifest, load, ...(docs ? { docs } : {}) };

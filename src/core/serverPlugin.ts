@@ -35,6 +35,11 @@ export interface AppVariables {
   user: UserRow | null;
   /** The login token of this request, when there is one. */
   token: string | null;
+  /**
+   * What authenticated the request when not the login cookie: an authenticator's label
+   * ('key:12'). Unset for a login. Routes that a key may not use (a password, payments) refuse it.
+   */
+  credential?: string;
 }
 export type AppEnv = { Variables: AppVariables };
 
@@ -140,6 +145,13 @@ export type Validated<Target extends 'json' | 'query', S extends ZodType> = Midd
   { in: { [K in Target]: K extends 'query' ? Record<string, string | string[]> : z.input<S> }; out: { [K in Target]: z.output<S> } }
 >;
 
+/**
+ * Turns a request's `Authorization: Bearer <secret>` into its user (ctx.addAuthenticator): the
+ * user and a label for `c.var.credential`, or undefined when the secret is not this one's.
+ * A response refuses the request (a revoked or expired secret).
+ */
+export type Authenticator = (secret: string, c: Context<AppEnv>) => Promise<{ user: UserRow; credential: string } | Response | undefined>;
+
 /** A check before every API route: a response refuses the request, undefined lets it through. */
 export type Gate = (c: Context<AppEnv>) => Promise<Response | undefined> | Response | undefined;
 
@@ -228,6 +240,10 @@ export interface ServerPluginContext {
   egressHost(host: string, port: number): Promise<string>;
   /** A check before every API route (after the user is known): a response refuses the request. */
   addGate(gate: Gate): void;
+  /** Authenticates requests without a login that carry `Authorization: Bearer` (API keys). */
+  addAuthenticator(authenticator: Authenticator): void;
+  /** Runs the authenticators on a request outside /api/ (a plugin's own paths): sets the user and credential. */
+  authenticate(c: Context<AppEnv>): Promise<Response | undefined>;
   /** The server's clock (tests move it). */
   now(): number;
   /** Raises the request body limit (1 MB by default) of one exact API path, e.g. an upload route. */

@@ -28,7 +28,7 @@ import { ModelRegistry } from './models/registry.ts';
 import { createEgressFetch } from './net/egress.ts';
 import { applyProxy } from './net/proxy.ts';
 import type { Shared } from './shared/redis.ts';
-import { pluginContext } from './pluginContext.ts';
+import { pluginContext, type PluginContextDeps } from './pluginContext.ts';
 import { loadSecret } from './secret.ts';
 import { causeOf, StartError } from './startError.ts';
 import { systemInfo } from './systemInfo.ts';
@@ -36,6 +36,7 @@ import { AnswerCaps } from './turn/answerCaps.ts';
 import { InFlight } from './turn/inflight.ts';
 import { ownerOf } from './turn/owner.ts';
 import { generationRoutes } from './turn/routes.ts';
+import { serverTurnRunner } from './turn/serverTurn.ts';
 import { createAttachments } from './uploads/attachments.ts';
 import { uploadRoutes } from './uploads/routes.ts';
 import { pluginFile } from '../core/pluginLayout.ts';
@@ -115,9 +116,11 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
   const generation = { contextProviders: [] as ContextProvider[], guards: [] as GenerationGuard[], useLimits: [] as UseLimit[], tools: new Map<string, ServerTool>() };
 
   const app = new Hono<AppEnv>();
-  const { setBodyLimit, addGate } = apiMiddleware(app, config, log, accounts);
+  const { setBodyLimit, addGate, addAuthenticator, authenticate } = apiMiddleware(app, config, log, accounts);
   app.route('/', coreRoutes(config, enabled));
-  const owners = await mountPlugins(app, plugins, pluginContext({ app, config, db, log, setBodyLimit, addGate, now, ...core, ...generation }), config.plugins);
+  const turns: PluginContextDeps['turns'] = {};
+  const context = pluginContext({ app, config, db, log, setBodyLimit, addGate, addAuthenticator, authenticate, now, turns, ...core, ...generation });
+  const owners = await mountPlugins(app, plugins, context, config.plugins);
 
   const inflight = new InFlight();
   const secure = (c: Context<AppEnv>) => isHttps(c, config.trustProxy);
@@ -129,6 +132,7 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
   const siteOnly = sameSiteOnly(config.allowedOrigins);
   const deps = { inflight, caps, db: db.db, models, providers: generation.contextProviders, guards: generation.guards, useLimits: generation.useLimits, tools: generation.tools, egressFetch, attachments, settings, log };
   app.route('/', generationRoutes(deps, { secure, address: addresses.address, addressKey: addresses.key, sameSiteOnly: siteOnly }));
+  turns.run = serverTurnRunner(deps);
   app.route('/', uploadRoutes({
     db: db.db,
     owner: (c) => ownerOf(c, secure(c), addresses.key),

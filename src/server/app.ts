@@ -248,7 +248,8 @@ function apiRoutesOf(app: Hono<AppEnv>, owners: Map<string, string>): ApiRoute[]
   return app.routes.flatMap((r) => {
     const key = `${r.method} ${r.path}`;
     // Middleware (app.use) and the JSON 404 catch-all are ALL entries on wildcard paths.
-    if (!r.path.startsWith('/api/') || (r.method === 'ALL' && r.path.endsWith('*')) || seen.has(key)) return [];
+    // A plugin's routes outside /api/ (an API in another wire format, /v1/...) are its API too.
+    if (!(r.path.startsWith('/api/') || owners.has(key)) || (r.method === 'ALL' && r.path.endsWith('*')) || seen.has(key)) return [];
     seen.add(key);
     return [{ method: r.method, path: r.path, owner: owners.get(key) ?? 'core' }];
   });

@@ -103,7 +103,7 @@ export async function runGeneration(
     if (request.use_stats) emit({ type: 'stats', stats });
     emit({ type: 'done', session, time });
     const result: GenerateResult = { events, tool_calls: [], images: shownImages, text, stats, info: { model: entry.name, session, time }, eval: judged?.evaluation };
-    return extra ? { ...result, usage: record.usage } : result;
+    return extra?.conversation ? { ...result, usage: record.usage } : result;
   } catch (err) {
     if (signal.aborted) return stopped(turn, keepSoFar);
     return failed(turn, keepSoFar, err);
@@ -249,13 +249,13 @@ async function handOverToolCalls(
     throw new GenerationError(SERVER_MESSAGES.toolRounds(MAX_TOOL_ROUNDS));
   }
   const usage = { ...used, cost: used.inputTokens * entry.priceInput + used.outputTokens * entry.priceOutput };
-  // A server turn's caller sends the results as a new turn of its own: this round's tokens are
+  // A server turn's caller sends its conversation again with the results: this round's tokens are
   // counted now, in the ledger alone (the page's round waits in its session: uses.ts).
-  if (extra) await saveTurn(deps.db, { ...turnRecord(turn, '', [], used), noLog: true });
+  if (extra?.conversation) await saveTurn(deps.db, { ...turnRecord(turn, '', [], used), noLog: true });
   else if (use) await awaitToolResults(deps.db, use, session, usage);
   emit({ type: 'call', calls: pending });
   emit({ type: 'done', session, time: 0, tool_calls: pending });
-  return { ...result, info: { model: entry.name, session, time: 0 }, ...(extra ? { usage } : {}) };
+  return { ...result, info: { model: entry.name, session, time: 0 }, ...(extra?.conversation ? { usage } : {}) };
 }
 
 /**

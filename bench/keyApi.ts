@@ -73,12 +73,13 @@ export async function runKeyApi(): Promise<KeyApiResult> {
     const key = ((await made.json()) as { result: { key: string } }).result.key;
 
     let session = 1_800_000_000_000;
-    const paths = {
+    type Path = { url: string; headers: Record<string, string>; body: () => unknown; marker: string; done: string };
+    const paths: Record<'v1' | 'page' | 'direct', Path> = {
       v1: { url: `${base}/v1/chat/completions`, headers: { authorization: `Bearer ${key}` }, body: () => ({ model: 'bench', stream: true, messages: [{ role: 'user', content: 'hello' }] }), marker: '"content":"t', done: '[DONE]' },
       page: { url: `${base}/api/generate_sse`, headers: { cookie }, body: () => ({ session: session++, user_input: 'hello', mem_length: 0 }), marker: 'event: text', done: 'event: done' },
       direct: { url: `${fake.url}/chat/completions`, headers: {}, body: () => ({ model: 'bench', stream: true, messages: [{ role: 'user', content: 'hello' }] }), marker: '"content":"t', done: '[DONE]' },
     };
-    const run = async (p: (typeof paths)['v1'], n: number, concurrency: number) => {
+    const run = async (p: Path, n: number, concurrency: number) => {
       let next = 0;
       const results: { firstMs: number; ok: boolean }[] = [];
       await Promise.all(

@@ -152,6 +152,16 @@ export type Validated<Target extends 'json' | 'query', S extends ZodType> = Midd
  */
 export type Authenticator = (secret: string, c: Context<AppEnv>) => Promise<{ user: UserRow; credential: string } | Response | undefined>;
 
+/** Where a streamed answer's text goes (ctx.streamResponse). */
+export interface StreamSink {
+  write(text: string): void;
+  /** The client is behind: wait for `ready()` before writing more (back-pressure). */
+  full(): boolean;
+  ready(): Promise<void>;
+  /** Ends the answer, after `last` when given. */
+  end(last?: string): void;
+}
+
 /** A check before every API route: a response refuses the request, undefined lets it through. */
 export type Gate = (c: Context<AppEnv>) => Promise<Response | undefined> | Response | undefined;
 
@@ -244,6 +254,12 @@ export interface ServerPluginContext {
   addAuthenticator(authenticator: Authenticator): void;
   /** Runs the authenticators on a request outside /api/ (a plugin's own paths): sets the user and credential. */
   authenticate(c: Context<AppEnv>): Promise<Response | undefined>;
+  /**
+   * A streamed answer in the plugin's own format (an API's server-sent events), written as the
+   * generation's SSE is: straight to the socket, with back-pressure. Return `response` from the
+   * route, then write to `sink`; `onClose` runs when the client goes away first.
+   */
+  streamResponse(c: Context<AppEnv>, headers: Record<string, string>, onClose: () => void): { sink: StreamSink; response: Response };
   /** The server's clock (tests move it). */
   now(): number;
   /** Raises the request body limit (1 MB by default) of one exact API path, e.g. an upload route. */

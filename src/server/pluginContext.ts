@@ -25,6 +25,7 @@ import { policy } from './policy.ts';
 import { recipientOf } from './recipients.ts';
 import { textsIn } from './texts.ts';
 import { completeOnce } from './turn/oneShot.ts';
+import { streamResponse } from './transport/streamResponse.ts';
 import { ownerOf } from './turn/owner.ts';
 import { canRead, getSession, memory, owns } from './turn/sessions.ts';
 import type { createAttachments } from './uploads/attachments.ts';
@@ -96,6 +97,7 @@ export function pluginContext(deps: PluginContextDeps): ServerPluginContext {
     addGate,
     addAuthenticator,
     authenticate,
+    streamResponse,
     now,
     attachments,
     audit: createAudit(log, now, clientAddress),

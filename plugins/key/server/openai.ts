@@ -5,7 +5,7 @@
 // after it an error event in the stream. A client that goes away stops the provider's request.
 import { randomBytes } from 'node:crypto';
 import { Hono, type Context } from 'hono';
-import type { AppEnv, GenerateRequest, GenerationEvent, ServerPluginContext } from '../../../src/core/index.ts';
+import type { AppEnv, GenerateRequest, GenerationEvent, ServerPluginContext, StreamSink } from '../../../src/core/index.ts';
 import { MESSAGES } from '../common/messages.ts';
 import { keyOf, looksLikeKey } from './keys.ts';
 import { chatBody, chunk, conversationOf, lastUserText, toolChoiceOf, toolsOf, usageChunk, usageJson, wireToolCalls, type ChatBody } from './wire.ts';
@@ -128,74 +128,66 @@ async function whole(ctx: ServerPluginContext, c: Context<AppEnv>, turn: TurnInp
 
 /**
  * A streamed completion: the HTTP answer waits for the turn's first answer event, so that a
- * refusal is still a status; then each text delta is a chunk, the tool calls one chunk, the
- * finish reason, the usage when asked, and `[DONE]`.
+ * refusal is still a status; then each text delta (one per network read of the provider) is a
+ * chunk written at once, the tool calls one chunk, the finish reason, the usage when asked, and
+ * `[DONE]`. A client that reads slowly holds the provider back (emit's promise), as on the page.
  */
 function streamed(ctx: ServerPluginContext, c: Context<AppEnv>, turn: TurnInput, body: ChatBody): Promise<Response> {
   const abort = new AbortController();
   c.req.raw.signal.addEventListener('abort', () => abort.abort(), { once: true });
   const id = completionId();
   const created = Math.floor(Date.now() / 1000);
-  const encoder = new TextEncoder();
   let model = turn.request.model ?? '';
-  let out: ReadableStreamDefaultController<Uint8Array> | undefined;
-  let closed = false;
-  const write = (text: string) => {
-    if (!closed) out?.enqueue(encoder.encode(text));
-  };
-  const stream = new ReadableStream<Uint8Array>({
-    start: (controller) => void (out = controller),
-    // The client went away: the turn, and with it the provider's request, stops.
-    cancel: () => {
-      closed = true;
-      abort.abort();
-    },
-  });
+  let sink: StreamSink | undefined;
+  // The fixed part of a content chunk, made once the model is known: a delta is then one JSON string.
+  let head = '';
+  const contentChunk = (delta: string) => `${head}${JSON.stringify(delta)}}${CONTENT_TAIL}`;
 
   return new Promise<Response>((respond) => {
-    let begun = false;
     const begin = () => {
-      if (begun) return;
-      begun = true;
-      respond(c.body(stream, 200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform', 'X-Accel-Buffering': 'no' }));
-      write(chunk(id, created, model, { role: 'assistant', content: '' }));
+      if (sink) return;
+      const opened = ctx.streamResponse(c, STREAM_HEADERS, () => abort.abort());
+      sink = opened.sink;
+      head = `data: {"id":"${id}","object":"chat.completion.chunk","created":${created},"model":${JSON.stringify(model)},"choices":[{"index":0,"delta":{"content":`;
+      respond(opened.response);
+      sink.write(chunk(id, created, model, { role: 'assistant', content: '' }));
     };
+    const held = () => (sink!.full() ? sink!.ready() : undefined);
     let failure: ErrorEvent | undefined;
     const emit = (e: GenerationEvent) => {
       if (e.type === 'model') model = e.model;
       else if (e.type === 'text') {
         begin();
-        write(chunk(id, created, model, { content: e.delta }));
+        sink!.write(contentChunk(e.delta));
+        return held();
       } else if (e.type === 'call') {
         begin();
-        write(chunk(id, created, model, { tool_calls: wireToolCalls(e.calls).map((call, index) => ({ index, ...call })) }));
+        sink!.write(chunk(id, created, model, { tool_calls: wireToolCalls(e.calls).map((call, index) => ({ index, ...call })) }));
       } else if (e.type === 'error') {
         failure ??= e;
-        if (begun) write(`data: ${JSON.stringify({ error: { message: e.error, type: 'server_error', code: e.message?.code ?? null } })}\n\n`);
+        if (sink) sink.write(`data: ${JSON.stringify({ error: { message: e.error, type: 'server_error', param: null, code: e.message?.code ?? null } })}\n\n`);
       }
+      return undefined;
     };
-    void ctx.generation
-      .run({ ...turn, signal: abort.signal, emit })
-      .then(
-        (result) => {
-          if (!result && !begun) return respond(refusal(c, failure ?? { type: 'error', error: 'The answer failed.' }));
-          begin();
-          if (result) {
-            write(chunk(id, created, model, {}, result.tool_calls.length ? 'tool_calls' : 'stop'));
-            if (body.stream_options?.include_usage) write(usageChunk(id, created, model, result.usage ?? { inputTokens: 0, outputTokens: 0 }));
-          }
-          write('data: [DONE]\n\n');
-        },
-        (err: unknown) => {
-          ctx.log.error({ err: { message: String((err as Error)?.message) } }, 'an API turn failed');
-          if (!begun) respond(openAIError(c, 500, 'The answer failed.', null));
-        },
-      )
-      .finally(() => {
-        if (!closed) {
-          closed = true;
-          out?.close();
+    void ctx.generation.run({ ...turn, signal: abort.signal, emit }).then(
+      (result) => {
+        if (!result && !sink) return respond(refusal(c, failure ?? { type: 'error', error: 'The answer failed.' }));
+        begin();
+        let last = '';
+        if (result) {
+          last += chunk(id, created, model, {}, result.tool_calls.length ? 'tool_calls' : 'stop');
+          if (body.stream_options?.include_usage) last += usageChunk(id, created, model, result.usage ?? { inputTokens: 0, outputTokens: 0 });
         }
-      });
+        sink!.end(`${last}data: [DONE]\n\n`);
+      },
+      (err: unknown) => {
+        ctx.log.error({ err: { message: String((err as Error)?.message) } }, 'an API turn failed');
+        if (!sink) return respond(openAIError(c, 500, 'The answer failed.', null));
+        sink.end();
+      },
+    );
   });
 }
+
+const STREAM_HEADERS = { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform', 'X-Accel-Buffering': 'no' };
+const CONTENT_TAIL = ',"logprobs":null,"finish_reason":null}]}\n\n';

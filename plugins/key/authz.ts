@@ -2,9 +2,9 @@
 // actors: each cell's owner has a key. Keys are one's own; root lists every key's owner, never a
 // key; a login (a cookie) is not a key, so the OpenAI-compatible API refuses every actor here.
 // The key actors (own, another's, revoked, expired, out of scope) are keyActors.server.test.ts's.
-import { createHash } from 'node:crypto';
 import { expect } from 'vitest';
 import { nextSeq, resultOf, t, type Cases, type Matrix, type World } from '../../tests/security/authzSupport.ts';
+import { sha256 } from './server/keys.ts';
 import type { KeysDb } from './server/table.ts';
 
 // prettier-ignore
@@ -23,7 +23,7 @@ const SECRET = 'sk-sc-authzOwnerKey000000000000000000000000000';
 /** The owner's key 'owner-key' (its secret never appears in an answer). */
 async function ownerKey(w: World): Promise<Record<string, string>> {
   const secret = `${SECRET.slice(0, 12)}${nextSeq()}${SECRET.slice(20)}`;
-  const hash = createHash('sha256').update(secret).digest('hex');
+  const hash = await sha256(secret);
   await keys()
     .insertInto('api_keys')
     .values({ user_id: w.owner.id, name: 'owner-key', prefix: secret.slice(0, 12), hash, role: '', stores: '', model: '', expires_at: null, no_log: 0, session: Date.now() + nextSeq(), created_at: Date.now(), last_used_at: null, revoked: 0 })

@@ -60,13 +60,13 @@ describe('shellchat with an API key', () => {
     expect(rows.map((r) => Number(r.input_tokens) + Number(r.output_tokens))).toEqual([7]);
     // The key is this run's credential: no login is kept in the profile.
     expect(existsSync(path.join(dir, 'login.json'))).toBe(false);
-  });
+  }, 30_000);
 
   it('takes the question from a pipe, with --key', async () => {
     fake.reply({ text: 'Piped back.' });
     expect(await cli(profile(), ['--key', key], 'what is piped\n')).toEqual({ status: 0, out: 'Piped back.\n', err: '' });
     expect(JSON.stringify(fake.requests.at(-1)!.body.messages)).toContain('what is piped');
-  });
+  }, 30_000);
 
   it('prints --json, and runs commands as the key’s user', async () => {
     fake.reply({ text: 'As JSON.' });
@@ -77,13 +77,13 @@ describe('shellchat with an API key', () => {
     expect(listed.status).toBe(0);
     expect(listed.out).toContain('ci');
     expect(listed.out).not.toContain(key);
-  });
+  }, 30_000);
 
   it('is refused what a key may not do', async () => {
     const made = await cli(profile(), ['--key', key, ':key add "another"']);
     expect(made.status).toBe(1);
     expect(made.err + made.out).toContain('This cannot be done with an API key: log in with your password.');
-  });
+  }, 30_000);
 
   it('stops before anything is sent when the key is revoked or unknown', async () => {
     const doomed = await newKey('doomed');
@@ -92,5 +92,5 @@ describe('shellchat with an API key', () => {
     expect(await cli(profile(), ['--key', doomed, 'hello?'])).toEqual({ status: 1, out: '', err: 'This API key was revoked.\n' });
     expect(await cli(profile(), ['hello?'], '', { SHELLCHAT_API_KEY: `sk-sc-${'C'.repeat(43)}` })).toEqual({ status: 1, out: '', err: 'Invalid API key.\n' });
     expect(fake.requests.length).toBe(asked);
-  });
+  }, 30_000);
 });

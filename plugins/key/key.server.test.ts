@@ -2,13 +2,13 @@
 // is shown once and kept as a hash, listed with its scope and this month's use, revoked at once;
 // a key authenticates the API routes but cannot make keys, change the password or spend; a
 // deleted user's keys die; root lists every key's owner and use, never a key; no key is logged.
-import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from '../../tests/fixtures/fakeOpenAI.ts';
 import { createShellTester } from '../../tests/harness/shellTester.ts';
 import { startTestServer, type TestServer } from '../../tests/server/support.ts';
 import { addKey, ask, keyRow, keysDb, PW, signedUp, v1 } from './keySupport.ts';
 import { parseAddFlags, expiresIn } from './common/rules.ts';
+import { sha256 } from './server/keys.ts';
 
 let fake: FakeOpenAI;
 let server: TestServer;
@@ -35,7 +35,8 @@ describe(':key commands', () => {
     const t = await signedUp(server);
     const key = await addKey(t, ':key add "editor" --expires 30d --role coder --store docs --model "gpt-4o-mini"');
     const row = await keyRow(server, key);
-    expect(row.hash).toBe(createHash('sha256').update(key).digest('hex'));
+    expect(row.hash).toBe(await sha256(key));
+    expect(row.hash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(row)).not.toContain(key.slice(12));
     expect(row).toMatchObject({ name: 'editor', role: 'coder', stores: 'docs', model: 'gpt-4o-mini', prefix: key.slice(0, 12) });
     expect(Number(row.expires_at) - Number(row.created_at)).toBe(30 * 86_400_000);

@@ -63,7 +63,7 @@ function keyBook(ctx: ServerPluginContext) {
     const existing = await live(user);
     if (existing.some((k) => k.name.toLowerCase() === name.toLowerCase())) return ctx.refuse(c, 409, MESSAGES.exists(name));
     if (existing.length >= MAX_KEYS_PER_USER) return ctx.refuse(c, 400, MESSAGES.tooMany);
-    const { secret, prefix, hash } = newKey();
+    const { secret, prefix, hash } = await newKey();
     const now = ctx.now();
     const stores = (body.stores ?? '').split(',').map((s) => s.trim()).filter(Boolean).join(',');
     const values = {

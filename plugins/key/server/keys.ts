@@ -1,7 +1,6 @@
 // The keys themselves: made from 32 random bytes and shown once, kept as a SHA-256 hash, found by
 // their shown prefix and compared in constant time, revoked at once for every instance (each
 // request reads the row), and their calls' tokens and fees counted from the usage ledger by tag.
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'hono';
 import type { AppEnv, ServerPluginContext, UserRow } from '../../../src/core/index.ts';
 import type { PublicKey } from '../common/api.ts';
@@ -18,12 +17,22 @@ export const keyOf = (c: Context<AppEnv>) => keysOfRequests.get(c.req.raw);
 /** The ledger tag of a key's calls (ServerTurnInput.tag). */
 export const tagOf = (keyId: number) => `key:${keyId}`;
 
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+/** Hex SHA-256 (Web Crypto: plugins use no node: modules). */
+export async function sha256(text: string): Promise<string> {
+  return Buffer.from(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text))).toString('hex');
+}
+
+/** Equal hex digests, compared in constant time: every character, whichever differ. */
+function sameDigest(a: string, b: string): boolean {
+  let diff = a.length ^ b.length;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i % b.length);
+  return diff === 0;
+}
 
 /** A new key: its secret (shown once), the prefix kept to show, and the hash kept to check it. */
-export function newKey(): { secret: string; prefix: string; hash: string } {
-  const secret = KEY_PREFIX + randomBytes(KEY_BYTES).toString('base64url');
-  return { secret, prefix: secret.slice(0, SHOWN_PREFIX_LENGTH), hash: sha256(secret) };
+export async function newKey(): Promise<{ secret: string; prefix: string; hash: string }> {
+  const secret = KEY_PREFIX + Buffer.from(crypto.getRandomValues(new Uint8Array(KEY_BYTES))).toString('base64url');
+  return { secret, prefix: secret.slice(0, SHOWN_PREFIX_LENGTH), hash: await sha256(secret) };
 }
 
 /** Does the secret look like one of ours (so other bearer secrets are left to other authenticators)? */
@@ -31,11 +40,11 @@ export const looksLikeKey = (secret: string) => secret.startsWith(KEY_PREFIX) &&
 
 /** The row of a secret, revoked and expired ones included (the caller says why it is refused). */
 export async function findKey(db: KeysDb, secret: string): Promise<KeyRow | undefined> {
-  const wanted = Buffer.from(sha256(secret), 'hex');
+  const wanted = await sha256(secret);
   const rows = await db.selectFrom('api_keys').selectAll().where('prefix', '=', secret.slice(0, SHOWN_PREFIX_LENGTH)).execute();
   // Every row of the prefix is compared, in constant time, whichever matches.
   let found: KeyRow | undefined;
-  for (const row of rows) if (timingSafeEqual(Buffer.from(row.hash, 'hex'), wanted) && !found) found = row;
+  for (const row of rows) if (sameDigest(row.hash, wanted) && !found) found = row;
   return found;
 }
 

@@ -3,7 +3,6 @@
 // role and stores, usage ledger (tagged with the key) and log (the key's own session, unless
 // --no-log). Errors in OpenAI's shape; a refusal before the first token is the HTTP status, one
 // after it an error event in the stream. A client that goes away stops the provider's request.
-import { randomBytes } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import type { AppEnv, GenerateRequest, GenerationEvent, ServerPluginContext, StreamSink } from '../../../src/core/index.ts';
 import { MESSAGES } from '../common/messages.ts';
@@ -35,7 +34,7 @@ function refusal(c: Context, event: ErrorEvent): Response {
   return openAIError(c, 502, event.error, 'upstream_error');
 }
 
-const completionId = () => `chatcmpl-${randomBytes(12).toString('base64url')}`;
+const completionId = () => `chatcmpl-${Buffer.from(crypto.getRandomValues(new Uint8Array(12))).toString('base64url')}`;
 
 export function openAIRoutes(ctx: ServerPluginContext) {
   /** The request's key: a bearer `sk-sc-...` secret of a live key, or a 401 in OpenAI's shape. */
@@ -82,8 +81,8 @@ export function openAIRoutes(ctx: ServerPluginContext) {
       const key = keyOf(c)!;
       const user = c.get('user')!;
       if (key.model && body.model && body.model !== key.model) return openAIError(c, 403, MESSAGES.modelOutOfScope(key.model).text, 'model_not_allowed');
+      // A model the user may not use is the turn's refusal (404 model_not_found), before any use counts.
       const model = body.model || key.model || undefined;
-      if (model && !(await ctx.models.get(model, user))) return openAIError(c, 404, `The model ${model} does not exist or you do not have access to it.`, 'model_not_found');
       const tools = toolsOf(body);
       const request: GenerateRequest = {
         user_input: lastUserText(body),

@@ -1,6 +1,6 @@
 // Handlers of the key commands (commands.ts), registered with the plugin host.
 import type { PluginContext } from '../../../src/core/index.ts';
-import { keyCommands } from './commands.ts';
+import { keyCommands } from './commands/keys.ts';
 
 export * from './api.ts';
 export * from './limits.ts';

@@ -1,10 +1,10 @@
 // The key commands on top of the typed API client: they run in the browser and the CLI alike;
 // the server decides whose keys one sees and keeps only their hashes.
-import { error, PlatformRef, saidIn, send, text, typedClient, withApiErrors, type CommandHandler, type PluginContext } from '../../../src/core/index.ts';
-import type { KeyRoutes } from '../server/index.ts';
-import type { PublicKey } from './api.ts';
-import { MESSAGES } from './messages.ts';
-import { checkKeyName, parseAddFlags } from './rules.ts';
+import { error, PlatformRef, saidIn, send, text, typedClient, withApiErrors, type CommandHandler, type PluginContext } from '../../../../src/core/index.ts';
+import type { KeyRoutes } from '../../server/index.ts';
+import type { PublicKey } from '../api.ts';
+import { MESSAGES } from '../messages.ts';
+import { checkKeyName, parseAddFlags } from '../rules.ts';
 
 const day = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOString().slice(0, 10));
 

@@ -3,6 +3,7 @@
 // a key authenticates the API routes but cannot make keys, change the password or spend; a
 // deleted user's keys die; root lists every key's owner and use, never a key; no key is logged.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AuditRecord, ServerPluginModule } from '../../src/core/index.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../../tests/fixtures/fakeOpenAI.ts';
 import { createShellTester } from '../../tests/harness/shellTester.ts';
 import { startTestServer, type TestServer } from '../../tests/server/support.ts';
@@ -12,10 +13,13 @@ import { sha256 } from './server/keys.ts';
 
 let fake: FakeOpenAI;
 let server: TestServer;
+/** What the audit hook was told (a listener, as the audit plugin would be). */
+const audited: AuditRecord[] = [];
 
 beforeAll(async () => {
   fake = await startFakeOpenAI();
-  server = await startTestServer('sqlite', { MODEL: 'gpt-4o-mini', OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'sk-system-key' });
+  const listener: ServerPluginModule = { register: (ctx) => ctx.audit.listen((r) => void audited.push(r)) };
+  server = await startTestServer('sqlite', { MODEL: 'gpt-4o-mini', OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'sk-system-key' }, [listener]);
 }, 60_000);
 
 afterAll(async () => {
@@ -70,6 +74,11 @@ describe(':key commands', () => {
     expect(await refused.json()).toMatchObject({ success: false, error: 'This API key was revoked.' });
     expect((await v1(server, '/models', key)).status).toBe(401);
     expect((await t.run(':key rm "ci"')).errors).toEqual(['Key not found.']);
+    // Both changes are in the audit trail, by the user, without the key.
+    await new Promise((r) => setTimeout(r, 10));
+    const mine = audited.filter((r) => r.actor === t.username);
+    expect(mine.map((r) => [r.kind, r.target])).toEqual([['key.create', 'key:ci'], ['key.revoke', 'key:ci']]);
+    expect(JSON.stringify(mine)).not.toContain(key);
   });
 });
 
@@ -105,6 +114,9 @@ describe('a request made with a key', () => {
     expect((await withKey(wrong, '/api/user/info')).status).toBe(401);
     expect((await withKey('not-a-key', '/api/user/info')).status).toBe(401);
     await v1(server, '/chat/completions', key, ask('hello there'));
+    // Whatever logs a request's headers or a key by name, pino redacts it.
+    server.server.log.info({ headers: { authorization: `Bearer ${key}` }, key }, 'a request with a key');
+    expect(server.logs()).toContain('a request with a key');
     expect(server.logs()).not.toContain(key);
     expect(server.logs()).not.toContain(key.slice(12));
   });

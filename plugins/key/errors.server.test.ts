@@ -79,10 +79,33 @@ describe('403 and 404', () => {
     expect(done.json.model).toBe('gpt-4o-mini');
   });
 
-  it('400 for a body that is not a chat request', async () => {
+  it('400 for a body that is not a chat request; 413 past 4 MB, sent whole or chunked, before the provider is asked', async () => {
     const t = await signedUp(server);
     const k = await addKey(t, ':key add "bad"');
     expect(await v1(server, '/chat/completions', k, { model: 'gpt-4o-mini' })).toMatchObject({ status: 400, json: { error: { type: 'invalid_request_error' } } });
+    expect(await v1(server, '/chat/completions', k, { ...ask('hi'), messages: Array.from({ length: 2001 }, () => ({ role: 'user', content: 'x' })) })).toMatchObject({ status: 400 });
+    const asked = fake.requests.length;
+    const huge = JSON.stringify(ask('x'.repeat(5 * 1024 * 1024)));
+    expect(await v1(server, '/chat/completions', k, JSON.parse(huge))).toMatchObject({ status: 413, json: { error: { type: 'invalid_request_error' } } });
+    const encoder = new TextEncoder();
+    const chunked = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < huge.length; i += 1024 * 1024) controller.enqueue(encoder.encode(huge.slice(i, i + 1024 * 1024)));
+        controller.close();
+      },
+    });
+    const res = await fetch(`${server.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${k}`, 'content-type': 'application/json' }, body: chunked, duplex: 'half' } as RequestInit);
+    expect(res.status).toBe(413);
+    expect(fake.requests.length).toBe(asked);
+    // A small chunked body is read as any other.
+    const small = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(encoder.encode(JSON.stringify(ask('chunked but small'))));
+        controller.close();
+      },
+    });
+    const fine = await fetch(`${server.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${k}`, 'content-type': 'application/json' }, body: small, duplex: 'half' } as RequestInit);
+    expect(fine.status).toBe(200);
   });
 });
 

@@ -4,6 +4,7 @@
 // --no-log). Errors in OpenAI's shape; a refusal before the first token is the HTTP status, one
 // after it an error event in the stream. A client that goes away stops the provider's request.
 import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import type { AppEnv, GenerateRequest, GenerationEvent, ServerPluginContext, StreamSink } from '../../../src/core/index.ts';
 import { MESSAGES } from '../common/messages.ts';
 import { keyOf, looksLikeKey } from './keys.ts';
@@ -38,12 +39,15 @@ const completionId = () => `chatcmpl-${Buffer.from(crypto.getRandomValues(new Ui
 
 export function openAIRoutes(ctx: ServerPluginContext) {
   /** The request's key: a bearer `sk-sc-...` secret of a live key, or a 401 in OpenAI's shape. */
+  const tooLarge = (c: Context) => {
+    // The rest of the body stays unread, so the connection cannot carry another request.
+    c.header('Connection', 'close');
+    return openAIError(c, 413, `The request is too large (at most ${BODY_MAX_BYTES / 1024 / 1024} MB).`, null);
+  };
+  // A body without a length (chunked) is counted as it arrives.
+  const chunkedLimit = bodyLimit({ maxSize: BODY_MAX_BYTES, onError: tooLarge });
   const withKey = async (c: Context<AppEnv>, next: () => Promise<void>) => {
-    const length = Number(c.req.header('content-length') ?? 0);
-    if (length > BODY_MAX_BYTES || c.req.header('transfer-encoding') !== undefined) {
-      c.header('Connection', 'close');
-      return openAIError(c, 413, 'The request is too large.', null);
-    }
+    if (Number(c.req.header('content-length') ?? 0) > BODY_MAX_BYTES) return tooLarge(c);
     const bearer = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '')?.[1];
     if (!bearer || !looksLikeKey(bearer)) return openAIError(c, 401, MESSAGES.invalidKey.text, 'invalid_api_key');
     const refused = await ctx.authenticate(c);
@@ -63,6 +67,7 @@ export function openAIRoutes(ctx: ServerPluginContext) {
   };
 
   return new Hono<AppEnv>()
+    .use('/v1/*', (c, next) => (c.req.header('transfer-encoding') !== undefined ? chunkedLimit(c, next) : next()))
     .use('/v1/*', withKey)
     .get('/v1/models', async (c) => c.json({ object: 'list', data: (await modelIds(c)).map((m) => ({ id: m.id, object: 'model', created: 0, owned_by: m.owned_by })) }))
     .post('/v1/chat/completions', async (c) => {

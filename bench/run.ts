@@ -109,6 +109,19 @@ console.log('\nB9 observing the server (issue 41): the metrics\' work per API re
   check(o.onUs <= 1.1 * o.offUs, `a request costs <= 1.1x with metrics on (${(o.onUs / o.offUs).toFixed(2)}x)`);
 }
 
+console.log('\nB10 the OpenAI-compatible API (issue 36): a streamed completion through /v1 with a key, beside the page\'s /api/generate_sse and the fake provider itself, in the same run');
+{
+  const { runKeyApi } = await import('./keyApi.ts');
+  const k = await runKeyApi();
+  const range = (xs: number[]) => `${Math.min(...xs).toFixed(2)}-${Math.max(...xs).toFixed(2)}x`;
+  console.log(`  CPU per token (${k.streams} streams of ${k.tokens} tokens a round): /v1 ${k.v1Us.toFixed(2)} µs vs page ${k.pageUs.toFixed(2)} µs: ${k.ratio.toFixed(2)}x (rounds ${range(k.ratios)})`);
+  console.log(`  first token p50: provider ${k.firstDirect.toFixed(1)} ms, /v1 ${k.firstV1.toFixed(1)} ms (+${(k.firstV1 - k.firstDirect).toFixed(1)}), page ${k.firstPage.toFixed(1)} ms (+${(k.firstPage - k.firstDirect).toFixed(1)})`);
+  console.log(`  ${k.concurrent.streams} streams at once through /v1: ${k.concurrent.complete} complete, ${k.concurrent.errors} errors in ${k.concurrent.seconds.toFixed(1)} s`);
+  check(k.ratio <= 1.2, `CPU per token <= 1.2x the page path (${k.ratio.toFixed(2)}x)`);
+  check(k.firstV1 - k.firstDirect <= 5, `first-token overhead p50 <= 5 ms (${(k.firstV1 - k.firstDirect).toFixed(1)} ms)`);
+  check(k.concurrent.errors === 0, `${k.concurrent.streams} concurrent streams with no error (${k.concurrent.errors})`);
+}
+
 console.log('\nB8 several instances: 200 users chatting for 60 s through two instances behind a round-robin proxy (PostgreSQL, Redis), beside one instance alone at the same time');
 const { runInstances } = await import('./instances.ts');
 const load = await runInstances({ soakMinutes: Number(process.env.BENCH_SOAK_MINUTES ?? 0) });

@@ -10,6 +10,8 @@ export interface CliArgs {
   stream?: boolean;
   json: boolean;
   help: boolean;
+  /** An API key (`--key` or SHELLCHAT_API_KEY): sent as `Authorization: Bearer` instead of a login. */
+  key?: string;
   /** One-shot: a question or a colon command; absent for the REPL. */
   text?: string;
 }
@@ -19,6 +21,7 @@ export const USAGE = `Usage: shellchat [options] ["question" | ":command"]
   -s, --server <url>   the shellchat server (SHELLCHAT_SERVER, default http://localhost:3000)
   -m, --model <name>   use this model for this run
   -r, --role <name>    use this role for this run
+  -k, --key <key>      an API key (SHELLCHAT_API_KEY) instead of a login, for scripts and CI
       --stream         stream the answer (default)
       --no-stream      wait for the whole answer
       --json           print the answer as JSON (text, model, session)
@@ -51,6 +54,14 @@ function serverUrl(value: string, from: string): string {
   return value.replace(/\/+$/, '');
 }
 
+/** The API key of `--key`, else of SHELLCHAT_API_KEY: one word, or refused naming where it came from. */
+function apiKey(flag: string | undefined, env: NodeJS.ProcessEnv): { key?: string } {
+  const [value, from] = flag !== undefined ? [flag, '--key'] : [env.SHELLCHAT_API_KEY, 'SHELLCHAT_API_KEY'];
+  if (value === undefined || (from === 'SHELLCHAT_API_KEY' && value === '')) return {};
+  if (!/^\S+$/.test(value.trim())) throw new CliArgsError(`${from} needs an API key (one word, such as sk-sc-...).`);
+  return { key: value.trim() };
+}
+
 export function parseCliArgs(argv: string[], env: NodeJS.ProcessEnv): CliArgs {
   let parsed;
   try {
@@ -62,6 +73,7 @@ export function parseCliArgs(argv: string[], env: NodeJS.ProcessEnv): CliArgs {
         server: { type: 'string', short: 's' },
         model: { type: 'string', short: 'm' },
         role: { type: 'string', short: 'r' },
+        key: { type: 'string', short: 'k' },
         stream: { type: 'boolean' },
         json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -79,6 +91,7 @@ export function parseCliArgs(argv: string[], env: NodeJS.ProcessEnv): CliArgs {
     server,
     ...(values.model ? { model: values.model.trim() } : {}),
     ...(values.role ? { role: values.role.trim() } : {}),
+    ...apiKey(values.key, env),
     ...(values.stream !== undefined ? { stream: values.stream } : {}),
     json: values.json ?? false,
     help: values.help ?? false,

@@ -51,6 +51,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
     server: args.server,
     profile,
     env,
+    ...(args.key ? { apiKey: args.key } : {}),
     control: cliControl(env),
     chat: cliChat(
       answerSink(term, { json: args.json, onEnd: (info) => (answered = info) }),
@@ -61,6 +62,11 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
   term.tFor = (ns) => session.host.t(ns);
   // The flags apply once the account's settings are in (they would otherwise replace them).
   await session.ready;
+  const keyRefused = session.keyRefusal();
+  if (keyRefused) {
+    term.err.write(`${keyRefused}\n`);
+    return 1;
+  }
   const refused = await applyFlags(session, args);
   if (refused.length) {
     await renderOutputs(await session.host.inLanguage(refused), term);

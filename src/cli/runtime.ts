@@ -33,16 +33,20 @@ import { appConfigFile, loadAppConfig } from '../server/appConfig.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-/** fetch with the login cookie, kept in the profile so the next run is still logged in. */
-function profileFetch(profile: Profile): typeof fetch {
-  const cookies = new Map<string, string>(Object.entries(profile.readJson<Record<string, string>>('login.json', {})));
+/**
+ * fetch with the login cookie, kept in the profile so the next run is still logged in; with an
+ * API key, the key instead (`Authorization: Bearer`), and the profile's login is left alone.
+ */
+function profileFetch(profile: Profile, apiKey?: string): typeof fetch {
+  const cookies = new Map<string, string>(apiKey ? [] : Object.entries(profile.readJson<Record<string, string>>('login.json', {})));
   return (async (input: RequestInfo | URL, init: RequestInit = {}) => {
     const headers = new Headers(init.headers);
     // The server knows a terminal client by this (the plus plan's gate, spec part 6).
     headers.set('x-shellchat-client', 'cli');
+    if (apiKey) headers.set('authorization', `Bearer ${apiKey}`);
     if (cookies.size) headers.set('cookie', [...cookies].map(([k, v]) => `${k}=${v}`).join('; '));
     const response = await fetch(input, { ...init, headers });
-    const set = response.headers.getSetCookie();
+    const set = apiKey ? [] : response.headers.getSetCookie();
     if (set.length) {
       for (const line of set) {
         const [pair, ...attributes] = line.split(';');
@@ -80,6 +84,17 @@ async function builtins(env: NodeJS.ProcessEnv): Promise<PluginEntry[]> {
 const SYSTEM_INFO_WAIT_MS = 5_000;
 
 /** The server's system info (its default model, for the prompt and `:info`), or {} when it does not answer. */
+/** The account an API key acts for (this run only: the profile's login stays as it was), or the server's refusal. */
+async function keyUser(server: string, fetcher: typeof fetch): Promise<{ username: string } | string> {
+  try {
+    const response = await fetcher(`${server}/api/user/info`, { signal: AbortSignal.timeout(SYSTEM_INFO_WAIT_MS) });
+    const body = (await response.json()) as { success?: boolean; error?: string; result?: { username?: string } };
+    return body.success && body.result?.username ? { username: body.result.username } : (body.error ?? `The server answered ${response.status}.`);
+  } catch (err) {
+    return `The server did not answer: ${(err as Error).message}`;
+  }
+}
+
 async function loadSystemInfo(server: string, fetcher: typeof fetch): Promise<SystemInfo> {
   try {
     const response = await fetcher(`${server}/api/system/info`, { signal: AbortSignal.timeout(SYSTEM_INFO_WAIT_MS) });
@@ -110,6 +125,8 @@ export async function openRuntime(options: {
   env: NodeJS.ProcessEnv;
   control: CliControl;
   chat: (session: CliRuntime) => ChatRunner;
+  /** An API key instead of the profile's login (SHELLCHAT_API_KEY, --key). */
+  apiKey?: string;
 }) {
   const { profile } = options;
   const plugins = await builtins(options.env);
@@ -128,7 +145,7 @@ export async function openRuntime(options: {
   // as in the browser; the host waits for its translations before it says a command's outputs.
   settings.onChange('lang', () => void i18n.changeLanguage(language()));
   const reach = createReach(options.server);
-  const api = createApiClient({ baseUrl: options.server, fetch: reach.track(profileFetch(profile)) });
+  const api = createApiClient({ baseUrl: options.server, fetch: reach.track(profileFetch(profile, options.apiKey)) });
   let systemInfo: SystemInfo = {};
   const identity = () => (settings.get<string>('user') ? { loggedIn: true, username: settings.get<string>('user') } : { loggedIn: false });
   let runner: ChatRunner | undefined;
@@ -147,13 +164,16 @@ export async function openRuntime(options: {
   });
   host.services.provide(PlatformRef, { online: () => reach.ok !== false, serverUrl: () => options.server, systemInfo: () => systemInfo, api });
   host.services.provide(TerminalRef, options.control);
-  const session = { host, settings, i18n, api, persist, reach, systemInfo: () => systemInfo, server: options.server, control: options.control };
+  // With an API key, the server's refusal of it (revoked, expired, unknown), said before anything runs.
+  let keyRefusal: string | undefined;
+  const session = { host, settings, i18n, api, persist, reach, systemInfo: () => systemInfo, server: options.server, control: options.control, keyRefusal: () => keyRefusal };
   runner = options.chat(session as CliRuntime);
   // Plugins that start with the shell (the user's sync with the server) and the server's system
   // info (its default model): the flags, the first prompt and a command wait for them (`ready`).
   const ready = Promise.all([
     host.activateStartup().catch(() => undefined),
     loadSystemInfo(options.server, api.fetch).then((info) => void (systemInfo = info)),
+    options.apiKey ? keyUser(options.server, api.fetch).then((found) => (typeof found === 'string' ? void (keyRefusal = found) : settings.runOnly('user', found.username))) : undefined,
   ]).then(() => undefined);
   return { ...session, ready };
 }

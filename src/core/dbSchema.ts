@@ -120,6 +120,8 @@ export interface UsageTable {
   awaiting: ColumnType<number | null, number | null | undefined, number | null>;
   /** How many times the browser's tool results went on with this question (at most MAX_TOOL_ROUNDS). */
   continued: ColumnType<number, number | undefined, number>;
+  /** Where the call came from, when not the page or the CLI's login ('key:12': ServerTurnInput.tag). */
+  tag: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface UploadsTable {

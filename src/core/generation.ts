@@ -84,6 +84,8 @@ export interface GenerateResult {
   stats: Stats;
   info: { model: string; session: number; time: number };
   eval?: { score: number | null; reason: string };
+  /** The turn's tokens and cost (a server turn's only: ServerTurnInput). */
+  usage?: { inputTokens: number; outputTokens: number; cost: number };
 }
 
 /** Rounds of tool calls within one turn, on the server and in the browser, before giving up. */

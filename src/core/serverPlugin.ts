@@ -35,6 +35,11 @@ export interface AppVariables {
   user: UserRow | null;
   /** The login token of this request, when there is one. */
   token: string | null;
+  /**
+   * What authenticated the request when not the login cookie: an authenticator's label
+   * ('key:12'). Unset for a login. Routes that a key may not use (a password, payments) refuse it.
+   */
+  credential?: string;
 }
 export type AppEnv = { Variables: AppVariables };
 
@@ -140,6 +145,23 @@ export type Validated<Target extends 'json' | 'query', S extends ZodType> = Midd
   { in: { [K in Target]: K extends 'query' ? Record<string, string | string[]> : z.input<S> }; out: { [K in Target]: z.output<S> } }
 >;
 
+/**
+ * Turns a request's `Authorization: Bearer <secret>` into its user (ctx.addAuthenticator): the
+ * user and a label for `c.var.credential`, or undefined when the secret is not this one's.
+ * A response refuses the request (a revoked or expired secret).
+ */
+export type Authenticator = (secret: string, c: Context<AppEnv>) => Promise<{ user: UserRow; credential: string } | Response | undefined>;
+
+/** Where a streamed answer's text goes (ctx.streamResponse). */
+export interface StreamSink {
+  write(text: string): void;
+  /** The client is behind: wait for `ready()` before writing more (back-pressure). */
+  full(): boolean;
+  ready(): Promise<void>;
+  /** Ends the answer, after `last` when given. */
+  end(last?: string): void;
+}
+
 /** A check before every API route: a response refuses the request, undefined lets it through. */
 export type Gate = (c: Context<AppEnv>) => Promise<Response | undefined> | Response | undefined;
 
@@ -228,6 +250,16 @@ export interface ServerPluginContext {
   egressHost(host: string, port: number): Promise<string>;
   /** A check before every API route (after the user is known): a response refuses the request. */
   addGate(gate: Gate): void;
+  /** Authenticates requests without a login that carry `Authorization: Bearer` (API keys). */
+  addAuthenticator(authenticator: Authenticator): void;
+  /** Runs the authenticators on a request outside /api/ (a plugin's own paths): sets the user and credential. */
+  authenticate(c: Context<AppEnv>): Promise<Response | undefined>;
+  /**
+   * A streamed answer in the plugin's own format (an API's server-sent events), written as the
+   * generation's SSE is: straight to the socket, with back-pressure. Return `response` from the
+   * route, then write to `sink`; `onClose` runs when the client goes away first.
+   */
+  streamResponse(c: Context<AppEnv>, headers: Record<string, string>, onClose: () => void): { sink: StreamSink; response: Response };
   /** The server's clock (tests move it). */
   now(): number;
   /** Raises the request body limit (1 MB by default) of one exact API path, e.g. an upload route. */

@@ -5,7 +5,7 @@ import type { Context } from 'hono';
 import type { Selectable, Transaction } from 'kysely';
 import type { Message } from './messages.ts';
 import type { Database } from './dbSchema.ts';
-import type { GenerateRequest, RedirectEvent } from './generation.ts';
+import type { GenerateRequest, GenerateResult, GenerationEvent, RedirectEvent, ToolCall } from './generation.ts';
 import type { AppEnv, UserRow } from './serverPlugin.ts';
 
 /** An attached file's bytes, with the name and type it goes by. */
@@ -163,4 +163,37 @@ export interface GenerationRegistry {
    * Its tokens go into the usage ledger.
    */
   complete(input: { user: UserRow | null; model?: string; system: string; prompt: string; signal: AbortSignal }): Promise<string>;
+  /**
+   * One turn of the page's pipeline for a user, asked by a plugin on its own route (an API in
+   * another wire format): the same caps, guards, use limits, context providers, model access,
+   * usage ledger and log. Its events go to `emit` as the page's would; undefined when it failed
+   * (the error event says why).
+   */
+  run(input: ServerTurnInput): Promise<GenerateResult | undefined>;
+}
+
+/** A message of a conversation a caller sends whole (in place of a session's memory and the input). */
+export type TurnMessage =
+  | { role: 'system' | 'user'; content: string; images?: string[] }
+  | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
+  | { role: 'tool'; toolCallId: string; name: string; content: string };
+
+/** Which tool the model must call: the caller's choice, passed on to the provider. */
+export type ToolChoice = 'auto' | 'none' | 'required' | { name: string };
+
+export interface ServerTurnInput {
+  user: UserRow;
+  /** As the page sends it: model, role, stores; the caller's tools as `mcp_tools` (their calls end the turn). */
+  request: GenerateRequest;
+  /** The whole conversation, which replaces the session's memory and `user_input` in the model's context. */
+  conversation?: TurnMessage[];
+  toolChoice?: ToolChoice;
+  /** A label kept on the turn's usage ledger rows, saying where the call came from ('key:12'). */
+  tag?: string;
+  /** Keep no log: the ledger still gets the turn's rows, and `request.session` is not used. */
+  noLog?: boolean;
+  /** The client's address, which the caps on answers in flight count. */
+  address: string;
+  emit(event: GenerationEvent): void | Promise<void>;
+  signal: AbortSignal;
 }

@@ -29,7 +29,7 @@ import { ModelRegistry } from './models/registry.ts';
 import { createEgressFetch } from './net/egress.ts';
 import { applyProxy } from './net/proxy.ts';
 import type { Shared } from './shared/redis.ts';
-import { pluginContext } from './pluginContext.ts';
+import { pluginContext, type PluginContextDeps } from './pluginContext.ts';
 import { loadSecret } from './secret.ts';
 import { causeOf, StartError } from './startError.ts';
 import { systemInfo } from './systemInfo.ts';
@@ -37,6 +37,7 @@ import { AnswerCaps } from './turn/answerCaps.ts';
 import { InFlight } from './turn/inflight.ts';
 import { ownerOf } from './turn/owner.ts';
 import { generationRoutes } from './turn/routes.ts';
+import { serverTurnRunner } from './turn/serverTurn.ts';
 import { createAttachments } from './uploads/attachments.ts';
 import { uploadRoutes } from './uploads/routes.ts';
 import { pluginFile } from '../core/pluginLayout.ts';
@@ -117,7 +118,7 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
 
   const app = new Hono<AppEnv>();
   const events = createServerEvents(log);
-  const { setBodyLimit, addGate } = apiMiddleware(app, config, log, accounts, events);
+  const { setBodyLimit, addGate, addAuthenticator, authenticate } = apiMiddleware(app, config, log, accounts, events);
   app.route('/', coreRoutes(config, enabled));
   const runtimeState = () => ({
     database: { engine: db.engine, connections: db.connections() },
@@ -125,7 +126,9 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
   });
   const closeHooks: (() => Promise<void> | void)[] = [];
   const onClose = (hook: () => Promise<void> | void) => void closeHooks.push(hook);
-  const owners = await mountPlugins(app, plugins, pluginContext({ app, config, db, log, setBodyLimit, addGate, now, events, runtimeState, onClose, ...core, ...generation }), config.plugins);
+  const turns: PluginContextDeps['turns'] = {};
+  const context = pluginContext({ app, config, db, log, setBodyLimit, addGate, addAuthenticator, authenticate, now, events, runtimeState, onClose, turns, ...core, ...generation });
+  const owners = await mountPlugins(app, plugins, context, config.plugins);
 
   const inflight = new InFlight();
   const secure = (c: Context<AppEnv>) => isHttps(c, config.trustProxy);
@@ -137,6 +140,7 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
   const siteOnly = sameSiteOnly(config.allowedOrigins);
   const deps = { inflight, caps, events, db: db.db, models, providers: generation.contextProviders, guards: generation.guards, useLimits: generation.useLimits, tools: generation.tools, egressFetch, attachments, settings, log };
   app.route('/', generationRoutes(deps, { secure, address: addresses.address, addressKey: addresses.key, sameSiteOnly: siteOnly }));
+  turns.run = serverTurnRunner(deps);
   app.route('/', uploadRoutes({
     db: db.db,
     owner: (c) => ownerOf(c, secure(c), addresses.key),
@@ -253,7 +257,8 @@ function apiRoutesOf(app: Hono<AppEnv>, owners: Map<string, string>): ApiRoute[]
   return app.routes.flatMap((r) => {
     const key = `${r.method} ${r.path}`;
     // Middleware (app.use) and the JSON 404 catch-all are ALL entries on wildcard paths.
-    if (!r.path.startsWith('/api/') || (r.method === 'ALL' && r.path.endsWith('*')) || seen.has(key)) return [];
+    // A plugin's routes outside /api/ (an API in another wire format, /v1/...) are its API too.
+    if (!(r.path.startsWith('/api/') || owners.has(key)) || (r.method === 'ALL' && r.path.endsWith('*')) || seen.has(key)) return [];
     seen.add(key);
     return [{ method: r.method, path: r.path, owner: owners.get(key) ?? 'core' }];
   });

@@ -2,7 +2,7 @@
 // mail, configuration, response helpers, the egress-safe fetch, sessions, models, and the
 // generation registry its tools, context providers and guards go into.
 import type { Context, Hono } from 'hono';
-import type { AppEnv, ContextProvider, GenerationGuard, RuntimeState, ServerEventBus, ServerPluginContext, ServerTool, UseLimit } from '../core/index.ts';
+import type { AppEnv, ContextProvider, GenerateResult, GenerationGuard, RuntimeState, ServerEventBus, ServerPluginContext, ServerTool, ServerTurnInput, UseLimit } from '../core/index.ts';
 import { adoptDevice } from './accounts/adopt.ts';
 import type { Accounts } from './accounts/service.ts';
 import { cookieHelpers, isHttps, requireUser } from './auth/session.ts';
@@ -25,6 +25,7 @@ import { policy } from './policy.ts';
 import { recipientOf } from './recipients.ts';
 import { textsIn } from './texts.ts';
 import { completeOnce } from './turn/oneShot.ts';
+import { streamResponse } from './transport/streamResponse.ts';
 import { ownerOf } from './turn/owner.ts';
 import { canRead, getSession, memory, owns } from './turn/sessions.ts';
 import type { createAttachments } from './uploads/attachments.ts';
@@ -43,10 +44,14 @@ export interface PluginContextDeps {
   throttles: Throttles;
   setBodyLimit(path: string, maxBytes: number): void;
   addGate: ServerPluginContext['addGate'];
+  addAuthenticator: ServerPluginContext['addAuthenticator'];
+  authenticate: ServerPluginContext['authenticate'];
   now(): number;
   events: ServerEventBus;
   runtimeState(): RuntimeState;
   onClose(hook: () => Promise<void> | void): void;
+  /** The server turn (turn/serverTurn.ts), set once the generation pipeline exists (after the plugins are mounted). */
+  turns: { run?: (input: ServerTurnInput) => Promise<GenerateResult | undefined> };
   /** Filled by the plugins' register(): the generation pipeline reads them. */
   contextProviders: ContextProvider[];
   guards: GenerationGuard[];
@@ -55,7 +60,7 @@ export interface PluginContextDeps {
 }
 
 export function pluginContext(deps: PluginContextDeps): ServerPluginContext {
-  const { app, config, db, log, accounts, secret, box, models, egressFetch, attachments, throttles, setBodyLimit, addGate, now, events, runtimeState, onClose, contextProviders, guards, useLimits, tools } = deps;
+  const { app, config, db, log, accounts, secret, box, models, egressFetch, attachments, throttles, setBodyLimit, addGate, addAuthenticator, authenticate, now, events, runtimeState, onClose, contextProviders, guards, useLimits, tools, turns } = deps;
   const clientAddress = (c: Context<AppEnv>): string => addressOf(c, config.trustProxy);
 
   return {
@@ -93,6 +98,9 @@ export function pluginContext(deps: PluginContextDeps): ServerPluginContext {
     secrets: { seal: (plain) => box.seal(plain), open: (sealed) => box.open(sealed) },
     setBodyLimit,
     addGate,
+    addAuthenticator,
+    authenticate,
+    streamResponse,
     now,
     attachments,
     audit: createAudit(log, now, clientAddress),
@@ -135,6 +143,10 @@ export function pluginContext(deps: PluginContextDeps): ServerPluginContext {
         tools.set(name, serverTool);
       },
       complete: (input) => completeOnce(db.db, models, egressFetch, input),
+      run: (input) => {
+        if (!turns.run) throw new Error('The server turn is not ready before the plugins are registered');
+        return turns.run(input);
+      },
     },
   };
 }

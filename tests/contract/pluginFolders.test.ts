@@ -21,6 +21,8 @@ const KNOWN: Record<string, string> = {
   // The terminal client's --model and --role flags check their value against the plugins' routes.
   'src/cli/flags.ts → model: route GET /api/model/{name}': 'CLI flags',
   'src/cli/flags.ts → role: route GET /api/role/{name}': 'CLI flags',
+  // With an API key instead of a login, the terminal client asks the user plugin whose key it is.
+  'src/cli/runtime.ts → user: route GET /api/user/info': 'CLI key',
   // The server's environment still documents the plugins' variables (their own schemas are issue 35 item 2).
   'src/server/env.ts → subscription: route POST /api/payment/webhook': 'env schema',
   // The general plugin's commands the core and the shell lean on: the input's placeholder,

@@ -1,7 +1,7 @@
 // The login cookie and the middleware that turns it into `c.var.user`.
 import type { Context, MiddlewareHandler } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import type { AppEnv } from '../../core/index.ts';
+import type { AppEnv, Authenticator } from '../../core/index.ts';
 import type { Accounts } from '../accounts/service.ts';
 import { fail } from '../http/respond.ts';
 import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
@@ -31,12 +31,44 @@ export function cookieHelpers(trustProxy: boolean) {
   };
 }
 
-export function loadUser(accounts: Accounts): MiddlewareHandler<AppEnv> {
+/** The secret of an `Authorization: Bearer <secret>` header, if the request has one. */
+export function bearerOf(c: Context): string | undefined {
+  const header = c.req.header('authorization');
+  const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  return match?.[1];
+}
+
+/**
+ * A request's user from the plugins' authenticators (API keys): only for a request that has no
+ * login and carries a bearer secret. A secret that no authenticator knows is refused (401), so a
+ * script with a mistyped key is told so rather than treated as a visitor.
+ */
+export async function authenticateBearer(c: Context<AppEnv>, authenticators: readonly Authenticator[]): Promise<Response | undefined> {
+  const secret = bearerOf(c);
+  if (secret === undefined || !authenticators.length) return undefined;
+  for (const authenticate of authenticators) {
+    const found = await authenticate(secret, c);
+    if (found instanceof Response) return found;
+    if (found) {
+      c.set('user', found.user);
+      c.set('token', null);
+      c.set('credential', found.credential);
+      return undefined;
+    }
+  }
+  return fail(c, 401, SERVER_MESSAGES.pleaseLogin);
+}
+
+export function loadUser(accounts: Accounts, authenticators: readonly Authenticator[] = []): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const token = getCookie(c, COOKIE) ?? null;
     const user = token ? await accounts.userForToken(token) : undefined;
     c.set('user', user ?? null);
     c.set('token', user ? token : null);
+    if (!user) {
+      const refused = await authenticateBearer(c, authenticators);
+      if (refused) return refused;
+    }
     await next();
   };
 }

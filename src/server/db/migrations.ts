@@ -187,6 +187,18 @@ export const ledgerMigration: MigrationFactory = (engine, c) => ({
  * visitor's uses and uploads, and a use that waits for what completes it (a local model's log,
  * the browser's tool results).
  */
+/** Where a ledger row's call came from, when not the page (ServerTurnInput.tag: 'key:12'), to count a key's tokens by. */
+export const usageTagMigration: MigrationFactory = (_engine, c) => ({
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('usage').addColumn('tag', c.name).execute();
+    await db.schema.createIndex('usage_tag').on('usage').columns(['tag', 'created_at']).execute();
+  },
+  async down(db: Kysely<unknown>) {
+    await db.schema.dropIndex('usage_tag').on('usage').execute();
+    await db.schema.alterTable('usage').dropColumn('tag').execute();
+  },
+});
+
 export const visitorAddressMigration: MigrationFactory = (_engine, c) => ({
   async up(db: Kysely<unknown>) {
     await db.schema.alterTable('usage').addColumn('address', c.name).execute();
@@ -212,7 +224,14 @@ export const visitorAddressMigration: MigrationFactory = (_engine, c) => ({
  */
 export const CORE_MIGRATIONS: OwnedMigrations = {
   owner: '',
-  migrations: { '0001_accounts': accountsMigration, '0002_sessions': chatMigration, '0003_uploads': uploadsMigration, '0004_ledger': ledgerMigration, '0005_visitor_addresses': visitorAddressMigration },
+  migrations: {
+    '0001_accounts': accountsMigration,
+    '0002_sessions': chatMigration,
+    '0003_uploads': uploadsMigration,
+    '0004_ledger': ledgerMigration,
+    '0005_visitor_addresses': visitorAddressMigration,
+    '0006_usage_tags': usageTagMigration,
+  },
   // 0002_chat made the users' models table too, which a plugin makes now.
   formerNames: { '0002_sessions': '0002_chat', '0003_uploads': '0400_uploads', '0004_ledger': '0600_ledger', '0005_visitor_addresses': '0820_visitor_addresses' },
 };

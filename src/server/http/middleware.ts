@@ -4,12 +4,12 @@
 import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { matchedRoutes } from 'hono/route';
-import type { AppEnv, Gate, ServerEventBus } from '../../core/index.ts';
+import type { AppEnv, Authenticator, Gate, ServerEventBus } from '../../core/index.ts';
 import { UPLOAD_MAX_BYTES } from '../../core/constants.ts';
 import type { Message } from '../../core/messages.ts';
 import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
 import type { Accounts } from '../accounts/service.ts';
-import { loadUser } from '../auth/session.ts';
+import { authenticateBearer, loadUser } from '../auth/session.ts';
 import { isConnectionLost } from '../db/connectionLost.ts';
 import type { ServerConfig } from '../config.ts';
 import type { Logger } from '../log.ts';
@@ -19,7 +19,18 @@ import { originCheck } from './origin.ts';
 import { fail } from './respond.ts';
 
 /** Installs the middleware; what it returns raises one exact API path's body limit (an upload route). */
-export function apiMiddleware(app: Hono<AppEnv>, config: ServerConfig, log: Logger, accounts: Accounts, events?: ServerEventBus): { setBodyLimit(path: string, maxBytes: number): void; addGate(gate: Gate): void } {
+export function apiMiddleware(
+  app: Hono<AppEnv>,
+  config: ServerConfig,
+  log: Logger,
+  accounts: Accounts,
+  events?: ServerEventBus,
+): {
+  setBodyLimit(path: string, maxBytes: number): void;
+  addGate(gate: Gate): void;
+  addAuthenticator(authenticator: Authenticator): void;
+  authenticate(c: Context<AppEnv>): Promise<Response | undefined>;
+} {
   app.use('*', securityHeaders(config));
   app.use('/api/*', async (c, next) => {
     const started = performance.now();
@@ -54,7 +65,9 @@ export function apiMiddleware(app: Hono<AppEnv>, config: ServerConfig, log: Logg
   raisedLimits.set(UPLOAD_PUT_PATH, limitFor(UPLOAD_MAX_BYTES, SERVER_MESSAGES.uploadTooLarge));
   app.use('/api/*', (c, next) => (raisedLimits.get(c.req.path) ?? defaultLimit)(c, next));
   app.use('/api/*', originCheck(config.allowedOrigins));
-  app.use('/api/*', loadUser(accounts));
+  // Plugins add authenticators (API keys) for requests without a login that carry a bearer secret.
+  const authenticators: Authenticator[] = [];
+  app.use('/api/*', loadUser(accounts, authenticators));
   // Checks a plugin puts before every route (the plus plan's), in the order they were added.
   const gates: Gate[] = [];
   app.use('/api/*', async (c, next) => {
@@ -73,6 +86,12 @@ export function apiMiddleware(app: Hono<AppEnv>, config: ServerConfig, log: Logg
 
   return {
     addGate: (gate) => void gates.push(gate),
+    addAuthenticator: (authenticator) => void authenticators.push(authenticator),
+    authenticate: (c) => {
+      c.set('user', null);
+      c.set('token', null);
+      return authenticateBearer(c, authenticators);
+    },
     setBodyLimit: (routePath, maxBytes) => {
       raisedLimits.set(routePath, limitFor(maxBytes));
     },

@@ -12,6 +12,7 @@
 import { MessageError, type Message } from '../../core/messages.ts';
 import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
 import type { ModelMessage } from 'ai';
+import type { ToolChoice } from '../../core/index.ts';
 import type { ModelEntry } from '../models/systemModels.ts';
 import { chatStreamReader, type StreamFailure, type StreamedCall } from '../../core/api/chatStream.ts';
 import { CutShortError, viaFetch, viaSystem, type ChunkResult } from './upstream.ts';
@@ -56,6 +57,8 @@ export interface DirectStreamOptions {
   topP: number;
   maxSteps: number;
   signal: AbortSignal;
+  /** The caller's tool choice (a server turn's: ServerTurnInput.toolChoice); the provider's default otherwise. */
+  toolChoice?: ToolChoice;
 }
 
 type WireMessage = Record<string, unknown>;
@@ -144,6 +147,7 @@ async function streamStep(o: DirectStreamOptions, messages: WireMessage[], end: 
     ...(tools.length
       ? { tools: tools.map(([name, t]) => ({ type: 'function', function: { name, description: t.description, parameters: t.parameters } })) }
       : {}),
+    ...(tools.length && o.toolChoice ? { tool_choice: typeof o.toolChoice === 'string' ? o.toolChoice : { type: 'function', function: { name: o.toolChoice.name } } } : {}),
   };
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream' };
   if (o.entry.apiKey) headers.authorization = `Bearer ${o.entry.apiKey}`;

@@ -33,6 +33,7 @@ function sdkParts(o: SdkStreamOptions) {
     // The system messages are the server's own: the operator's prompt and the context providers'.
     allowSystemInMessages: true,
     tools: Object.keys(tools).length ? tools : undefined,
+    ...(o.toolChoice && Object.keys(tools).length ? { toolChoice: typeof o.toolChoice === 'string' ? o.toolChoice : { type: 'tool' as const, toolName: o.toolChoice.name } } : {}),
     stopWhen: stepCountIs(o.maxSteps),
     temperature: o.temperature,
     topP: o.topP,

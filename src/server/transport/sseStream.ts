@@ -25,7 +25,7 @@ export interface SseStream {
   close(): void;
 }
 
-interface Sink {
+export interface Sink {
   write(chunk: string): void;
   /** The client is behind: the buffer is over its high-water mark. */
   full(): boolean;
@@ -92,6 +92,11 @@ function sseEncoder(sink: Sink): SseStream {
  * as a proxy speaking 1.0) or the response is not yet the socket's (a pipelined request).
  */
 export function nodeSseStream(res: ServerResponse, headers: Record<string, string>, onClose: () => void): SseStream {
+  return sseEncoder(nodeSink(res, headers, onClose));
+}
+
+/** A Node response as a sink of text (nodeSseStream's; a plugin's own stream: streamResponse.ts). */
+export function nodeSink(res: ServerResponse, headers: Record<string, string>, onClose: () => void): Sink {
   // Not flushed on their own: the headers go out with the first event ('Querying...'), in
   // one write instead of two.
   res.writeHead(200, headers);
@@ -108,7 +113,7 @@ export function nodeSseStream(res: ServerResponse, headers: Record<string, strin
     res.write(chunk);
     if (res.chunkedEncoding && res.socket && !res.socket.destroyed) socket = res.socket as Socket;
   };
-  return sseEncoder({
+  return {
     write,
     full: () => target().writableNeedDrain,
     ready: () =>
@@ -133,7 +138,7 @@ export function nodeSseStream(res: ServerResponse, headers: Record<string, strin
       res.end();
       socket.uncork();
     },
-  });
+  };
 }
 
 /** Events in a ReadableStream (for a runtime without a Node response). */

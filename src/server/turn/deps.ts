@@ -2,7 +2,7 @@
 // request, owner, events and stop, then its session and model), and which fetch a model's
 // requests go through.
 import type { Kysely } from 'kysely';
-import type { AttachmentsApi, ContextProvider, Database, GenerateRequest, GenerationEvent, GenerationGuard, Message, ServerEventBus, ServerTool, UseLimit } from '../../core/index.ts';
+import type { AttachmentsApi, ContextProvider, Database, GenerateRequest, GenerationEvent, GenerationGuard, Message, ServerEventBus, ServerTool, ToolChoice, TurnMessage, UseLimit } from '../../core/index.ts';
 import type { ModelRegistry } from '../models/registry.ts';
 import type { ModelEntry } from '../models/systemModels.ts';
 import type { AnswerCaps } from './answerCaps.ts';
@@ -45,6 +45,16 @@ export interface Turn {
   signal: AbortSignal;
   /** The question's use, recorded when it started (with usage limits on: uses.ts). */
   use?: Use;
+  /** What a plugin's server turn adds (ctx.generation.run: serverTurn.ts); none for the page's. */
+  extra?: TurnExtra;
+}
+
+/** A server turn's own: the caller's conversation, its tool choice, the ledger's tag, no log. */
+export interface TurnExtra {
+  conversation?: TurnMessage[];
+  toolChoice?: ToolChoice;
+  tag?: string;
+  noLog?: boolean;
 }
 
 /** A turn once its session and its model are known. */

@@ -26,6 +26,10 @@ export interface TurnRecord {
   useId?: number;
   /** A local model's log (/api/log/add): it completes the use waiting in its session, if there is one. */
   localTurn?: boolean;
+  /** The ledger rows' tag (a server turn's: ServerTurnInput.tag). */
+  tag?: string;
+  /** Usage rows only, no log (a server turn asked for none, or a round that handed tool calls over). */
+  noLog?: boolean;
 }
 
 /**
@@ -74,13 +78,14 @@ interface UsageValues {
   userId: number | null;
   deviceId: string | null;
   address: string | null;
-  logId: number;
+  logId: number | null;
   kind: string;
   model: string;
   inputTokens: number;
   outputTokens: number;
   cost: number;
   now: number;
+  tag: string | null;
 }
 const insertUsage = precompiled((db, a: UsageValues) =>
   db.insertInto('usage').values({
@@ -88,6 +93,7 @@ const insertUsage = precompiled((db, a: UsageValues) =>
     device_id: a.deviceId,
     address: a.address,
     log_id: a.logId,
+    tag: a.tag,
     kind: a.kind,
     model: a.model,
     input_tokens: a.inputTokens,
@@ -97,11 +103,12 @@ const insertUsage = precompiled((db, a: UsageValues) =>
   }),
 );
 /** The use recorded when the question started gets its log, model, tokens and cost (adding to an earlier round's). */
-const completeUse = precompiled((db, a: { id: number; logId: number; model: string; inputTokens: number; outputTokens: number; cost: number }) =>
+const completeUse = precompiled((db, a: { id: number; logId: number | null; model: string; inputTokens: number; outputTokens: number; cost: number; tag: string | null }) =>
   db
     .updateTable('usage')
     .set((eb) => ({
       log_id: a.logId,
+      tag: a.tag,
       model: a.model,
       input_tokens: eb('input_tokens', '+', a.inputTokens),
       output_tokens: eb('output_tokens', '+', a.outputTokens),
@@ -114,13 +121,18 @@ const touchSession = precompiled((db, a: { id: number; now: number }) => db.upda
 
 interface SavedTurn {
   time: number;
-  logId: number;
+  /** Null when the turn kept no log (TurnRecord.noLog). */
+  logId: number | null;
 }
 
 /** Saves a turn; turns that finish together share a transaction (groupCommit.ts). */
 export const saveTurn: (db: Kysely<Database>, turn: TurnRecord) => Promise<SavedTurn> = grouped(writeTurn);
 
 async function writeTurn(trx: Transaction<Database>, turn: TurnRecord): Promise<SavedTurn> {
+  if (turn.noLog) {
+    await writeUsage(trx, turn, null, Date.now());
+    return { time: 0, logId: null };
+  }
   const last = (await maxLogTime(trx, { session: turn.session })).rows[0];
   // Times are unique within a session and never before the session itself.
   const time = Math.max(Date.now(), Number(last?.time ?? 0) + 1, turn.session);
@@ -142,13 +154,21 @@ async function writeTurn(trx: Transaction<Database>, turn: TurnRecord): Promise<
     now,
   });
   const logId = Number((inserted.rows[0] as { id?: number } | undefined)?.id ?? inserted.insertId);
-  const address = turn.owner.user ? null : (turn.owner.address ?? null);
-  const useId = turn.useId ?? (turn.localTurn ? await waitingLocalUse(trx, turn) : undefined);
-  if (useId !== undefined) await completeUse(trx, { id: useId, logId, model: turn.model, ...turn.usage });
-  else await insertUsage(trx, { userId, deviceId, address, logId, kind: 'chat', model: turn.model, ...turn.usage, now });
-  if (turn.evalUsage) await insertUsage(trx, { userId, deviceId, address, logId, kind: 'eval', ...turn.evalUsage, now });
+  await writeUsage(trx, turn, logId, now);
   await touchSession(trx, { id: turn.session, now });
   return { time, logId };
+}
+
+/** The turn's usage rows: its use completed (or a row added), and the self-evaluation's. */
+async function writeUsage(trx: Transaction<Database>, turn: TurnRecord, logId: number | null, now: number): Promise<void> {
+  const userId = turn.owner.user?.id ?? null;
+  const deviceId = turn.owner.user ? null : turn.owner.deviceId;
+  const address = turn.owner.user ? null : (turn.owner.address ?? null);
+  const tag = turn.tag ?? null;
+  const useId = turn.useId ?? (turn.localTurn ? await waitingLocalUse(trx, turn) : undefined);
+  if (useId !== undefined) await completeUse(trx, { id: useId, logId, model: turn.model, ...turn.usage, tag });
+  else await insertUsage(trx, { userId, deviceId, address, logId, kind: 'chat', model: turn.model, ...turn.usage, now, tag });
+  if (turn.evalUsage) await insertUsage(trx, { userId, deviceId, address, logId, kind: 'eval', ...turn.evalUsage, now, tag });
 }
 
 /** The use a local model's turn recorded at /api/generate_msg, waiting for this log in its session. */

@@ -47,6 +47,11 @@ export function generationRoutes(deps: GenerationDeps, http: GenerationHttp) {
   const slot = (c: Context<AppEnv>, who: Owner) => deps.caps.take(who, http.address(c));
   // Asked for only by an image model's turn: parsing the request's URL costs every other turn.
   const originOf = (c: Context<AppEnv>) => deps.settings.publicUrl || new URL(c.req.url).origin;
+  // A request a plugin's authenticator let in (an API key) tags its turn's ledger rows with it.
+  const tagged = (c: Context<AppEnv>) => {
+    const credential = c.get('credential');
+    return credential ? { tag: credential } : undefined;
+  };
 
   const sse = (c: Context<AppEnv>, request: GenerateRequest) => {
     const who = owner(c);
@@ -54,7 +59,7 @@ export function generationRoutes(deps: GenerationDeps, http: GenerationHttp) {
     const abort = new AbortController();
     // The turn, tracked and giving its slots back when it settles; or the refusal alone.
     const turn = (emit: Emit) =>
-      release ? deps.inflight.track(abort, runGeneration(deps, request, who, emit, abort.signal, () => originOf(c)).finally(release)) : refused(emit);
+      release ? deps.inflight.track(abort, runGeneration(deps, request, who, emit, abort.signal, () => originOf(c), tagged(c)).finally(release)) : refused(emit);
     c.header('Content-Type', 'text/event-stream');
     c.header('X-Accel-Buffering', 'no');
     c.header('Cache-Control', 'no-cache, no-transform');
@@ -101,7 +106,7 @@ export function generationRoutes(deps: GenerationDeps, http: GenerationHttp) {
     c.req.raw.signal.addEventListener('abort', () => abort.abort());
     const result = await deps.inflight.track(abort, runGeneration(deps, request, who, (e) => {
       if (e.type === 'error') error = e.message ? new Message(e.message.code, e.message.params as Message['params'], e.message.text) : e.error;
-    }, abort.signal, () => originOf(c)).finally(release));
+    }, abort.signal, () => originOf(c), tagged(c)).finally(release));
     return result ? ok(c, result) : fail(c, 400, error || SERVER_MESSAGES.errorOccurred);
   })
   .post('/api/generate_msg', validate('json', generateBody), async (c) => {

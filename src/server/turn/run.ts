@@ -16,7 +16,8 @@ import { isConnectionLost } from '../db/connectionLost.ts';
 import { languageModel } from '../models/providers.ts';
 import type { ModelEntry } from '../models/systemModels.ts';
 import type { RelayTool } from '../transport/directStream.ts';
-import { modelFetch, type Emit, type GenerationDeps, type ModelTurn, type Turn } from './deps.ts';
+import { modelFetch, type Emit, type GenerationDeps, type ModelTurn, type Turn, type TurnExtra } from './deps.ts';
+import { conversationMessages } from './serverTurn.ts';
 import { errorEvent, errorMessage, GenerationError, statusEvent } from './errors.ts';
 import { evaluate } from './evaluate.ts';
 import { fetchFileTexts, imagesOf, inlineUploadedImages } from './files.ts';
@@ -48,20 +49,25 @@ export async function runGeneration(
   signal: AbortSignal,
   /** Where the server's own URLs point (an image model's pictures): PUBLIC_URL or the request's origin. */
   origin: () => string = () => '',
+  /** A plugin's server turn (serverTurn.ts): its conversation, tool choice, ledger tag, no log. */
+  extra?: TurnExtra,
 ): Promise<GenerateResult | undefined> {
-  const turn: Turn = { deps, request, owner, emit, signal };
+  const turn: Turn = { deps, request, owner, emit, signal, extra };
   // What a stop (or a closed tab, or a provider that cut the answer off) leaves: the answer so
   // far, kept as the turn's log (set once the answer can begin).
   let keepSoFar: KeepSoFar | undefined;
   try {
     if (deps.guards?.length) await checkGuards(deps.guards, request, owner);
     turn.use = await startUse(turn);
-    const session = await sessionForTurn(deps.db, request.session, request.time, owner);
+    // A server turn without a log has no session (0): nothing reads or writes one.
+    const session = extra?.noLog ? 0 : await sessionForTurn(deps.db, request.session, request.time, owner);
     const modelTurn: ModelTurn = { ...turn, session, entry: await resolveModel(turn) };
     const { entry } = modelTurn;
     if (turn.use) turn.use.model = entry.name;
     const images = request.images ?? [];
     // An image model answers with a picture (imageTurn.ts); the images attached are to be edited.
+    // A server turn's conversation has no session to edit them in: those models are the page's.
+    if (entry.capabilities.image && extra?.conversation) throw new GenerationError(SERVER_MESSAGES.modelNotFound);
     if (entry.capabilities.image) return await imageModelTurn(modelTurn, origin);
     if (images.length && !entry.capabilities.vision) throw new GenerationError(SERVER_MESSAGES.noVision(entry.name));
 
@@ -93,7 +99,8 @@ export async function runGeneration(
     }
 
     const judged = request.use_eval && text ? await selfEvaluate(modelTurn, text, stats) : undefined;
-    const { time } = await saveTurn(deps.db, turnRecord(modelTurn, text, [...(request.tool_results ?? []), ...ran], streamed.usage, judged?.usage)).catch((err: unknown) => {
+    const record = turnRecord(modelTurn, text, [...(request.tool_results ?? []), ...ran], streamed.usage, judged?.usage);
+    const { time } = await saveTurn(deps.db, record).catch((err: unknown) => {
       if (!isConnectionLost(err)) throw err;
       // The save waited for the database already (groupCommit.ts): the answer so far would not be kept either.
       keepSoFar = undefined;
@@ -102,7 +109,8 @@ export async function runGeneration(
     });
     if (request.use_stats) emit({ type: 'stats', stats });
     emit({ type: 'done', session, time });
-    return { events, tool_calls: [], images: shownImages, text, stats, info: { model: entry.name, session, time }, eval: judged?.evaluation };
+    const result: GenerateResult = { events, tool_calls: [], images: shownImages, text, stats, info: { model: entry.name, session, time }, eval: judged?.evaluation };
+    return extra?.conversation ? { ...result, usage: record.usage } : result;
   } catch (err) {
     if (signal.aborted) return stopped(turn, keepSoFar);
     return failed(turn, keepSoFar, err);
@@ -121,10 +129,10 @@ export async function checkGuards(guards: GenerationGuard[] | undefined, request
  * The question's use, recorded now when usage limits are on (uses.ts): refused here past a
  * limit. A round that brings the browser's tool results takes over the use waiting in its session.
  */
-async function startUse({ deps, request, owner }: Turn): Promise<Use | undefined> {
+async function startUse({ deps, request, owner, extra }: Turn): Promise<Use | undefined> {
   if (!deps.useLimits?.length) return undefined;
   const model = request.model || deps.models.defaultModel()?.name || '';
-  return reserveUse(deps.db, deps.useLimits, owner, { model, ...(request.tool_results?.length ? { continues: request.session } : {}) });
+  return reserveUse(deps.db, deps.useLimits, owner, { model, tag: extra?.tag, ...(request.tool_results?.length ? { continues: request.session } : {}) });
 }
 
 /** The model asked for (the user's, their groups', or the system's), or the default one. */
@@ -160,6 +168,13 @@ interface TurnContext {
 async function buildContext(turn: ModelTurn): Promise<TurnContext> {
   const { deps, request, entry, session, signal } = turn;
   const provided = await askContextProviders(turn);
+  const conversation = turn.extra?.conversation;
+  if (conversation) {
+    // The caller's conversation stands for the memory and the input; the server's system
+    // messages (the prompt, the role's, the stores') still go first.
+    const system = buildMessages({ ...request, user_input: '', images: [], tool_results: [] }, { systemPrompt: deps.settings.roleContentSystem, providerSystem: provided.system, memory: [], fileTexts: [], vision: false }).slice(0, -1);
+    return { messages: [...system, ...conversationMessages(conversation, entry.capabilities.vision)], past: [], memLength: 0, providerImages: provided.images };
+  }
   const memLength = request.mem_length ?? DEFAULT_MEM_LENGTH;
   const past = memLength > 0 ? await memory(deps.db, session, memLength) : [];
   const fileTexts = await fetchFileTexts(request.files ?? [], deps.attachments, signal);
@@ -231,18 +246,23 @@ function splitToolCalls({ calls, results }: StreamedAnswer): { ran: ToolResult[]
  * use, with this round's tokens, waits for that next round (uses.ts).
  */
 async function handOverToolCalls(
-  { deps, request, entry, session, emit, use }: ModelTurn,
+  turn: ModelTurn,
   pending: ToolCall[],
   used: { inputTokens: number; outputTokens: number },
   result: Omit<GenerateResult, 'info' | 'eval'>,
 ): Promise<GenerateResult> {
+  const { deps, request, entry, session, emit, use, extra } = turn;
   if (pending.some((c) => !request.mcp_tools?.some((t) => t.name === c.name))) {
     throw new GenerationError(SERVER_MESSAGES.toolRounds(MAX_TOOL_ROUNDS));
   }
-  if (use) await awaitToolResults(deps.db, use, session, { ...used, cost: used.inputTokens * entry.priceInput + used.outputTokens * entry.priceOutput });
+  const usage = { ...used, cost: used.inputTokens * entry.priceInput + used.outputTokens * entry.priceOutput };
+  // A server turn's caller sends its conversation again with the results: this round's tokens are
+  // counted now, in the ledger alone (the page's round waits in its session: uses.ts).
+  if (extra?.conversation) await saveTurn(deps.db, { ...turnRecord(turn, '', [], used), noLog: true });
+  else if (use) await awaitToolResults(deps.db, use, session, usage);
   emit({ type: 'call', calls: pending });
   emit({ type: 'done', session, time: 0, tool_calls: pending });
-  return { ...result, info: { model: entry.name, session, time: 0 } };
+  return { ...result, info: { model: entry.name, session, time: 0 }, ...(extra?.conversation ? { usage } : {}) };
 }
 
 /**
@@ -268,7 +288,7 @@ async function selfEvaluate(
 
 /** The turn's log: what was said, the tools that ran and the tokens used, at the model's prices. */
 function turnRecord(
-  { request, owner, entry, session, use }: ModelTurn,
+  { request, owner, entry, session, use, extra }: ModelTurn,
   output: string,
   tools: ToolResult[],
   used: { inputTokens: number; outputTokens: number },
@@ -285,6 +305,8 @@ function turnRecord(
     usage: { ...used, cost: used.inputTokens * entry.priceInput + used.outputTokens * entry.priceOutput },
     evalUsage,
     useId: use?.id,
+    tag: extra?.tag,
+    noLog: extra?.noLog,
   };
 }
 

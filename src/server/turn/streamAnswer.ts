@@ -52,6 +52,7 @@ export async function streamAnswer(turn: ModelTurn, messages: ModelMessage[], to
     topP: deps.settings.topP,
     maxSteps: MAX_TOOL_ROUNDS,
     signal,
+    toolChoice: turn.extra?.toolChoice,
   };
   const gate = new RetryGate(() => streamed.modelSent);
   const observed = observe(turn, streamed);

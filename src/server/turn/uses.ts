@@ -61,7 +61,7 @@ async function takeWaiting(trx: Transaction<Database>, owner: Owner, session: nu
  * GenerationError). `continues`: the session of a round that carries the browser's tool
  * results, which takes over the use that waits there.
  */
-export async function reserveUse(db: Kysely<Database>, limits: UseLimit[], owner: Owner, what: { model: string; continues?: number }): Promise<Use> {
+export async function reserveUse(db: Kysely<Database>, limits: UseLimit[], owner: Owner, what: { model: string; continues?: number; tag?: string }): Promise<Use> {
   return withKeyLocks(db, useLockKeys(owner), async (trx) => {
     if (what.continues !== undefined) {
       const id = await takeWaiting(trx, owner, what.continues, MAX_TOOL_ROUNDS);
@@ -78,6 +78,7 @@ export async function reserveUse(db: Kysely<Database>, limits: UseLimit[], owner
       address: owner.user ? null : (owner.address ?? null),
       log_id: null,
       kind: 'chat',
+      tag: what.tag ?? null,
       model: what.model,
       input_tokens: 0,
       output_tokens: 0,

@@ -42,19 +42,19 @@ export function flows(ctx: ServerPluginContext, config: SsoConfig, rp: RelyingPa
   const people = identities(ctx, config);
   const secure = (c: Context<AppEnv>) => originOf(ctx, c).startsWith('https:');
 
-  function say(c: Context<AppEnv>, said: Said): Response {
+  function say(c: Context<AppEnv>, said: Said, origin = originOf(ctx, c)): Response {
     const body = Buffer.from(JSON.stringify(said)).toString('base64url');
     setCookie(c, SAID_COOKIE, `${body}.${ctx.sign('sso-said', body)}`, { httpOnly: true, sameSite: 'Lax', secure: secure(c), path: COOKIE_PATH, maxAge: 300 });
     deleteCookie(c, FLOW_COOKIE, { path: COOKIE_PATH, secure: secure(c) });
     // Always this origin's page: nothing in the request chooses where the browser goes next.
-    return c.redirect(`${originOf(ctx, c)}/?sso=done`, 302);
+    return c.redirect(`${origin}/?sso=done`, 302);
   }
 
-  const refusedWith = (c: Context<AppEnv>, name: Said['name'], values: (string | number)[] = []) => say(c, { name, values });
+  const refusedWith = (c: Context<AppEnv>, name: Said['name'], values: (string | number)[] = [], origin?: string) => say(c, { name, values }, origin);
 
-  function sayMessage(c: Context<AppEnv>, message: Message): Response {
+  function sayMessage(c: Context<AppEnv>, message: Message, origin: string): Response {
     const name = message.code.slice('sso.'.length) as Said['name'];
-    return say(c, { name, values: Object.values(message.params).map((v) => (typeof v === 'object' ? String(v) : v)) });
+    return say(c, { name, values: Object.values(message.params).map((v) => (typeof v === 'object' ? String(v) : v)) }, origin);
   }
 
   async function keepClaims(provider: Provider, claims: Claims, username: string | null, outcome: string): Promise<void> {
@@ -111,19 +111,21 @@ export function flows(ctx: ServerPluginContext, config: SsoConfig, rp: RelyingPa
         ctx.log.warn({ state: state ? 'unknown, expired or used' : 'missing' }, 'sso callback refused');
         return refusedWith(c, 'flowUnknown');
       }
+      // Back to the origin the flow began at, whatever the callback's request says.
+      const origin = new URL(row.redirect_uri).origin;
       const binding = getCookie(c, FLOW_COOKIE) ?? '';
       if (sha256(binding) !== row.binding_hash) {
         ctx.log.warn({ provider: row.provider }, 'sso callback from another browser than the one that began it');
-        return refusedWith(c, 'otherBrowser');
+        return refusedWith(c, 'otherBrowser', [], origin);
       }
       const provider = byName(row.provider);
-      if (!provider) return refusedWith(c, 'flowUnknown');
+      if (!provider) return refusedWith(c, 'flowUnknown', [], origin);
       const providerError = c.req.query('error');
       if (providerError) {
         const description = c.req.query('error_description') ?? '';
         ctx.log.warn({ provider: provider.name, providerError, providerDescription: description }, 'sso provider refused the sign-on');
-        if (/redirect_uri/i.test(description)) return refusedWith(c, 'redirectRefused', [provider.name, row.redirect_uri]);
-        return refusedWith(c, 'providerError', [provider.name, providerError.slice(0, 100)]);
+        if (/redirect_uri/i.test(description)) return refusedWith(c, 'redirectRefused', [provider.name, row.redirect_uri], origin);
+        return refusedWith(c, 'providerError', [provider.name, providerError.slice(0, 100)], origin);
       }
       let claims: Claims;
       try {
@@ -141,25 +143,25 @@ export function flows(ctx: ServerPluginContext, config: SsoConfig, rp: RelyingPa
       } catch (err) {
         const { said, log } = explainFailure(err, provider, row.redirect_uri);
         ctx.log.warn(log, 'sso sign-on failed');
-        return sayMessage(c, said);
+        return sayMessage(c, said, origin);
       }
       const resolved = await people.resolve(c, provider, claims, row.link_user_id);
       if ('refused' in resolved) {
         await keepClaims(provider, claims, null, resolved.outcome);
         ctx.log.warn({ provider: provider.name, subject: claims.sub, outcome: resolved.outcome }, 'sso sign-on refused');
-        return sayMessage(c, resolved.refused);
+        return sayMessage(c, resolved.refused, origin);
       }
       const { user } = resolved;
       await people.applyRules(c, provider, claims, user);
       await keepClaims(provider, claims, user.username, row.link_user_id !== null ? 'linked' : 'loggedIn');
-      if (row.link_user_id !== null) return refusedWith(c, 'linked', [provider.name, String(claims.email ?? claims.sub)]);
+      if (row.link_user_id !== null) return refusedWith(c, 'linked', [provider.name, String(claims.email ?? claims.sub)], origin);
       const previous = c.get('token');
       if (previous) await ctx.accounts.revokeToken(previous);
       const { token, expiresAt } = await ctx.accounts.createLoginToken(user.id, LOGIN_MS);
       ctx.setLoginCookie(c, token, expiresAt);
       await ctx.sessions.adopt(c, user);
       ctx.log.info({ username: user.username, provider: provider.name }, 'login by sign-on');
-      return refusedWith(c, 'loggedIn', [user.username, provider.name]);
+      return refusedWith(c, 'loggedIn', [user.username, provider.name], origin);
     },
 
     /** What the last flow of this browser came to, said once. */

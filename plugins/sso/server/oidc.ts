@@ -28,6 +28,9 @@ export function relyingParty(config: SsoConfig) {
           )
           .then((configuration) => {
             configuration.timeout = REQUEST_TIMEOUT;
+            // The ID token's signature is checked against the provider's keys (by default the
+            // library trusts TLS alone for a token from the token endpoint).
+            client.enableNonRepudiationChecks(configuration);
             return configuration;
           });
         discovered.set(provider.name, found);
@@ -40,24 +43,32 @@ export function relyingParty(config: SsoConfig) {
 
 export type RelyingParty = ReturnType<typeof relyingParty>;
 
+/** The claims an ID token check names, as a person reads them. */
+const CLAIM_NAMES: Record<string, string> = { iss: 'issuer', aud: 'audience', nonce: 'nonce', azp: 'authorized party', sub: 'subject' };
+
 /** What a failed code exchange says to the person, and what the log says to the operator. */
 export function explainFailure(err: unknown, provider: Provider, redirectUri: string): { said: Message; log: Record<string, unknown> } {
-  const e = err as { name?: string; code?: string; message?: string; error?: string; error_description?: string; cause?: unknown; status?: number };
-  const cause = (e.cause ?? {}) as { claim?: string; error?: string; error_description?: string };
-  const providerError = e.error ?? cause.error;
-  const description = e.error_description ?? cause.error_description;
-  const log = { provider: provider.name, code: e.code, error: e.message, providerError, providerDescription: description, claim: cause.claim };
+  type Failure = { name?: string; code?: string; message?: string; error?: string; error_description?: string; cause?: unknown };
+  const e = err as Failure;
+  // openid-client wraps the check that failed (oauth4webapi's) with a code of its own.
+  const inner = (e.cause instanceof Error ? e.cause : e) as Failure;
+  const details = (inner.cause ?? {}) as { claim?: string; error?: string; error_description?: string; alg?: string };
+  const providerError = e.error ?? details.error;
+  const description = e.error_description ?? details.error_description;
+  const log = { provider: provider.name, code: e.code, error: e.message, check: inner.message, providerError, providerDescription: description, claim: details.claim };
+  const message = inner.message ?? '';
   if (e.code === 'OAUTH_JWT_TIMESTAMP_CHECK_FAILED') return { said: MESSAGES.clockSkew, log };
   if (e.code === 'OAUTH_JWT_CLAIM_COMPARISON_FAILED' || e.code === 'OAUTH_JSON_ATTRIBUTE_COMPARISON_FAILED') {
-    return { said: MESSAGES.tokenInvalid(`the ${cause.claim ?? 'claim'} does not match`), log };
+    return { said: MESSAGES.tokenInvalid(`the ${CLAIM_NAMES[details.claim ?? ''] ?? details.claim ?? 'claim'} does not match`), log };
   }
   if (providerError) {
     if (/redirect_uri/i.test(`${description ?? ''}`)) return { said: MESSAGES.redirectRefused(provider.name, redirectUri), log };
     return { said: MESSAGES.providerError(provider.name, providerError), log };
   }
-  if (e.code === 'OAUTH_UNSUPPORTED_OPERATION' || /alg/i.test(e.message ?? '')) return { said: MESSAGES.tokenInvalid('its signature algorithm is not accepted'), log };
-  if (e.code === 'OAUTH_KEY_SELECTION_FAILED' || /signature/i.test(e.message ?? '')) return { said: MESSAGES.tokenInvalid('its signature does not verify'), log };
-  if (e.name === 'TypeError' || e.code === 'OAUTH_RESPONSE_IS_NOT_JSON' || /fetch|timeout|ECONN|abort/i.test(e.message ?? '')) {
+  if (/signature verification failed/i.test(message)) return { said: MESSAGES.tokenInvalid('its signature does not verify'), log };
+  if (/"alg"|JWS algorithm/i.test(message) || details.alg) return { said: MESSAGES.tokenInvalid('its signature algorithm is not accepted'), log };
+  if (e.code === 'OAUTH_KEY_SELECTION_FAILED') return { said: MESSAGES.tokenInvalid('no key of the provider signed it'), log };
+  if (e.name === 'TypeError' || e.code === 'OAUTH_RESPONSE_IS_NOT_JSON' || e.code === 'OAUTH_RESPONSE_IS_NOT_CONFORM' || /fetch|timeout|ECONN|abort/i.test(e.message ?? '')) {
     return { said: MESSAGES.providerDown(provider.name), log };
   }
   return { said: MESSAGES.tokenInvalid(e.code ?? 'the provider answered what was not expected'), log };

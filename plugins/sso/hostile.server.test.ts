@@ -10,9 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRoundRobin, type RoundRobin } from '../../tests/fixtures/roundRobin.ts';
 import { cookieFetch } from '../../tests/harness/shellTester.ts';
 import { startTestServer, type TestServer } from '../../tests/server/support.ts';
-import { startFakeOp, type FakeOp, type Lie } from './testing/fakeOp.ts';
+import { startFakeOp, type FakeOp, type Lie } from '../../tests/fixtures/fakeOidc.ts';
 import { callback, outcome, signOn, startAt, whoAmI } from './testing/flow.ts';
-import { startOidcProvider, throughLoginForm, type TestProvider } from './testing/oidcProvider.ts';
+import { startOidcProvider, throughLoginForm, type TestProvider } from '../../tests/fixtures/oidcProvider.ts';
 
 let op: TestProvider;
 let liar: FakeOp;

@@ -9,12 +9,11 @@ export default definePlugin({
   version: '1.0.0',
   // The page the provider sends the browser back to says who logged in (or why not).
   activation: 'startup',
-  helpGroups: [{ id: 'sso', order: 91 }],
   commands: [
-    { id: 'login.sso', words: ['login', 'sso'], group: 'sso', needs: ['server'], envs: ['browser'], args: [{ name: 'provider', optional: true }] },
-    { id: 'user.sso.link', words: ['user', 'sso', 'link'], group: 'sso', needs: ['server', 'login'], envs: ['browser'], args: [{ name: 'provider', optional: true }] },
-    { id: 'user.sso', words: ['user', 'sso'], group: 'sso', needs: ['server', 'login'] },
-    { id: 'sso.test', words: ['sso', 'test'], group: 'sso', needs: ['server', 'login'] },
-    { id: 'sso', words: ['sso'], group: 'sso', needs: ['server'] },
+    { id: 'login.sso', words: ['login', 'sso'], group: 'user', needs: ['server'], envs: ['browser'], args: [{ name: 'provider', optional: true }] },
+    { id: 'user.sso.link', words: ['user', 'sso', 'link'], group: 'user', needs: ['server', 'login'], envs: ['browser'], args: [{ name: 'provider', optional: true }] },
+    { id: 'user.sso', words: ['user', 'sso'], group: 'user', needs: ['server', 'login'] },
+    { id: 'sso.test', words: ['sso', 'test'], group: 'user', needs: ['server', 'login'] },
+    { id: 'sso', words: ['sso'], group: 'user', needs: ['server'] },
   ],
 });

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cookieFetch } from '../../tests/harness/shellTester.ts';
 import { startTestServer, type TestServer } from '../../tests/server/support.ts';
-import { startOidcProvider, type TestProvider } from './testing/oidcProvider.ts';
+import { startOidcProvider, type TestProvider } from '../../tests/fixtures/oidcProvider.ts';
 import { outcome, signOn, whoAmI } from './testing/flow.ts';
 
 let op: TestProvider;

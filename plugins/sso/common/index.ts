@@ -2,8 +2,9 @@
 // browser goes to the provider and comes back to the page, which asks what came of it.
 import { effect, error, keptSettings, PlatformRef, saidIn, send, text, typedClient, withApiErrors, type CommandHandler, type Output, type PluginContext, type PublicUser } from '../../../src/core/index.ts';
 import type { SsoRoutes } from '../server/index.ts';
+import { MESSAGES } from './messages.ts';
 
-export { MESSAGES } from './messages.ts';
+export { MESSAGES };
 
 export function ssoAccess(ctx: PluginContext) {
   return typedClient<SsoRoutes>(ctx.services.get(PlatformRef).api).api.sso;
@@ -24,15 +25,15 @@ const goTo =
       const { providers } = (await send(api.providers.$get())).result;
       const wanted = c.args.provider?.toLowerCase();
       const names = providers.map((p) => p.name);
-      if (providers.length === 0) return error(c.t('msg.noProviders'));
-      if (!wanted && providers.length > 1) return error(c.t('msg.whichProvider', { names: names.join(', '), first: names[0] }));
-      if (wanted && !names.includes(wanted)) return error(c.t('msg.unknownProvider', { name: wanted, names: names.join(', ') }));
+      if (providers.length === 0) return error(MESSAGES.noProviders);
+      if (!wanted && providers.length > 1) return error(MESSAGES.whichProvider(names.join(', '), names[0]!));
+      if (wanted && !names.includes(wanted)) return error(MESSAGES.unknownProvider(wanted, names.join(', ')));
       const name = wanted ?? names[0]!;
-      return [text(c.t('msg.going', { provider: name })), effect({ type: 'open', url: startUrl(name, link), blank: false })];
+      return [text(MESSAGES.going(name)), effect({ type: 'open', url: startUrl(name, link), blank: false })];
     });
 
 function providersLine(c: Parameters<CommandHandler>[0], providers: { name: string; issuer: string }[]): Output {
-  if (providers.length === 0) return text(c.t('msg.noProviders'));
+  if (providers.length === 0) return text(MESSAGES.noProviders);
   return { kind: 'table', columns: [c.t('info.provider'), c.t('info.issuer')], rows: providers.map((p) => [p.name, p.issuer]) };
 }
 
@@ -60,7 +61,7 @@ export function activateSso(ctx: PluginContext): void {
   ctx.handle('user.sso', (c) =>
     withApiErrors(async () => {
       const { identities } = (await send(api.identity.$get())).result;
-      if (identities.length === 0) return text(c.t('msg.noIdentity'));
+      if (identities.length === 0) return text(MESSAGES.noIdentity);
       return {
         kind: 'table',
         columns: [c.t('info.provider'), c.t('info.email'), c.t('info.linked'), c.t('info.lastLogin')],
@@ -71,7 +72,7 @@ export function activateSso(ctx: PluginContext): void {
   ctx.handle('sso.test', (c) =>
     withApiErrors(async () => {
       const { logins } = (await send(api.test.$get())).result;
-      if (logins.length === 0) return text(c.t('msg.noLogins'));
+      if (logins.length === 0) return text(MESSAGES.noLogins);
       const blocks = logins.map((l) => `**${l.provider}** · ${l.username ?? '—'} · ${l.outcome} · ${new Date(l.at).toISOString()}\n\n\`\`\`json\n${JSON.stringify(l.claims, null, 2)}\n\`\`\``);
       return { kind: 'markdown', text: blocks.join('\n\n') };
     }),

@@ -24,4 +24,6 @@ export const MESSAGES = defineMessages('sso', {
   noOutcome: 'No sign-on came back to this browser.',
   rootOnly: 'Only root can see the claims of sign-ons.',
   noIdentity: 'No identity provider is linked to your account.',
+  going: 'Going to {{provider}} to sign on...',
+  noLogins: 'No sign-on yet.',
 });

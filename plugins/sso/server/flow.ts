@@ -2,7 +2,6 @@
 // any other (the flow is a database row, single use, ten minutes), bound to the browser that
 // began it by a cookie. It ends in shellchat's own login token: the provider's tokens are
 // checked and dropped.
-import { createHash, randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import * as client from 'openid-client';
@@ -21,7 +20,8 @@ export const FLOW_COOKIE = 'sso_flow';
 export const SAID_COOKIE = 'sso_said';
 const COOKIE_PATH = '/api/sso';
 
-const sha256 = (s: string) => createHash('sha256').update(s).digest('base64url');
+const base64url = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64url');
+const sha256 = async (s: string) => base64url(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(s))));
 
 /** Where the browser comes back: PUBLIC_URL, else the origin the request came to. */
 export function originOf(ctx: ServerPluginContext, c: Context<AppEnv>): string {
@@ -78,13 +78,13 @@ export function flows(ctx: ServerPluginContext, config: SsoConfig, rp: RelyingPa
       const state = client.randomState();
       const nonce = client.randomNonce();
       const verifier = client.randomPKCECodeVerifier();
-      const binding = randomBytes(32).toString('base64url');
+      const binding = base64url(crypto.getRandomValues(new Uint8Array(32)));
       const redirectUri = `${originOf(ctx, c)}/api/sso/callback`;
       const now = ctx.now();
       await db.deleteFrom('sso_flows').where('expires_at', '<', now).execute();
       await db
         .insertInto('sso_flows')
-        .values({ state_hash: sha256(state), provider: provider.name, binding_hash: sha256(binding), verifier: ctx.secrets.seal(verifier), nonce, redirect_uri: redirectUri, link_user_id: linkUserId, created_at: now, expires_at: now + FLOW_MS, used_at: null })
+        .values({ state_hash: await sha256(state), provider: provider.name, binding_hash: await sha256(binding), verifier: ctx.secrets.seal(verifier), nonce, redirect_uri: redirectUri, link_user_id: linkUserId, created_at: now, expires_at: now + FLOW_MS, used_at: null })
         .execute();
       setCookie(c, FLOW_COOKIE, binding, { httpOnly: true, sameSite: 'Lax', secure: secure(c), path: COOKIE_PATH, maxAge: FLOW_MS / 1000 });
       const scopes = new Set(['openid', ...provider.scopes.split(/\s+/).filter(Boolean)]);
@@ -104,7 +104,7 @@ export function flows(ctx: ServerPluginContext, config: SsoConfig, rp: RelyingPa
     async callback(c: Context<AppEnv>, byName: (name: string) => Provider | undefined): Promise<Response> {
       const state = c.req.query('state') ?? '';
       const now = ctx.now();
-      const row = state ? await db.selectFrom('sso_flows').selectAll().where('state_hash', '=', sha256(state)).executeTakeFirst() : undefined;
+      const row = state ? await db.selectFrom('sso_flows').selectAll().where('state_hash', '=', await sha256(state)).executeTakeFirst() : undefined;
       // Single use, across instances: the one update that marks it used wins.
       const taken = row && row.expires_at > now && row.used_at === null ? await db.updateTable('sso_flows').set({ used_at: now }).where('state_hash', '=', row.state_hash).where('used_at', 'is', null).executeTakeFirst() : undefined;
       if (!row || !taken || Number(taken.numUpdatedRows) !== 1) {
@@ -114,7 +114,7 @@ export function flows(ctx: ServerPluginContext, config: SsoConfig, rp: RelyingPa
       // Back to the origin the flow began at, whatever the callback's request says.
       const origin = new URL(row.redirect_uri).origin;
       const binding = getCookie(c, FLOW_COOKIE) ?? '';
-      if (sha256(binding) !== row.binding_hash) {
+      if ((await sha256(binding)) !== row.binding_hash) {
         ctx.log.warn({ provider: row.provider }, 'sso callback from another browser than the one that began it');
         return refusedWith(c, 'otherBrowser', [], origin);
       }

@@ -1,7 +1,7 @@
 // Test helpers for a browser's sign-on against a shellchat test server: start (to the
 // provider), the provider's form, the callback, and what the page is told afterwards.
 import { cookieFetch } from '../../../tests/harness/shellTester.ts';
-import { throughLoginForm } from './oidcProvider.ts';
+import { throughLoginForm } from '../../../tests/fixtures/oidcProvider.ts';
 
 export type Browser = ReturnType<typeof cookieFetch>;
 

@@ -65,6 +65,8 @@ describe.skipIf(!HAS_CHROME)('signing on in the browser', { timeout: 90_000 }, (
     const table = await run(first.page, ':user');
     expect(table).toContain('ada@example.org');
     expect(table).toContain('super_user');
+    // The account table names the linked identity.
+    expect(table).toContain('Sign-on identitycorp (ada@example.org)');
     expect(await run(first.page, ':user sso')).toContain('corp');
 
     const second = await open();

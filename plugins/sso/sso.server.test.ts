@@ -46,6 +46,9 @@ describe('signing on with the real provider', () => {
     expect(done.landed.headers.get('location')).toBe(`${server.url}/?sso=done`);
     expect(done).toMatchObject({ status: 200, said: 'Logged in as alice through default.', username: 'alice' });
     expect(await whoAmI(server.url, first)).toBe('alice');
+    // `:user` names the linked identity (the account's profile lines).
+    const info = (await (await first(`${server.url}/api/user/info`)).json()) as { result: { profile: unknown[] } };
+    expect(info.result.profile).toEqual([{ ns: 'sso', label: 'info.identity', value: 'default (alice@example.org)' }]);
     // Said once: a reload does not say it again.
     expect((await outcome(server.url, first)).status).toBe(404);
 

@@ -346,6 +346,12 @@ describe('history and help', () => {
       ':subscription ls',
       ':subscription buy <plan>',
       ':subscription topup {1|5|10|20|50}',
+      // The sso plugin's commands, in the user group too.
+      ':login sso [<provider>]',
+      ':user sso link [<provider>]',
+      ':user sso',
+      ':sso test',
+      ':sso',
     ]);
     expect(user?.kind === 'table' && user.rows.every((r) => r[1] && !r[1].startsWith('cmd.'))).toBe(true);
 

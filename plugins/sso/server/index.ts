@@ -72,6 +72,11 @@ const module: ServerPluginModule = {
   register: (ctx: ServerPluginContext) => {
     localPasswordGates(ctx, ssoEnv.of(ctx));
     const db = ctx.db as unknown as SsoDb;
+    // `:user` shows the identities linked to the account.
+    ctx.accounts.describe(async (user) => {
+      const rows = await db.selectFrom('sso_identities').select(['provider', 'email']).where('user_id', '=', user.id).orderBy('provider').execute();
+      return rows.map((r) => ({ ns: 'sso', label: 'info.identity', value: `${r.provider} (${r.email})` }));
+    });
     ctx.accounts.onDelete(async (userId) => {
       await db.deleteFrom('sso_identities').where('user_id', '=', userId).execute();
     });

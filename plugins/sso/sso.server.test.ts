@@ -4,7 +4,7 @@
 // links, root's `:sso test` shows claims and no token, and a password login can be closed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cookieFetch } from '../../tests/harness/shellTester.ts';
-import { startTestServer, type TestServer } from '../../tests/server/support.ts';
+import { engines, startTestServer, type TestServer } from '../../tests/server/support.ts';
 import { startOidcProvider, type TestProvider } from '../../tests/fixtures/oidcProvider.ts';
 import { outcome, signOn, whoAmI } from './testing/flow.ts';
 
@@ -28,106 +28,113 @@ async function login(base: string, username: string, password: string) {
 
 beforeAll(async () => {
   op = await startOidcProvider();
-  server = await startTestServer('sqlite', envFor(op, { OIDC_LOCAL_LOGIN: 'keeper', OIDC_LOCAL_SIGNUP: 'false' }));
-  op.redirectUris.add(`${server.url}/api/sso/callback`);
-}, 60_000);
-
+});
 afterAll(async () => {
-  await server?.close();
   await op?.close();
 });
 
-describe('signing on with the real provider', () => {
-  it('creates the account at the first sign-on, logs in at the next, and the page says who', async () => {
-    op.people.set('alice-sub', { email: 'alice@example.org', email_verified: true, preferred_username: 'alice' });
-    const first = cookieFetch();
-    const done = await signOn(server.url, first, 'alice-sub');
-    expect(done.landed.status).toBe(302);
-    expect(done.landed.headers.get('location')).toBe(`${server.url}/?sso=done`);
-    expect(done).toMatchObject({ status: 200, said: 'Logged in as alice through default.', username: 'alice' });
-    expect(await whoAmI(server.url, first)).toBe('alice');
-    // `:user` names the linked identity (the account's profile lines).
-    const info = (await (await first(`${server.url}/api/user/info`)).json()) as { result: { profile: unknown[] } };
-    expect(info.result.profile).toEqual([{ ns: 'sso', label: 'info.identity', value: 'default (alice@example.org)' }]);
-    // Said once: a reload does not say it again.
-    expect((await outcome(server.url, first)).status).toBe(404);
+for (const engine of await engines()) describe(`on ${engine}`, () => {
+  beforeAll(async () => {
+    server = await startTestServer(engine, envFor(op, { OIDC_LOCAL_LOGIN: 'keeper', OIDC_LOCAL_SIGNUP: 'false' }));
+    op.redirectUris.add(`${server.url}/api/sso/callback`);
+  }, 60_000);
 
-    const second = cookieFetch();
-    expect(await signOn(server.url, second, 'alice-sub')).toMatchObject({ status: 200, username: 'alice' });
-    const rows = await server.server.db.db.selectFrom('users').select('username').where('email', '=', 'alice@example.org').execute();
-    expect(rows).toEqual([{ username: 'alice' }]);
-    // The provider's tokens are not the session: nothing of them is kept.
-    expect(server.logs()).not.toMatch(/eyJ[\w-]+\.eyJ/);
+  afterAll(async () => {
+    await server?.close();
   });
 
-  it('maps group claims to a role and a group, and takes them back when the provider does', async () => {
-    const owner = cookieFetch();
-    // The shellchat group 'engineering' is an account's own group.
-    op.people.set('eng-sub', { email: 'engineering@example.org', email_verified: true, preferred_username: 'engineering' });
-    await signOn(server.url, owner, 'eng-sub');
-    op.people.set('bob-sub', { email: 'bob@example.org', email_verified: true, preferred_username: 'bob', groups: ['admins', 'eng'] });
-    const bob = cookieFetch();
-    await signOn(server.url, bob, 'bob-sub');
-    const info = async () => ((await (await bob(`${server.url}/api/user/info`)).json()) as { result: { role: string; groups: string[] } }).result;
-    expect(await info()).toMatchObject({ role: 'super_user', groups: expect.arrayContaining(['engineering']) });
+  describe('signing on with the real provider', () => {
+    it('creates the account at the first sign-on, logs in at the next, and the page says who', async () => {
+      op.people.set('alice-sub', { email: 'alice@example.org', email_verified: true, preferred_username: 'alice' });
+      const first = cookieFetch();
+      const done = await signOn(server.url, first, 'alice-sub');
+      expect(done.landed.status).toBe(302);
+      expect(done.landed.headers.get('location')).toBe(`${server.url}/?sso=done`);
+      expect(done).toMatchObject({ status: 200, said: 'Logged in as alice through default.', username: 'alice' });
+      expect(await whoAmI(server.url, first)).toBe('alice');
+      // `:user` names the linked identity (the account's profile lines).
+      const info = (await (await first(`${server.url}/api/user/info`)).json()) as { result: { profile: unknown[] } };
+      expect(info.result.profile).toEqual([{ ns: 'sso', label: 'info.identity', value: 'default (alice@example.org)' }]);
+      // Said once: a reload does not say it again.
+      expect((await outcome(server.url, first)).status).toBe(404);
 
-    op.people.set('bob-sub', { email: 'bob@example.org', email_verified: true, preferred_username: 'bob', groups: [] });
-    await signOn(server.url, bob, 'bob-sub');
-    const after = await info();
-    expect(after.role).toBe('user');
-    expect(after.groups).not.toContain('engineering');
-  });
+      const second = cookieFetch();
+      expect(await signOn(server.url, second, 'alice-sub')).toMatchObject({ status: 200, username: 'alice' });
+      const rows = await server.server.db.db.selectFrom('users').select('username').where('email', '=', 'alice@example.org').execute();
+      expect(rows).toEqual([{ username: 'alice' }]);
+      // The provider's tokens are not the session: nothing of them is kept.
+      expect(server.logs()).not.toMatch(/eyJ[\w-]+\.eyJ/);
+    });
 
-  it('does not link an unverified e-mail to the account that has it', async () => {
-    const keeper = cookieFetch();
-    op.people.set('keeper-real', { email: 'keeper-real@example.org', email_verified: true, preferred_username: 'keeper' });
-    await signOn(server.url, keeper, 'keeper-real');
-    op.people.set('mallory-sub', { email: 'keeper-real@example.org', email_verified: false, preferred_username: 'mallory' });
-    const mallory = cookieFetch();
-    const done = await signOn(server.url, mallory, 'mallory-sub');
-    expect(done.status).toBe(401);
-    expect(done.said).toContain('has not verified the e-mail address keeper-real@example.org');
-    expect(await whoAmI(server.url, mallory)).toBeUndefined();
-    expect(server.logs()).toContain('sso sign-on refused');
-  });
+    it('maps group claims to a role and a group, and takes them back when the provider does', async () => {
+      const owner = cookieFetch();
+      // The shellchat group 'engineering' is an account's own group.
+      op.people.set('eng-sub', { email: 'engineering@example.org', email_verified: true, preferred_username: 'engineering' });
+      await signOn(server.url, owner, 'eng-sub');
+      op.people.set('bob-sub', { email: 'bob@example.org', email_verified: true, preferred_username: 'bob', groups: ['admins', 'eng'] });
+      const bob = cookieFetch();
+      await signOn(server.url, bob, 'bob-sub');
+      const info = async () => ((await (await bob(`${server.url}/api/user/info`)).json()) as { result: { role: string; groups: string[] } }).result;
+      expect(await info()).toMatchObject({ role: 'super_user', groups: expect.arrayContaining(['engineering']) });
 
-  it('links a verified e-mail to the existing account; a password login closed to others says so', async () => {
-    // Root adds carol (sign-up with a password is closed on this server).
-    const root = await login(server.url, 'root', 'root-password-1');
-    expect(root.status).toBe(200);
-    const added = await root.browser(`${server.url}/api/user/add`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'carol', email: 'carol@example.org' }) });
-    expect(added.status).toBe(200);
-    op.people.set('carol-sub', { email: 'carol@example.org', email_verified: true });
-    const carol = cookieFetch();
-    expect(await signOn(server.url, carol, 'carol-sub')).toMatchObject({ status: 200, username: 'carol' });
+      op.people.set('bob-sub', { email: 'bob@example.org', email_verified: true, preferred_username: 'bob', groups: [] });
+      await signOn(server.url, bob, 'bob-sub');
+      const after = await info();
+      expect(after.role).toBe('user');
+      expect(after.groups).not.toContain('engineering');
+    });
 
-    // Dave's provider address differs from his account's: he links it himself, logged in.
-    op.people.set('dave-sub', { email: 'dave.other@example.org', email_verified: false });
-    await root.browser(`${server.url}/api/user/add`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'dave', email: 'dave@example.org', password: 'dave-password-1' }) });
-    const dave = await login(server.url, 'dave', 'dave-password-1');
-    expect(dave.status).toBe(403);
-    expect(dave.body.error).toBe('Logging in with a password is off for this account: use :login sso.');
-  });
+    it('does not link an unverified e-mail to the account that has it', async () => {
+      const keeper = cookieFetch();
+      op.people.set('keeper-real', { email: 'keeper-real@example.org', email_verified: true, preferred_username: 'keeper' });
+      await signOn(server.url, keeper, 'keeper-real');
+      op.people.set('mallory-sub', { email: 'keeper-real@example.org', email_verified: false, preferred_username: 'mallory' });
+      const mallory = cookieFetch();
+      const done = await signOn(server.url, mallory, 'mallory-sub');
+      expect(done.status).toBe(401);
+      expect(done.said).toContain('has not verified the e-mail address keeper-real@example.org');
+      expect(await whoAmI(server.url, mallory)).toBeUndefined();
+      expect(server.logs()).toContain('sso sign-on refused');
+    });
 
-  it('keeps the password login for root and named accounts, and closes password sign-up', async () => {
-    expect((await login(server.url, 'root', 'root-password-1')).status).toBe(200);
-    const anonymous = cookieFetch();
-    const res = await anonymous(`${server.url}/api/user/add`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'eve', email: 'eve@example.org' }) });
-    expect(res.status).toBe(403);
-    expect(((await res.json()) as { error: string }).error).toBe('Signing up with a password is off on this server: use :login sso.');
-  });
+    it('links a verified e-mail to the existing account; a password login closed to others says so', async () => {
+      // Root adds carol (sign-up with a password is closed on this server).
+      const root = await login(server.url, 'root', 'root-password-1');
+      expect(root.status).toBe(200);
+      const added = await root.browser(`${server.url}/api/user/add`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'carol', email: 'carol@example.org' }) });
+      expect(added.status).toBe(200);
+      op.people.set('carol-sub', { email: 'carol@example.org', email_verified: true });
+      const carol = cookieFetch();
+      expect(await signOn(server.url, carol, 'carol-sub')).toMatchObject({ status: 200, username: 'carol' });
 
-  it("shows root the last sign-ons' claims, never a token, and nobody else", async () => {
-    const root = await login(server.url, 'root', 'root-password-1');
-    const res = await root.browser(`${server.url}/api/sso/test`);
-    const text = await res.text();
-    expect(res.status).toBe(200);
-    expect(text).toContain('keeper-real@example.org');
-    expect(text).toContain('"email_verified":false');
-    expect(text).not.toMatch(/eyJ|access_token|id_token|nonce/);
-    const alice = cookieFetch();
-    await signOn(server.url, alice, 'alice-sub');
-    expect((await alice(`${server.url}/api/sso/test`)).status).toBe(403);
+      // Dave's provider address differs from his account's: he links it himself, logged in.
+      op.people.set('dave-sub', { email: 'dave.other@example.org', email_verified: false });
+      await root.browser(`${server.url}/api/user/add`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'dave', email: 'dave@example.org', password: 'dave-password-1' }) });
+      const dave = await login(server.url, 'dave', 'dave-password-1');
+      expect(dave.status).toBe(403);
+      expect(dave.body.error).toBe('Logging in with a password is off for this account: use :login sso.');
+    });
+
+    it('keeps the password login for root and named accounts, and closes password sign-up', async () => {
+      expect((await login(server.url, 'root', 'root-password-1')).status).toBe(200);
+      const anonymous = cookieFetch();
+      const res = await anonymous(`${server.url}/api/user/add`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'eve', email: 'eve@example.org' }) });
+      expect(res.status).toBe(403);
+      expect(((await res.json()) as { error: string }).error).toBe('Signing up with a password is off on this server: use :login sso.');
+    });
+
+    it("shows root the last sign-ons' claims, never a token, and nobody else", async () => {
+      const root = await login(server.url, 'root', 'root-password-1');
+      const res = await root.browser(`${server.url}/api/sso/test`);
+      const text = await res.text();
+      expect(res.status).toBe(200);
+      expect(text).toContain('keeper-real@example.org');
+      expect(text).toContain('"email_verified":false');
+      expect(text).not.toMatch(/eyJ|access_token|id_token|nonce/);
+      const alice = cookieFetch();
+      await signOn(server.url, alice, 'alice-sub');
+      expect((await alice(`${server.url}/api/sso/test`)).status).toBe(403);
+    });
   });
 });
 

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRoundRobin, type RoundRobin } from '../../tests/fixtures/roundRobin.ts';
 import { cookieFetch } from '../../tests/harness/shellTester.ts';
 import { startTestServer, type TestServer } from '../../tests/server/support.ts';
+import { FLOWS_PER_ADDRESS } from './server/flow.ts';
 import { startFakeOp, type FakeOp, type Lie } from '../../tests/fixtures/fakeOidc.ts';
 import { callback, outcome, signOn, startAt, whoAmI } from './testing/flow.ts';
 import { startOidcProvider, throughLoginForm, type TestProvider } from '../../tests/fixtures/oidcProvider.ts';
@@ -135,6 +136,17 @@ describe('hostile callbacks', () => {
     const landed = await browser(`${server.url}${withNext.pathname}${withNext.search}`, { redirect: 'manual', headers: { host: 'evil.example' } });
     expect(landed.headers.get('location')).toBe(`${server.url}/?sso=done`);
     expect(await whoAmI(server.url, browser)).toBe('h5');
+  });
+
+  it('bounds the sign-ons under way from one address: the next start is refused until one ends', async () => {
+    const starts: number[] = [];
+    for (let i = 0; i < 30 && !starts.includes(429); i++) starts.push((await cookieFetch()(`${server.url}/api/sso/start?provider=liar`, { redirect: 'manual' })).status);
+    expect(starts.at(-1)).toBe(429);
+    const open = await server.server.db.db.selectFrom('sso_flows' as never).select((eb) => eb.fn.countAll<number>().as('n')).where('used_at' as never, 'is', null).executeTakeFirstOrThrow();
+    expect(Number(open.n)).toBe(FLOWS_PER_ADDRESS);
+    const refusedStart = await cookieFetch()(`${server.url}/api/sso/start?provider=liar`, { redirect: 'manual' });
+    expect(refusedStart.status).toBe(429);
+    expect(((await refusedStart.json()) as { error: string }).error).toBe('Too many sign-ons are under way from this address. Finish one, or try again in 10 minutes.');
   });
 
   it('refuses a start that another site sent the browser to', async () => {

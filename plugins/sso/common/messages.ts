@@ -26,4 +26,5 @@ export const MESSAGES = defineMessages('sso', {
   noIdentity: 'No identity provider is linked to your account.',
   going: 'Going to {{provider}} to sign on...',
   noLogins: 'No sign-on yet.',
+  tooManyFlows: 'Too many sign-ons are under way from this address. Finish one, or try again in 10 minutes.',
 });

@@ -13,6 +13,8 @@ import { explainFailure, type RelyingParty } from './oidc.ts';
 import type { SsoDb } from './table.ts';
 
 const FLOW_MS = 10 * 60_000;
+/** Sign-ons under way at once from one address: each is a row until it ends or expires. */
+export const FLOWS_PER_ADDRESS = 20;
 const LOGIN_MS = 24 * 3_600_000;
 /** How many sign-ons' claims root's `:sso test` keeps. */
 const CLAIMS_KEPT = 20;
@@ -68,6 +70,13 @@ export function flows(ctx: ServerPluginContext, config: SsoConfig, rp: RelyingPa
   return {
     /** Redirects to the provider's login page, the flow kept in the database. */
     async start(c: Context<AppEnv>, provider: Provider, linkUserId: number | null): Promise<Response> {
+      const address = ctx.clientAddress(c);
+      await db.deleteFrom('sso_flows').where('expires_at', '<', ctx.now()).execute();
+      const open = await db.selectFrom('sso_flows').select((eb) => eb.fn.countAll<number>().as('n')).where('address', '=', address).where('used_at', 'is', null).executeTakeFirstOrThrow();
+      if (Number(open.n) >= FLOWS_PER_ADDRESS) {
+        c.header('Retry-After', String(FLOW_MS / 1000));
+        return ctx.refuse(c, 429, MESSAGES.tooManyFlows);
+      }
       let configuration: client.Configuration;
       try {
         configuration = await rp.configuration(provider);
@@ -81,10 +90,9 @@ export function flows(ctx: ServerPluginContext, config: SsoConfig, rp: RelyingPa
       const binding = base64url(crypto.getRandomValues(new Uint8Array(32)));
       const redirectUri = `${originOf(ctx, c)}/api/sso/callback`;
       const now = ctx.now();
-      await db.deleteFrom('sso_flows').where('expires_at', '<', now).execute();
       await db
         .insertInto('sso_flows')
-        .values({ state_hash: await sha256(state), provider: provider.name, binding_hash: await sha256(binding), verifier: ctx.secrets.seal(verifier), nonce, redirect_uri: redirectUri, link_user_id: linkUserId, created_at: now, expires_at: now + FLOW_MS, used_at: null })
+        .values({ state_hash: await sha256(state), provider: provider.name, binding_hash: await sha256(binding), verifier: ctx.secrets.seal(verifier), nonce, redirect_uri: redirectUri, address, link_user_id: linkUserId, created_at: now, expires_at: now + FLOW_MS, used_at: null })
         .execute();
       setCookie(c, FLOW_COOKIE, binding, { httpOnly: true, sameSite: 'Lax', secure: secure(c), path: COOKIE_PATH, maxAge: FLOW_MS / 1000 });
       const scopes = new Set(['openid', ...provider.scopes.split(/\s+/).filter(Boolean)]);

@@ -14,6 +14,8 @@ export interface SsoFlowsTable {
   verifier: string;
   nonce: string;
   redirect_uri: string;
+  /** The address that began it: sign-ons under way are counted per address. */
+  address: string;
   /** Set by `:user sso link`: the account the identity is linked to. */
   link_user_id: number | null;
   created_at: number;
@@ -58,11 +60,13 @@ export const ssoTablesMigration: MigrationFactory = (engine, c) => ({
       .addColumn('verifier', c.text, (col) => col.notNull())
       .addColumn('nonce', c.name, (col) => col.notNull())
       .addColumn('redirect_uri', c.text, (col) => col.notNull())
+      .addColumn('address', c.name, (col) => col.notNull())
       .addColumn('link_user_id', 'integer', (col) => col.references('users.id').onDelete('cascade'))
       .addColumn('created_at', c.bigint, (col) => col.notNull())
       .addColumn('expires_at', c.bigint, (col) => col.notNull())
       .addColumn('used_at', c.bigint)
       .execute();
+    await db.schema.createIndex('sso_flows_address').on('sso_flows').column('address').execute();
     await db.schema
       .createTable('sso_identities')
       .addColumn('provider', c.name, (col) => col.notNull())

@@ -30,7 +30,11 @@ export function originOf(ctx: ServerPluginContext, c: Context<AppEnv>): string {
   if (ctx.publicUrl) return new URL(ctx.publicUrl).origin;
   const url = new URL(c.req.url);
   const host = c.req.header('host') ?? url.host;
-  return `${url.protocol}//${host}`;
+  // Behind a TLS proxy the browser's scheme is the proxy's. Trusting it is harmless here: it
+  // only names the return address of this browser's own flow, which the provider checks.
+  const forwarded = c.req.header('x-forwarded-proto')?.split(',')[0]?.trim();
+  const scheme = forwarded === 'https' || forwarded === 'http' ? `${forwarded}:` : url.protocol;
+  return `${scheme}//${host}`;
 }
 
 /** Which outcome a flow had: a message name and its values, signed, for the shell to say. */

@@ -10,8 +10,8 @@ export default definePlugin({
   // The page the provider sends the browser back to says who logged in (or why not).
   activation: 'startup',
   commands: [
-    { id: 'login.sso', words: ['login', 'sso'], group: 'user', needs: ['server'], envs: ['browser'], args: [{ name: 'provider', optional: true }] },
-    { id: 'user.sso.link', words: ['user', 'sso', 'link'], group: 'user', needs: ['server', 'login'], envs: ['browser'], args: [{ name: 'provider', optional: true }] },
+    { id: 'login.sso', words: ['login', 'sso'], group: 'user', needs: ['server'], args: [{ name: 'provider', optional: true }] },
+    { id: 'user.sso.link', words: ['user', 'sso', 'link'], group: 'user', needs: ['server', 'login'], args: [{ name: 'provider', optional: true }] },
     { id: 'user.sso', words: ['user', 'sso'], group: 'user', needs: ['server', 'login'] },
     { id: 'sso.test', words: ['sso', 'test'], group: 'user', needs: ['server', 'login'] },
     { id: 'sso', words: ['sso'], group: 'user', needs: ['server'] },

@@ -3,7 +3,7 @@
 // taken back, an unverified e-mail does not link, closed sign-up refuses, `:user sso link`
 // links, root's `:sso test` shows claims and no token, and a password login can be closed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cookieFetch } from '../../tests/harness/shellTester.ts';
+import { cookieFetch, createShellTester } from '../../tests/harness/shellTester.ts';
 import { engines, startTestServer, type TestServer } from '../../tests/server/support.ts';
 import { startOidcProvider, type TestProvider } from '../../tests/fixtures/oidcProvider.ts';
 import { outcome, signOn, whoAmI } from './testing/flow.ts';
@@ -136,6 +136,24 @@ for (const engine of await engines()) describe(`on ${engine}`, () => {
       expect((await alice(`${server.url}/api/sso/test`)).status).toBe(403);
     });
   });
+});
+
+describe('the commands', () => {
+  it('lists the providers with :sso, and in the terminal :login sso says where signing on happens', async () => {
+    const closedServer = await startTestServer('sqlite', envFor(op));
+    try {
+      const web = await createShellTester({ serverUrl: closedServer.url });
+      expect((await web.run(':sso')).text).toContain(op.issuer);
+      const cli = await createShellTester({ serverUrl: closedServer.url, env: 'cli' });
+      const said = await cli.run(':login sso');
+      expect(said.errors.join('')).toContain('Signing on through the identity provider happens in the browser.');
+      // A root with no sign-on yet: `:sso test` says so (and a non-root is refused, above).
+      expect((await web.run(':login root root-password-1')).text).toBe('Logged in as root.');
+      expect((await web.run(':sso test')).text).toBe('No sign-on yet.');
+    } finally {
+      await closedServer.close();
+    }
+  }, 60_000);
 });
 
 describe('sign-up closed', () => {

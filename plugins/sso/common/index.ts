@@ -22,6 +22,8 @@ const goTo =
   (api: SsoApi, link: boolean): CommandHandler =>
   (c) =>
     withApiErrors(async () => {
+      // The provider's page needs a browser: the terminal client logs in another way.
+      if (c.env !== 'browser') return error(MESSAGES.browserOnly);
       const { providers } = (await send(api.providers.$get())).result;
       const wanted = c.args.provider?.toLowerCase();
       const names = providers.map((p) => p.name);

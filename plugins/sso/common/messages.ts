@@ -26,5 +26,6 @@ export const MESSAGES = defineMessages('sso', {
   noIdentity: 'No identity provider is linked to your account.',
   going: 'Going to {{provider}} to sign on...',
   noLogins: 'No sign-on yet.',
+  browserOnly: "Signing on through the identity provider happens in the browser. Here, log in with a password (:login), or link the account in the browser first.",
   tooManyFlows: 'Too many sign-ons are under way from this address. Finish one, or try again in 10 minutes.',
 });

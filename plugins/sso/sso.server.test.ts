@@ -3,6 +3,7 @@
 // taken back, an unverified e-mail does not link, closed sign-up refuses, `:user sso link`
 // links, root's `:sso test` shows claims and no token, and a password login can be closed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AuditRecord } from '../../src/core/index.ts';
 import { cookieFetch, createShellTester } from '../../tests/harness/shellTester.ts';
 import { engines, startTestServer, type TestServer } from '../../tests/server/support.ts';
 import { startOidcProvider, type TestProvider } from '../../tests/fixtures/oidcProvider.ts';
@@ -158,8 +159,10 @@ describe('the commands', () => {
 
 describe('sign-up closed', () => {
   let closed: TestServer;
+  const audit: AuditRecord[] = [];
   beforeAll(async () => {
-    closed = await startTestServer('sqlite', envFor(op, { OIDC_SIGNUP: 'false' }));
+    // A listener of the audit trail, as the audit plugin would be.
+    closed = await startTestServer('sqlite', envFor(op, { OIDC_SIGNUP: 'false' }), [{ register: (ctx) => ctx.audit.listen((r) => void audit.push(r)) }]);
     op.redirectUris.add(`${closed.url}/api/sso/callback`);
   }, 60_000);
   afterAll(async () => closed?.close());
@@ -180,8 +183,10 @@ describe('sign-up closed', () => {
     await me(`${closed.url}/api/user/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'zed', password: 'zed-password-1' }) });
     const linked = await signOn(closed.url, me, 'zed-sub', '?link=1');
     expect(linked).toMatchObject({ status: 200, said: 'Your account is now linked to default (zed@example.org).' });
-    const audit = closed.logs();
-    expect(audit).not.toContain('zed-password-1');
+    // The link is in the audit trail: who, how, never a secret.
+    await expect.poll(() => audit.filter((r) => r.kind === 'sso.link')).toEqual([expect.objectContaining({ target: 'user:zed', actor: 'zed', after: { provider: 'default', subject: 'zed-sub', how: 'command' } })]);
+    expect(JSON.stringify(audit)).not.toMatch(/zed-password-1|shellchat-client-secret|eyJ/);
+    expect(closed.logs()).not.toMatch(/zed-password-1|shellchat-client-secret/);
     const other = cookieFetch();
     expect(await signOn(closed.url, other, 'zed-sub')).toMatchObject({ status: 200, username: 'zed' });
     const identity = (await (await other(`${closed.url}/api/sso/identity`)).json()) as { result: { identities: { provider: string; email: string }[] } };

@@ -346,6 +346,12 @@ describe('history and help', () => {
       ':subscription ls',
       ':subscription buy <plan>',
       ':subscription topup {1|5|10|20|50}',
+      // The sso plugin's commands, in the user group too.
+      ':login sso [<provider>]',
+      ':user sso link [<provider>]',
+      ':user sso',
+      ':sso test',
+      ':sso',
       // The audit plugin's (root reads the trail), in the same group.
       ':audit [user=<name>] [kind=<kind>] [since=<time>] [until=<time>] [limit=<n>]',
     ]);

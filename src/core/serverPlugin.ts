@@ -29,6 +29,15 @@ export interface PublicUser {
   settings: UserSettings;
   groups: string[];
   created_at: number;
+  /** More lines about the account from plugins (AccountsApi.describe): a linked sign-on identity. */
+  profile?: ProfileLine[];
+}
+
+/** One line a plugin adds to the account table (`:user`): its label's key in the plugin's namespace, and the value. */
+export interface ProfileLine {
+  ns: string;
+  label: string;
+  value: string;
 }
 
 export interface AppVariables {
@@ -67,6 +76,8 @@ export interface Mail {
 
 export interface AccountsApi {
   onDelete(hook: (userId: number) => Promise<void>): void;
+  /** Adds lines to what `toPublic` says of an account (`profile`), such as a linked identity. */
+  describe(lines: (user: UserRow) => Promise<ProfileLine[]>): void;
   byUsername(username: string): Promise<UserRow | undefined>;
   /** The account of an e-mail address (in any case). */
   byEmail(email: string): Promise<UserRow | undefined>;

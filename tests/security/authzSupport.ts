@@ -135,7 +135,8 @@ export async function call(method: string, path: string, cookie: string | null, 
   const headers: Record<string, string> = {};
   if (cookie) headers.cookie = `auth=${cookie}`;
   if (options.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(url, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) });
+  // A route's own answer: a redirect (the sign-on's) is the status, not where it sends the browser.
+  const res = await fetch(url, { method, headers, redirect: 'manual', body: options.body === undefined ? undefined : JSON.stringify(options.body) });
   const text = await res.text();
   let json: Record<string, unknown> | undefined;
   try {

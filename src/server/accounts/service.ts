@@ -7,6 +7,7 @@ import {
   GROUP_PASSWORD_KEY,
   type AccountsApi,
   type Database,
+  type ProfileLine,
   type PublicUser,
   type RoleExpiryHook,
   type RoleName,
@@ -54,6 +55,7 @@ export class Accounts implements AccountsApi {
   private readonly db: Kysely<Database>;
   private readonly deleteHooks: ((userId: number) => Promise<void>)[] = [];
   private readonly expiryHooks: RoleExpiryHook[] = [];
+  private readonly profileHooks: ((user: UserRow) => Promise<ProfileLine[]>)[] = [];
   private readonly now: () => number;
   private readonly trialCents: number;
   readonly settings: UserSettingRules;
@@ -109,6 +111,10 @@ export class Accounts implements AccountsApi {
     this.deleteHooks.push(hook);
   }
 
+  describe(lines: (user: UserRow) => Promise<ProfileLine[]>): void {
+    this.profileHooks.push(lines);
+  }
+
   async byUsername(username: string): Promise<UserRow | undefined> {
     return this.db.selectFrom('users').selectAll().where('username', '=', normalizeUsername(username)).executeTakeFirst();
   }
@@ -135,6 +141,7 @@ export class Accounts implements AccountsApi {
       settings: this.settings.normalize(user.settings),
       groups: (await this.groupsOf(user.id)).map((g) => g.name),
       created_at: user.created_at,
+      ...(this.profileHooks.length ? { profile: (await Promise.all(this.profileHooks.map((hook) => hook(user)))).flat() } : {}),
     };
   }
 

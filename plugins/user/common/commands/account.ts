@@ -14,6 +14,8 @@ export function userTable(c: CommandContext, user: PublicUser): Output {
     [c.t('info.groups'), user.groups.join(', ')],
     [c.t('info.groupPassword'), String(user.settings.groupPassword)],
     [c.t('info.created'), new Date(user.created_at).toISOString().slice(0, 10)],
+    // What other plugins say of the account (a linked sign-on identity), each label in its namespace.
+    ...(user.profile ?? []).map((line): [string, string] => [c.tFor(line.ns)(line.label), line.value]),
   ];
   return { kind: 'table', columns: [c.t('info.item'), c.t('info.value')], rows };
 }
@@ -24,6 +26,7 @@ export const showUser =
     withApiErrors(async () => {
       const user = (await send(api.info.$get())).result;
       sync.apply(user.settings);
+      await c.loadNamespaces([...new Set((user.profile ?? []).map((line) => line.ns))]);
       return userTable(c, user);
     });
 

@@ -225,6 +225,32 @@ describe('a streamed answer, property-tested', () => {
   }
 });
 
+describe('a streamed answer cut at every position', () => {
+  // Issue 40: every place a delta can end, one at a time (the answer in two pieces, cut there),
+  // leaves the screen the answer printed at once leaves. Bounded by count and by length (each
+  // answer costs a render per character): 10-20 s each on a loaded two-core machine.
+  for (const columns of [80, 120]) {
+    it(`leaves the screen the answer printed at once leaves, at ${columns} columns`, () => {
+      fc.assert(
+        fc.property(
+          answer.map((text) => text.slice(0, 500)),
+          fc.constantFrom(24, 8),
+          (text, rows) => {
+            const once = render([text], columns, rows);
+            for (let at = 1; at < text.length; at++) {
+              const streamed = render([text.slice(0, at), text.slice(at)], columns, rows);
+              expect(streamed.screen.styled(), `cut at ${at}`).toBe(once.screen.styled());
+              expect(streamed.screen.cursor(), `cut at ${at}`).toEqual(once.screen.cursor());
+              expect(streamed.screen.clamped).toBe(0);
+            }
+          },
+        ),
+        { numRuns: 10 },
+      );
+    }, 120_000);
+  }
+});
+
 describe('the answer sink', () => {
   const terminal = (env: NodeJS.ProcessEnv, isTTY = true) => {
     let out = '';

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { markdownDocument } from '../../tests/fixtures/markdownArbitrary.ts';
 import { VirtualTerminal } from '../../tests/fixtures/virtualTerminal.ts';
-import { answerSink } from './answer.ts';
+import { answerSink, WRITE_MS } from './answer.ts';
 import { LiveMarkdown } from './markdown.ts';
 import { markdownTools } from './markdownTools.ts';
 import { textWidth } from './termText.ts';
@@ -269,6 +269,27 @@ describe('the answer sink', () => {
       await sink.end({ ...info, text: '# Title\n\nSome **bold** text' });
       expect(t.out()).toBe('# Title\n\nSome **bold** text\n');
     }
+  });
+
+  it(`writes what arrives within ${WRITE_MS} ms, in one write however many pieces came meanwhile, and all of it by the end`, async () => {
+    const writes: { at: number; bytes: string }[] = [];
+    const stream = { isTTY: true, columns: 80, rows: 24, write: (s: string) => (writes.push({ at: performance.now(), bytes: s }), true) } as unknown as NodeJS.WriteStream;
+    const sink = answerSink({ out: stream, err: stream, env: { TERM: 'xterm-256color' } }, { json: false });
+    // The renderer loads with the first piece; the pieces after it render as they come.
+    sink.write('# Title\n\n');
+    await vi.waitFor(() => expect(writes.length).toBe(1), { timeout: 10_000, interval: 1 });
+    const pieces = 'A paragraph in many small pieces, | a | table | row |\n- and a list item'.match(/[^]{1,3}/g)!;
+    const sent = performance.now();
+    for (const piece of pieces) sink.write(piece);
+    expect(writes.length).toBe(1);
+    await vi.waitFor(() => expect(writes.length).toBe(2), { timeout: 1000, interval: 1 });
+    // One write for all the pieces, when the timer fires (a loaded machine fires it late, never early).
+    expect(writes[1]!.at - sent).toBeGreaterThanOrEqual(WRITE_MS - 1);
+    expect(writes[1]!.bytes).toContain('A paragraph in many small pieces');
+    await sink.end({ model: 'm', session: 1, text: '' });
+    const screen = new VirtualTerminal(80, 24);
+    screen.write(writes.map((w) => w.bytes).join(''));
+    expect(screen.text()).toBe('# Title\n\nA paragraph in many small pieces, | a | table | row |\n• and a list item');
   });
 
   it('renders on a terminal, and says nothing on the console of a language it cannot highlight', async () => {

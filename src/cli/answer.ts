@@ -89,7 +89,11 @@ export function answerSink(term: Terminal, options: { json: boolean; onEnd?: (in
     async end(info) {
       await chain?.catch(() => undefined);
       chain = undefined;
-      if (!failed) stream?.end();
+      try {
+        if (!failed) stream?.end();
+      } catch {
+        failed = true;
+      }
       send();
       if (failed && info.text && !info.text.endsWith('\n')) term.out.write('\n');
       stream = undefined;

@@ -1,21 +1,20 @@
 // What the terminal's markdown renderer (markdown.ts) is given: marked's inline lexer and code
 // highlighting (highlight.ts), for answers as they stream (answer.ts) and logs printed at once (render.ts).
-import { highlighter } from './highlight.ts';
 import type { MarkdownTools } from './markdown.ts';
 
 /**
  * The renderer's parts, loading from the call (an answer's sink is made at the start, so the
- * first answer seldom waits): marked's inline lexer, and code highlighting (highlight.js, with
- * every language: slower to load), awaited only once a piece could open a code fence.
+ * first answer seldom waits): marked's inline lexer, and code highlighting (highlight.ts),
+ * awaited only once a piece could open a code fence.
  */
 export function markdownTools(): (text: string) => Promise<MarkdownTools> {
   const tools: MarkdownTools = { lex: () => [] };
   const lexer = import('marked').then(({ Lexer }) => {
     tools.lex = (text) => Lexer.lexInline(text);
   });
-  const loaded = import('highlight.js')
-    .then(({ default: hljs }) => {
-      tools.highlight = highlighter(hljs);
+  const loaded = import('./highlight.ts')
+    .then(({ lazyHighlighter }) => {
+      tools.highlight = lazyHighlighter();
     })
     .catch(() => undefined);
   let fenced = false;

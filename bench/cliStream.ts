@@ -65,6 +65,8 @@ export interface RunMeasure {
   latencyP50: number;
   latencyP95: number;
   latencyMax: number;
+  /** The same p95 for the words sent a second or more into the stream (the renderer loaded). */
+  latencyP95After1s: number;
 }
 
 const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))] ?? Number.NaN;
@@ -102,6 +104,7 @@ async function runInPane(name: string, command: string[], columns: number, rows:
   const times = readFileSync(`${prefix}.times`, 'utf8').trim().split('\n').map((l) => l.split(' ').map(Number) as [number, number]);
   const arrival = (offset: number) => times.find(([, length]) => length >= offset)![0];
   const seen = new Map<string, number>();
+  const sentAt = (stamp: string) => epoch(Number(stamp));
   for (const m of raw.matchAll(/T(\d+\.\d{3}) /g)) if (!seen.has(m[1]!)) seen.set(m[1]!, arrival(m.index + m[0].length) - epoch(Number(m[1])));
   const first = Math.min(...[...seen.keys()].map((s) => epoch(Number(s))));
   const last = times.at(-1)![0];
@@ -109,6 +112,7 @@ async function runInPane(name: string, command: string[], columns: number, rows:
   const cpu = (from: number, to: number) => cpuAt(samples, to) - cpuAt(samples, from);
   const tenth = streamMs / 10;
   const latencies = [...seen.values()];
+  const after1s = [...seen].filter(([stamp]) => sentAt(stamp) >= first + 1000).map(([, latency]) => latency);
   return {
     cpuMs: cpu(first, last) / 1000,
     streamMs,
@@ -118,6 +122,7 @@ async function runInPane(name: string, command: string[], columns: number, rows:
     latencyP50: quantile(latencies, 0.5),
     latencyP95: quantile(latencies, 0.95),
     latencyMax: Math.max(...latencies),
+    latencyP95After1s: quantile(after1s, 0.95),
   };
 }
 
@@ -178,7 +183,7 @@ if (import.meta.main) {
     const ratios = r.client.map((c, i) => c.cpuMs / r.floor[i]!.cpuMs);
     console.log(`${r.rate} tok/s, ${(r.bytes / 1024).toFixed(0)} KB, ${r.stamps} first words stamped`);
     for (const [who, ms] of [['floor', r.floor], ['client', r.client]] as const) {
-      console.log(`  ${who}: CPU ${medianSpread(ms.map((m) => m.cpuMs), 0)} ms of ${medianSpread(ms.map((m) => m.streamMs / 1000), 1)} s; last/first tenth ${medianSpread(ms.map((m) => m.lastOverFirst))}, last/second ${medianSpread(ms.map((m) => m.lastOverSecond))}; first words seen ${ms.map((m) => m.stampsSeen).join('/')}, latency p50 ${medianSpread(ms.map((m) => m.latencyP50), 1)} p95 ${medianSpread(ms.map((m) => m.latencyP95), 1)} max ${medianSpread(ms.map((m) => m.latencyMax), 1)} ms`);
+      console.log(`  ${who}: CPU ${medianSpread(ms.map((m) => m.cpuMs), 0)} ms of ${medianSpread(ms.map((m) => m.streamMs / 1000), 1)} s; last/first tenth ${medianSpread(ms.map((m) => m.lastOverFirst))}, last/second ${medianSpread(ms.map((m) => m.lastOverSecond))}; first words seen ${ms.map((m) => m.stampsSeen).join('/')}, latency p50 ${medianSpread(ms.map((m) => m.latencyP50), 1)} p95 ${medianSpread(ms.map((m) => m.latencyP95), 1)} max ${medianSpread(ms.map((m) => m.latencyMax), 1)} ms; p95 from the first second on ${medianSpread(ms.map((m) => m.latencyP95After1s), 1)} ms`);
     }
     console.log(`  client / floor CPU: ${medianSpread(ratios)}`);
   }

@@ -28,6 +28,25 @@ console.log('\nB7 terminal client startup: shellchat --version and the first pro
   check(cli.promptMs <= 300, `the first prompt within 300 ms (${cli.promptMs.toFixed(0)} ms)`);
 }
 
+console.log('\nB11 the terminal streaming a rich answer (issue 40), in tmux, beside a floor process writing the raw deltas of the same /api/generate_sse stream (3 runs each: median, lowest-highest)');
+{
+  const { HAS_TMUX } = await import('../tests/fixtures/tmux.ts');
+  if (HAS_TMUX) {
+    const { runCliStream, median, medianSpread } = await import('./cliStream.ts');
+    for (const r of await runCliStream()) {
+      const ratios = r.client.map((c, i) => c.cpuMs / r.floor[i]!.cpuMs);
+      const p95 = r.client.map((c) => c.latencyP95);
+      const name = `${r.rate} tok/s (${(r.bytes / 1024).toFixed(0)} KB)`;
+      console.log(`  ${name}: CPU ${medianSpread(r.client.map((c) => c.cpuMs), 0)} ms vs floor ${medianSpread(r.floor.map((c) => c.cpuMs), 0)} ms: ${medianSpread(ratios)}x; last/first tenth ${medianSpread(r.client.map((c) => c.lastOverFirst))}x; first words p95 ${medianSpread(p95, 1)} ms (floor ${medianSpread(r.floor.map((c) => c.latencyP95), 1)}), from the first second on ${medianSpread(r.client.map((c) => c.latencyP95After1s), 1)} ms`);
+      if (r.rate === 2000) {
+        check(median(ratios) <= 1.5, `${name}: CPU <= 1.5x the floor (${median(ratios).toFixed(2)}x)`);
+        check(median(r.client.map((c) => c.lastOverFirst)) <= 1.2, `${name}: the last tenth <= 1.2x the first`);
+      }
+      check(median(p95) <= 50, `${name}: first words within 50 ms, p95 (${median(p95).toFixed(1)} ms)`);
+    }
+  } else console.log('  skipped: no tmux');
+}
+
 console.log('\nB1 streaming render: main-thread time per update in Chromium, StreamingMarkdown vs whole-text re-render');
 const { renderReport, runRenderBench } = await import('./render/run.ts');
 const { CHROME_PATH } = await import('../tests/e2e/support.ts');

@@ -1,7 +1,7 @@
 // Where a streamed answer goes: rendered markdown as it arrives on a terminal that can redraw
 // (markdown.ts), the text as it comes when stdout is a pipe, NO_COLOR is set or TERM=dumb,
 // nothing in --json mode (cli.ts prints the JSON at the end).
-import { LiveMarkdown } from './markdown.ts';
+import { LiveMarkdown, type MarkdownTools } from './markdown.ts';
 import { markdownTools } from './markdownTools.ts';
 import { rendersMarkdown, type Terminal } from './render.ts';
 
@@ -20,6 +20,10 @@ export interface ChatSink {
   end(info: AnswerInfo): Promise<void>;
 }
 
+/** The longest a rendered piece waits to be written with the next ones (ms): far under the 50 ms
+ *  in which a word must show (issue 40), and under a 60 Hz terminal's frame. */
+export const WRITE_MS = 8;
+
 export function answerSink(term: Terminal, options: { json: boolean; onEnd?: (info: AnswerInfo) => void }): ChatSink {
   if (options.json) return { write: () => undefined, end: async (info) => options.onEnd?.(info) };
   if (!rendersMarkdown(term)) {
@@ -32,28 +36,65 @@ export function answerSink(term: Terminal, options: { json: boolean; onEnd?: (in
     };
   }
   const tools = markdownTools();
+  let ready: MarkdownTools | undefined;
   let stream: LiveMarkdown | undefined;
   let failed = false;
-  // Pieces are rendered in order, each once the renderer it needs has loaded.
-  let chain: Promise<unknown> = Promise.resolve();
+  // What the renderer wrote, sent to the terminal at most once per WRITE_MS: a write to a
+  // terminal is a system call (with its line discipline's work per byte), and at 2,000 tokens
+  // a second one a token was most of the client's CPU; WRITE_MS keeps the delay unseen.
+  let pending = '';
+  let timer: NodeJS.Timeout | undefined;
+  const send = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (pending) term.out.write(pending);
+    pending = '';
+  };
+  const output = (bytes: string) => {
+    pending += bytes;
+    timer ??= setTimeout(send, WRITE_MS);
+  };
+  const render = (ready: MarkdownTools, text: string) => {
+    if (failed) {
+      send();
+      term.out.write(text);
+      return;
+    }
+    stream ??= new LiveMarkdown(ready, { columns: term.out.columns || 80, rows: term.out.rows || 24 }, output);
+    try {
+      stream.push(text);
+    } catch {
+      // A fault in the renderer must not lose the answer: the rest of it as it comes.
+      failed = true;
+      send();
+      term.out.write(text);
+    }
+  };
+  // Until the renderer has loaded, pieces wait for it, in order; then each renders as it comes
+  // (a piece that could open a code fence waits for the highlighter first, as markdownTools says).
+  let chain: Promise<unknown> | undefined;
+  let waiting = 0;
   return {
     write(text) {
-      chain = chain.then(async () => {
-        const ready = await tools(text);
-        if (failed) return term.out.write(text);
-        stream ??= new LiveMarkdown(ready, { columns: term.out.columns || 80, rows: term.out.rows || 24 }, (bytes) => term.out.write(bytes));
-        try {
-          stream.push(text);
-        } catch {
-          // A fault in the renderer must not lose the answer: the rest of it as it comes.
-          failed = true;
-          term.out.write(text);
-        }
+      const known = ready;
+      if (!waiting && known && (known.highlight || !/[`~]/.test(text))) return render(known, text);
+      waiting++;
+      const previous = chain ?? Promise.resolve();
+      chain = previous.then(async () => {
+        ready = await tools(text);
+        waiting--;
+        render(ready, text);
       });
     },
     async end(info) {
-      chain = chain.then(() => !failed && stream?.end());
-      await chain.catch(() => undefined);
+      await chain?.catch(() => undefined);
+      chain = undefined;
+      try {
+        if (!failed) stream?.end();
+      } catch {
+        failed = true;
+      }
+      send();
       if (failed && info.text && !info.text.endsWith('\n')) term.out.write('\n');
       stream = undefined;
       failed = false;

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { markdownDocument } from '../../tests/fixtures/markdownArbitrary.ts';
 import { VirtualTerminal } from '../../tests/fixtures/virtualTerminal.ts';
-import { answerSink } from './answer.ts';
+import { answerSink, WRITE_MS } from './answer.ts';
 import { LiveMarkdown } from './markdown.ts';
 import { markdownTools } from './markdownTools.ts';
 import { textWidth } from './termText.ts';
@@ -225,6 +225,32 @@ describe('a streamed answer, property-tested', () => {
   }
 });
 
+describe('a streamed answer cut at every position', () => {
+  // Issue 40: every place a delta can end, one at a time (the answer in two pieces, cut there),
+  // leaves the screen the answer printed at once leaves. Bounded by count and by length (each
+  // answer costs a render per character): 10-20 s each on a loaded two-core machine.
+  for (const columns of [80, 120]) {
+    it(`leaves the screen the answer printed at once leaves, at ${columns} columns`, () => {
+      fc.assert(
+        fc.property(
+          answer.map((text) => text.slice(0, 500)),
+          fc.constantFrom(24, 8),
+          (text, rows) => {
+            const once = render([text], columns, rows);
+            for (let at = 1; at < text.length; at++) {
+              const streamed = render([text.slice(0, at), text.slice(at)], columns, rows);
+              expect(streamed.screen.styled(), `cut at ${at}`).toBe(once.screen.styled());
+              expect(streamed.screen.cursor(), `cut at ${at}`).toEqual(once.screen.cursor());
+              expect(streamed.screen.clamped).toBe(0);
+            }
+          },
+        ),
+        { numRuns: 10 },
+      );
+    }, 120_000);
+  }
+});
+
 describe('the answer sink', () => {
   const terminal = (env: NodeJS.ProcessEnv, isTTY = true) => {
     let out = '';
@@ -243,6 +269,27 @@ describe('the answer sink', () => {
       await sink.end({ ...info, text: '# Title\n\nSome **bold** text' });
       expect(t.out()).toBe('# Title\n\nSome **bold** text\n');
     }
+  });
+
+  it(`writes what arrives within ${WRITE_MS} ms, in one write however many pieces came meanwhile, and all of it by the end`, async () => {
+    const writes: { at: number; bytes: string }[] = [];
+    const stream = { isTTY: true, columns: 80, rows: 24, write: (s: string) => (writes.push({ at: performance.now(), bytes: s }), true) } as unknown as NodeJS.WriteStream;
+    const sink = answerSink({ out: stream, err: stream, env: { TERM: 'xterm-256color' } }, { json: false });
+    // The renderer loads with the first piece; the pieces after it render as they come.
+    sink.write('# Title\n\n');
+    await vi.waitFor(() => expect(writes.length).toBe(1), { timeout: 10_000, interval: 1 });
+    const pieces = 'A paragraph in many small pieces, | a | table | row |\n- and a list item'.match(/[^]{1,3}/g)!;
+    const sent = performance.now();
+    for (const piece of pieces) sink.write(piece);
+    expect(writes.length).toBe(1);
+    await vi.waitFor(() => expect(writes.length).toBe(2), { timeout: 1000, interval: 1 });
+    // One write for all the pieces, when the timer fires (a loaded machine fires it late, never early).
+    expect(writes[1]!.at - sent).toBeGreaterThanOrEqual(WRITE_MS - 1);
+    expect(writes[1]!.bytes).toContain('A paragraph in many small pieces');
+    await sink.end({ model: 'm', session: 1, text: '' });
+    const screen = new VirtualTerminal(80, 24);
+    screen.write(writes.map((w) => w.bytes).join(''));
+    expect(screen.text()).toBe('# Title\n\nA paragraph in many small pieces, | a | table | row |\n• and a list item');
   });
 
   it('renders on a terminal, and says nothing on the console of a language it cannot highlight', async () => {

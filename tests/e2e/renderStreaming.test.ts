@@ -18,9 +18,15 @@ describe.skipIf(!HAS_CHROME)('StreamingMarkdown in the browser', () => {
 
   it('applies text changes at most once per animation frame', async () => {
     const result = await r.page.evaluate(() => window.__page.batching());
+    // Ten updates in one task: nothing is applied synchronously.
     expect(result.before).toBe('First paragraph.');
     expect(result.syncMutations).toBe(0);
-    expect(result.afterFrame.replace(/\s+/g, ' ').trim()).toBe('First paragraph. one two three four five six seven eight nine ten');
+    // 200 updates in 200 tasks: at most one commit in any frame, however many frames the
+    // machine managed, and the last text shows in the end.
+    expect(result.maxCommitsInAFrame).toBe(1);
+    expect(result.commits).toBeLessThanOrEqual(result.frames);
+    expect(result.commits).toBeLessThan(result.updates);
+    expect(result.final).toMatch(/^First paragraph\. one two three four five six seven eight nine ten w0 w1 .* w199$/);
   });
 
   it('never touches a finished block again, and shows an open fence raw until it closes', async () => {
@@ -28,6 +34,8 @@ describe.skipIf(!HAS_CHROME)('StreamingMarkdown in the browser', () => {
     expect(result).toEqual({ sameNode: true, mutations: 0, pendingSeen: true, highlightedWhilePending: false, highlightedAfter: true });
   });
 
+  // Bounded by count, with timeouts that fit a loaded 2-core machine (issue 40): each document
+  // is re-rendered at every cut, so the work is fixed (at a load of 10 here: 97 s and 42 s).
   it('property: a streamed answer ends as the same DOM as the text rendered at once, however it was cut', async () => {
     await fc.assert(
       fc.asyncProperty(markdownDocument(), async (text) => {
@@ -38,13 +46,13 @@ describe.skipIf(!HAS_CHROME)('StreamingMarkdown in the browser', () => {
       }),
       { numRuns: 60, seed: 24 },
     );
-    // A long answer too, over several groups, code, math and tables.
+  }, 240_000);
+
+  it('a long answer over several groups, code, math and tables ends as the same DOM, however it was cut', async () => {
     const long = await r.page.evaluate((t) => window.__page.streamEquality(t), generateMarkdown(3 * 1024, 9));
     expect(long.mismatches).toEqual([]);
     expect(long.wholeSame).toBe(true);
-    // Bounded by count (60 documents and one long answer, each re-rendered at every cut): about
-    // 40 s on an idle 2-core machine here, so the timeout fits one under load (issue 40).
-  }, 180_000);
+  }, 240_000);
 
   it('lays blocks out in groups exactly as in one document (no margin collapses through a group)', async () => {
     // Tall enough that no group is off screen (they would be laid out at an estimated size).

@@ -324,9 +324,15 @@ const api = {
   },
 
   // Streaming behaviour checks (renderStreaming.test.ts).
-  /** Ten text updates in one task: nothing changes before the next animation frame, then the
-   *  last text shows at once. */
-  async batching(): Promise<{ before: string; syncMutations: number; afterFrame: string }> {
+  /**
+   * Animation-frame batching, counted rather than sampled (issue 40: reading the DOM after one
+   * frame failed on a loaded machine, where React's render of the frame's change came later).
+   * Ten updates in one task change nothing synchronously. Then 200 updates, each in its own
+   * task (what a socket delivers), while a frame counter runs: every DOM commit is recorded
+   * with the frame it happened in (a MutationObserver callback follows each commit's task), and
+   * no frame may hold two. Without the batching each task's update would be its own commit.
+   */
+  async batching(): Promise<{ before: string; syncMutations: number; updates: number; commits: number; frames: number; maxCommitsInAFrame: number; final: string }> {
     const el = container();
     const root = createRoot(el);
     roots.push(root);
@@ -341,9 +347,45 @@ const api = {
     const before = el.textContent ?? '';
     const syncMutations = observer.takeRecords().length;
     observer.disconnect();
-    await frame();
-    await frame();
-    return { before, syncMutations, afterFrame: el.textContent ?? '' };
+
+    // The frame counter: registered before any update, so within a frame it runs first.
+    let frames = 0;
+    let counting = true;
+    const count = () => {
+      frames++;
+      if (counting) requestAnimationFrame(count);
+    };
+    requestAnimationFrame(count);
+    const commitsByFrame = new Map<number, number>();
+    const commits = new MutationObserver(() => commitsByFrame.set(frames, (commitsByFrame.get(frames) ?? 0) + 1));
+    commits.observe(el, { subtree: true, childList: true, characterData: true });
+    const channel = new MessageChannel();
+    const updates = 200;
+    await new Promise<void>((resolve) => {
+      let sent = 0;
+      channel.port1.onmessage = () => {
+        text += `w${sent} `;
+        root.render(<StreamingMarkdown text={text} done={false} />);
+        if (++sent < updates) channel.port2.postMessage(0);
+        else resolve();
+      };
+      channel.port2.postMessage(0);
+    });
+    channel.port1.close();
+    // The last text shows within some frames, however busy the machine (bounded: 10 s).
+    const deadline = performance.now() + 10_000;
+    while (!(el.textContent ?? '').includes(`w${updates - 1}`) && performance.now() < deadline) await frame();
+    counting = false;
+    commits.disconnect();
+    return {
+      before,
+      syncMutations,
+      updates,
+      commits: [...commitsByFrame.values()].reduce((a, b) => a + b, 0),
+      frames,
+      maxCommitsInAFrame: Math.max(0, ...commitsByFrame.values()),
+      final: (el.textContent ?? '').replace(/\s+/g, ' ').trim(),
+    };
   },
 
   async stability(doc: string): Promise<{ sameNode: boolean; mutations: number; pendingSeen: boolean; highlightedWhilePending: boolean; highlightedAfter: boolean }> {

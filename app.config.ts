@@ -6,7 +6,7 @@ export interface AppConfig {
 }
 
 const config: AppConfig = {
-  plugins: ['general', 'stats', 'speak', 'info', 'user', 'session', 'model', 'function', 'role', 'node', 'store', 'subscription', 'cli'],
+  plugins: ['general', 'stats', 'speak', 'info', 'user', 'session', 'model', 'function', 'role', 'node', 'store', 'subscription', 'cli', 'archive'],
 };
 
 export default config;

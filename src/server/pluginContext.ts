@@ -41,7 +41,7 @@ export interface PluginContextDeps {
   egressFetch: typeof fetch;
   attachments: ReturnType<typeof createAttachments>;
   throttles: Throttles;
-  setBodyLimit(path: string, maxBytes: number): void;
+  setBodyLimit(path: string, maxBytes: number, options?: { streamed?: boolean }): void;
   addGate: ServerPluginContext['addGate'];
   now(): number;
   /** Filled by the plugins' register(): the generation pipeline reads them. */

@@ -17,7 +17,12 @@ import { originCheck } from './origin.ts';
 import { fail } from './respond.ts';
 
 /** Installs the middleware; what it returns raises one exact API path's body limit (an upload route). */
-export function apiMiddleware(app: Hono<AppEnv>, config: ServerConfig, log: Logger, accounts: Accounts): { setBodyLimit(path: string, maxBytes: number): void; addGate(gate: Gate): void } {
+export function apiMiddleware(
+  app: Hono<AppEnv>,
+  config: ServerConfig,
+  log: Logger,
+  accounts: Accounts,
+): { setBodyLimit(path: string, maxBytes: number, options?: { streamed?: boolean }): void; addGate(gate: Gate): void } {
   app.use('*', securityHeaders(config));
   app.use('/api/*', async (c, next) => {
     const started = performance.now();
@@ -26,7 +31,7 @@ export function apiMiddleware(app: Hono<AppEnv>, config: ServerConfig, log: Logg
     log.info({ method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) }, 'request');
   });
   // 1 MB for every API body, except the paths a plugin raised with ctx.setBodyLimit (uploads).
-  const limitFor = (maxSize: number, message: Message = SERVER_MESSAGES.tooLarge): MiddlewareHandler<AppEnv> => {
+  const limitFor = (maxSize: number, message: Message = SERVER_MESSAGES.tooLarge, routeCounts = false): MiddlewareHandler<AppEnv> => {
     const tooLarge = (c: Context<AppEnv>) => {
       // The rest of the body stays unread, so the connection cannot carry another request.
       c.header('Connection', 'close');
@@ -37,7 +42,8 @@ export function apiMiddleware(app: Hono<AppEnv>, config: ServerConfig, log: Logg
     // which makes the Node adapter build a whole web Request for every request (~60 µs).
     // A body without a length (chunked) is still counted as it arrives.
     return (c, next) => {
-      if (c.req.header('transfer-encoding') !== undefined) return streamed(c, next);
+      // A route that reads its body as a stream counts a chunked one itself (hono's bodyLimit would hold it whole).
+      if (c.req.header('transfer-encoding') !== undefined) return routeCounts ? next() : streamed(c, next);
       const length = c.req.header('content-length');
       if (length === undefined) return next();
       return Number(length) > maxSize ? Promise.resolve(tooLarge(c)) : next();
@@ -66,8 +72,8 @@ export function apiMiddleware(app: Hono<AppEnv>, config: ServerConfig, log: Logg
 
   return {
     addGate: (gate) => void gates.push(gate),
-    setBodyLimit: (routePath, maxBytes) => {
-      raisedLimits.set(routePath, limitFor(maxBytes));
+    setBodyLimit: (routePath, maxBytes, options) => {
+      raisedLimits.set(routePath, limitFor(maxBytes, SERVER_MESSAGES.tooLarge, options?.streamed === true));
     },
   };
 }

@@ -21,6 +21,8 @@ export interface ImportReport {
   imported: number;
   skipped: number;
   refused: number;
+  /** Conversations counted but not listed (past REPORT_ROWS_MAX rows). */
+  unlisted?: number;
   /** Why the import stopped before the archive's end, when it did: what was written stays. */
   stopped?: MessageData;
 }

@@ -19,3 +19,5 @@ export const ZIP_MAX_ENTRIES = 100_000;
 export const IMAGES_MAX = 32;
 /** Conversation titles in the report, in characters. */
 export const TITLE_MAX_CHARS = 120;
+/** Rows of the import's report: past them conversations are counted, not listed. */
+export const REPORT_ROWS_MAX = 20_000;

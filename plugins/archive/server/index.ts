@@ -5,12 +5,13 @@
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import type { AppEnv, ServerPluginContext, ServerPluginModule, UserRow } from '../../../src/core/index.ts';
-import type { ImportReport } from '../common/api.ts';
+import type { ImportedRow, ImportReport } from '../common/api.ts';
+import { REPORT_ROWS_MAX } from '../common/limits.ts';
 import { MESSAGES } from '../common/messages.ts';
 import archiveEnv from './env.ts';
 import { exportText, rootOf } from './export.ts';
 import { convert } from './import/sources.ts';
-import { readArchive } from './import/read.ts';
+import { breather, readArchive } from './import/read.ts';
 import { ArchiveRefused, ConversationRefused } from './import/refusal.ts';
 import { writeConversation } from './import/write.ts';
 import { sourcesMigration, type ArchiveDb } from './table.ts';
@@ -83,13 +84,20 @@ export function archiveRoutes(ctx: ServerPluginContext) {
       if (running.has(user.id)) return refuse(c, 429, MESSAGES.busy);
       running.add(user.id);
       const report: ImportReport = { conversations: [], imported: 0, skipped: 0, refused: 0 };
+      // The report's rows, up to a bound (a hostile archive of tiny items would make it huge); the counts are all.
+      const row = (entry: ImportedRow) => {
+        if (report.conversations.length < REPORT_ROWS_MAX) report.conversations.push(entry);
+        else report.unlisted = (report.unlisted ?? 0) + 1;
+      };
       const started = Date.now();
       try {
         const items = readArchive(body, { ...limits, deadline: started + limits.seconds * 1000 });
+        const breathe = breather();
         for await (const item of items) {
+          await breathe();
           if ('refused' in item) {
             report.refused++;
-            report.conversations.push({ title: '', source: '', status: 'refused', reason: item.refused.toData() });
+            row({ title: '', source: '', status: 'refused', reason: item.refused.toData() });
             continue;
           }
           let title = '';
@@ -100,7 +108,7 @@ export function archiveRoutes(ctx: ServerPluginContext) {
             source = conversation.source;
             const written = await writeConversation(db, user, conversation, ctx.now());
             report[written.status]++;
-            report.conversations.push(
+            row(
               written.status === 'imported'
                 ? { title, source, status: 'imported', session: written.session, sessions: written.sessions, logs: written.logs }
                 : { title, source, status: 'skipped', session: written.session },
@@ -112,7 +120,7 @@ export function archiveRoutes(ctx: ServerPluginContext) {
             }
             report.refused++;
             const said = err instanceof ConversationRefused ? err.said : MESSAGES.wrongShape('it could not be written');
-            report.conversations.push({ title, source, status: 'refused', reason: said.toData() });
+            row({ title, source, status: 'refused', reason: said.toData() });
           }
         }
         if (!report.conversations.length) return refuse(c, 400, MESSAGES.noConversations);

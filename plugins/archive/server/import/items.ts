@@ -40,6 +40,7 @@ export class ItemReader {
   private count = 0;
   private done = false;
   private out: Item[] = [];
+  private failure: unknown;
 
   /** Conversations seen so far. */
   get conversations(): number {
@@ -48,12 +49,19 @@ export class ItemReader {
 
   /** Feeds text; returns the conversations it completed. */
   push(text: string): Item[] {
-    this.feed(this.parse(text));
+    if (this.failure) throw this.failure;
+    try {
+      this.feed(this.parse(text));
+    } catch (err) {
+      // The conversations completed before the failure still go out; the failure comes next.
+      this.failure = err;
+    }
     return this.take();
   }
 
   /** The end of the text: the rest, or why the file is not an export. */
   end(): Item[] {
+    if (this.failure) throw this.failure;
     this.feed(this.parse(NONE as never));
     if (!this.done) throw new ArchiveRefused(MESSAGES.notJson('the file ends early'));
     if (this.itemsAt < 0) throw new ArchiveRefused(MESSAGES.notArchive);

@@ -17,13 +17,28 @@ export interface ReadLimits {
   seconds: number;
 }
 
-/** Inflated in at most this much at a time: a bomb's piece stays small, and the loop turns. */
-const PIECE = 16 * 1024;
+/**
+ * A zip is inflated this much at a time (a bomb's piece is at most ~1,000 times larger), and
+ * JSON parsed at most PARSE at a time (the tokenizer's cost grows faster than its input's
+ * size); the event loop gets a turn every 3 ms of work (breather): a request waits for a few
+ * of those, not for the import.
+ */
+const PIECE = 2 * 1024;
+const PARSE = 4 * 1024;
 const MB = 1024 * 1024;
 /** The entries read: ChatGPT's and Claude's conversations files (split or not), shellchat's own. */
 const WANTED = /(^|\/)(conversations(-\d+)?|shellchat[^/]*)\.json$/i;
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** A turn of the event loop once `ms` passed since the last one: other requests are answered meanwhile. */
+export function breather(ms = 3): () => Promise<void> | undefined {
+  let last = performance.now();
+  return () => {
+    if (performance.now() - last < ms) return undefined;
+    return turn().then(() => void (last = performance.now()));
+  };
+}
 
 /** A parser error as the report says it (its text is the parser's, never the file's). */
 function asRefusal(err: unknown): ArchiveRefused {
@@ -58,8 +73,24 @@ export async function* readArchive(body: ReadableStream<Uint8Array>, limits: Rea
   let inflated = 0;
   let kind: 'zip' | 'json' | undefined;
   const json = new JsonText();
-  // The zip's side: conversations come out of its callbacks (synchronous, inside push).
-  const queue: Item[] = [];
+  const check = () => {
+    if (Date.now() > limits.deadline) throw new ArchiveRefused(MESSAGES.tooSlow(limits.seconds), 413);
+  };
+  // The zip's side: what its callbacks inflated (synchronously, inside push), parsed after.
+  const pending: { read: JsonText; data: Uint8Array; final: boolean }[] = [];
+  const breathe = breather();
+  /** Parses bytes a piece at a time, with a turn of the event loop now and then. */
+  async function* parse(read: JsonText, data: Uint8Array, final: boolean): AsyncGenerator<Item> {
+    for (let at = 0; at < data.length; at += PARSE) {
+      yield* read.push(data.subarray(at, at + PARSE));
+      const pause = breathe();
+      if (pause) {
+        check();
+        await pause;
+      }
+    }
+    if (final) yield* read.end();
+  }
   let failure: ArchiveRefused | undefined;
   let entries = 0;
   let wanted = 0;
@@ -77,10 +108,7 @@ export async function* readArchive(body: ReadableStream<Uint8Array>, limits: Rea
         // Every inflated byte counts, read or not (a skipped entry may still be inflated to find its end).
         inflated += data.length;
         if (inflated > limits.maxInflated) throw new ArchiveRefused(MESSAGES.inflatedTooLarge(Math.round(limits.maxInflated / MB)), 413);
-        if (read) {
-          queue.push(...read.push(data));
-          if (final) queue.push(...read.end());
-        }
+        if (read) pending.push({ read, data, final });
       } catch (e) {
         failure = asRefusal(e);
         file.terminate();
@@ -95,29 +123,31 @@ export async function* readArchive(body: ReadableStream<Uint8Array>, limits: Rea
     }
   };
 
-  const check = () => {
-    if (Date.now() > limits.deadline) throw new ArchiveRefused(MESSAGES.tooSlow(limits.seconds), 413);
-  };
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      // A sender that stalls is stopped at the deadline too, not only one that sends.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const stalled = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new ArchiveRefused(MESSAGES.tooSlow(limits.seconds), 413)), Math.max(0, limits.deadline - Date.now()));
+      });
+      const { done, value } = await Promise.race([reader.read(), stalled]).finally(() => clearTimeout(timer));
       if (done) break;
       received += value.length;
       if (received > limits.maxBytes) throw new ArchiveRefused(MESSAGES.tooLarge(Math.round(limits.maxBytes / MB)), 413);
       if (kind === undefined && value.length) kind = value[0] === 0x50 && value[1] === 0x4b ? 'zip' : 'json';
+      if (kind === 'json') {
+        yield* parse(json, value, false);
+        continue;
+      }
       for (let at = 0; at < value.length; at += PIECE) {
         check();
-        const piece = value.subarray(at, at + PIECE);
-        if (kind === 'zip') {
-          try {
-            unzip.push(piece);
-          } catch (e) {
-            failure ??= new ArchiveRefused(MESSAGES.badZip((e as Error).message));
-          }
-          if (failure) throw failure;
-          yield* queue.splice(0);
-        } else yield* json.push(piece);
-        await turn();
+        try {
+          unzip.push(value.subarray(at, at + PIECE));
+        } catch (e) {
+          failure ??= new ArchiveRefused(MESSAGES.badZip((e as Error).message));
+        }
+        if (failure) throw failure;
+        for (const p of pending.splice(0)) yield* parse(p.read, p.data, p.final);
       }
     }
     if (kind === undefined) throw new ArchiveRefused(MESSAGES.notArchive);
@@ -131,7 +161,7 @@ export async function* readArchive(body: ReadableStream<Uint8Array>, limits: Rea
       failure ??= new ArchiveRefused(MESSAGES.badZip((e as Error).message));
     }
     if (failure) throw failure;
-    yield* queue.splice(0);
+    for (const p of pending.splice(0)) yield* parse(p.read, p.data, p.final);
     if (!wanted) throw new ArchiveRefused(MESSAGES.notArchive);
   } finally {
     reader.cancel().catch(() => undefined);

@@ -28,7 +28,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: unit,
-          exclude: ['**/*.server.test.ts', ...build],
+          exclude: ['**/*.server.test.ts', '**/*.e2e.test.ts', ...build],
           environment: 'node',
           // The unit files mock nothing and patch no globals, so they share one module graph per
           // worker: each file importing the core, the markdown renderer and the manifests afresh
@@ -42,8 +42,9 @@ export default defineConfig({
       {
         test: {
           name: 'e2e',
-          // Attacks that need a browser live with the other attacks (tests/security/*.browser.test.ts).
-          include: ['tests/e2e/**/*.test.ts', 'tests/security/**/*.browser.test.ts'],
+          // Attacks that need a browser live with the other attacks (tests/security/*.browser.test.ts);
+          // a plugin's own browser tests are its `*.e2e.test.ts`.
+          include: ['tests/e2e/**/*.test.ts', 'tests/security/**/*.browser.test.ts', 'plugins/**/*.e2e.test.ts'],
           environment: 'node',
           globalSetup: ['tests/e2e/globalSetup.ts'],
           testTimeout: 30_000,

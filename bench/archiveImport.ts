@@ -46,7 +46,8 @@ async function generate(count: number, perFile = 1000): Promise<{ file: string; 
   let jsonBytes = 0;
   const zip = new Zip((err, data) => {
     if (err) throw err;
-    out.write(data);
+    // A copy: the writer keeps the chunk until it is written.
+    out.write(Buffer.from(data));
   });
   for (let start = 0; start < count; start += perFile) {
     const entry = new ZipDeflate(`conversations-${String(start / perFile).padStart(3, '0')}.json`, { level: 1 });
@@ -85,7 +86,7 @@ async function readAndParse(file: string): Promise<number> {
   };
   for await (const chunk of createReadStream(file, { highWaterMark: 64 * 1024 })) {
     const bytes = chunk as Buffer;
-    for (let at = 0; at < bytes.length; at += 2048) unzip.push(bytes.subarray(at, at + 2048));
+    for (let at = 0; at < bytes.length; at += 8192) unzip.push(bytes.subarray(at, at + 2048));
   }
   unzip.push(new Uint8Array(0), true);
   if (!tokens) throw new Error('nothing parsed');

@@ -121,4 +121,16 @@ const b6 = await runStoreSearch(1_000_000);
 console.log(`  ours p50 ${b6.ours.p50.toFixed(2)} / p95 ${b6.ours.p95.toFixed(2)} ms; naive p95 ${b6.naive.p95.toFixed(0)} ms: ${b6.ratio.toFixed(0)}x; indexing ${b6.indexMBps.toFixed(2)} MB/s`);
 check(b6.ours.p95 <= 20, `p95 <= 20 ms at 1M chunks (${b6.ours.p95.toFixed(2)} ms)`);
 
+console.log('\nB9 conversation import (issue 39): a generated ChatGPT export imported over HTTP, beside reading and tokenizing the same zip alone');
+const { runArchiveImport } = await import('./archiveImport.ts');
+for (const r of await runArchiveImport()) {
+  const ratio = r.importMs / r.baselineMs;
+  console.log(
+    `  ${r.engine}: ${r.conversations.toLocaleString('en-US')} conversations (${r.jsonMb.toFixed(0)} MB of JSON, a ${r.zipMb.toFixed(0)} MB zip): import ${(r.importMs / 1000).toFixed(1)} s vs read + parse ${(r.baselineMs / 1000).toFixed(1)} s (${ratio.toFixed(2)}x); peak RSS +${r.rssGrowthMb.toFixed(0)} MB`,
+  );
+  check(r.imported === r.conversations, `${r.engine}: every conversation imported (${r.imported})`);
+  check(ratio <= 3, `${r.engine}: <= 3x reading and parsing alone (${ratio.toFixed(2)}x)`);
+  check(r.rssGrowthMb <= 256, `${r.engine}: peak RSS <= +256 MB (+${r.rssGrowthMb.toFixed(0)} MB)`);
+}
+
 process.exit(failed ? 1 : 0);

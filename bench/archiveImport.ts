@@ -8,7 +8,8 @@ import { createReadStream, createWriteStream, mkdtempSync, statSync } from 'node
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { Unzip, UnzipInflate, Zip, ZipDeflate, strToU8 } from 'fflate';
+import { crc32, deflateRawSync } from 'node:zlib';
+import { Unzip, UnzipInflate } from 'fflate';
 import { jsonParser } from 'stream-json/core/parser.js';
 import { chatgptConversation } from '../plugins/archive/fixtures/exports.ts';
 import { engines, startTestServer, type Engine } from '../tests/server/support.ts';
@@ -39,28 +40,59 @@ function conversation(n: number): Record<string, unknown> {
   return chatgptConversation({ id: `bench-${n}`, title: `Bench ${n}`, created: t0, current: parent, nodes });
 }
 
-/** Writes the zip to a file without holding it; returns its path and the JSON's size. */
+/**
+ * Writes the zip to a file an entry at a time, its sizes in each local header as exporters that
+ * write to a file do (a streamed zip's data descriptors are what fflate's streaming Unzip finds
+ * by scanning, and compressed bytes can look like one).
+ */
 async function generate(count: number, perFile = 1000): Promise<{ file: string; jsonBytes: number }> {
   const file = path.join(mkdtempSync(path.join(tmpdir(), 'shellchat-bench-archive-')), 'chatgpt-export.zip');
   const out = createWriteStream(file);
+  const write = (data: Uint8Array) => new Promise<void>((resolve, reject) => out.write(data, (err) => (err ? reject(err) : resolve())));
   let jsonBytes = 0;
-  const zip = new Zip((err, data) => {
-    if (err) throw err;
-    // A copy: the writer keeps the chunk until it is written.
-    out.write(Buffer.from(data));
-  });
+  let offset = 0;
+  const central: Buffer[] = [];
   for (let start = 0; start < count; start += perFile) {
-    const entry = new ZipDeflate(`conversations-${String(start / perFile).padStart(3, '0')}.json`, { level: 1 });
-    zip.add(entry);
-    entry.push(strToU8('['));
-    for (let n = start; n < Math.min(count, start + perFile); n++) {
-      const chunk = strToU8((n > start ? ',' : '') + JSON.stringify(conversation(n)));
-      jsonBytes += chunk.length;
-      entry.push(chunk);
-    }
-    entry.push(strToU8(']'), true);
+    const name = Buffer.from(`conversations-${String(start / perFile).padStart(3, '0')}.json`);
+    const items: string[] = [];
+    for (let n = start; n < Math.min(count, start + perFile); n++) items.push(JSON.stringify(conversation(n)));
+    const json = Buffer.from(`[${items.join(',')}]`);
+    jsonBytes += json.length;
+    const data = deflateRawSync(json, { level: 1 });
+    const crc = crc32(json);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt16LE(8, 8);
+    local.writeUInt32LE(crc, 14);
+    local.writeUInt32LE(data.length, 18);
+    local.writeUInt32LE(json.length, 22);
+    local.writeUInt16LE(name.length, 26);
+    const entry = Buffer.alloc(46);
+    entry.writeUInt32LE(0x02014b50, 0);
+    entry.writeUInt16LE(20, 4);
+    entry.writeUInt16LE(20, 6);
+    entry.writeUInt16LE(8, 10);
+    entry.writeUInt32LE(crc, 16);
+    entry.writeUInt32LE(data.length, 20);
+    entry.writeUInt32LE(json.length, 24);
+    entry.writeUInt16LE(name.length, 28);
+    entry.writeUInt32LE(offset, 42);
+    central.push(entry, name);
+    await write(local);
+    await write(name);
+    await write(data);
+    offset += local.length + name.length + data.length;
   }
-  zip.end();
+  const directory = Buffer.concat(central);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(central.length / 2, 8);
+  end.writeUInt16LE(central.length / 2, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  await write(directory);
+  await write(end);
   await new Promise<void>((resolve) => out.end(resolve));
   return { file, jsonBytes };
 }
@@ -86,7 +118,7 @@ async function readAndParse(file: string): Promise<number> {
   };
   for await (const chunk of createReadStream(file, { highWaterMark: 64 * 1024 })) {
     const bytes = chunk as Buffer;
-    for (let at = 0; at < bytes.length; at += 8192) unzip.push(bytes.subarray(at, at + 2048));
+    for (let at = 0; at < bytes.length; at += 8192) unzip.push(bytes.slice(at, at + 8192));
   }
   unzip.push(new Uint8Array(0), true);
   if (!tokens) throw new Error('nothing parsed');

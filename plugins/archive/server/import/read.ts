@@ -142,7 +142,8 @@ export async function* readArchive(body: ReadableStream<Uint8Array>, limits: Rea
       for (let at = 0; at < value.length; at += PIECE) {
         check();
         try {
-          unzip.push(value.subarray(at, at + PIECE));
+          // A copy: fflate keeps the bytes it was given between pushes, and the stream may reuse its buffer.
+          unzip.push(value.slice(at, at + PIECE));
         } catch (e) {
           failure ??= new ArchiveRefused(MESSAGES.badZip((e as Error).message));
         }

@@ -19,7 +19,8 @@ interface Account {
 type Tree = { parent: number | null; branch_time: number | null; logs: { time: number; model: string; input: string; output: string }[] }[];
 
 for (const engine of await engines()) {
-  describe(`archive on ${engine}`, () => {
+  // Generous per test: the machine is shared, and PostgreSQL and MySQL take longer per transaction.
+  describe(`archive on ${engine}`, { timeout: 30_000 }, () => {
     let server: TestServer;
     let seq = 0;
 

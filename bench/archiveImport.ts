@@ -118,7 +118,7 @@ async function readAndParse(file: string): Promise<number> {
   };
   for await (const chunk of createReadStream(file, { highWaterMark: 64 * 1024 })) {
     const bytes = chunk as Buffer;
-    for (let at = 0; at < bytes.length; at += 8192) unzip.push(bytes.slice(at, at + 8192));
+    for (let at = 0; at < bytes.length; at += 4096) unzip.push(bytes.slice(at, at + 4096));
   }
   unzip.push(new Uint8Array(0), true);
   if (!tokens) throw new Error('nothing parsed');

@@ -18,12 +18,12 @@ export interface ReadLimits {
 }
 
 /**
- * A zip is inflated this much at a time (a bomb's piece inflates to at most ~8 MB at once), and
+ * A zip is inflated this much at a time (a bomb's piece inflates to at most ~4 MB at once), and
  * JSON parsed at most PARSE at a time (the tokenizer's cost grows faster than its input's
  * size); the event loop gets a turn every 3 ms of work (breather): a request waits for a few
  * of those, not for the import.
  */
-const PIECE = 8 * 1024;
+const PIECE = 4 * 1024;
 const PARSE = 4 * 1024;
 const MB = 1024 * 1024;
 /** The entries read: ChatGPT's and Claude's conversations files (split or not), shellchat's own. */

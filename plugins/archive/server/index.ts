@@ -91,7 +91,13 @@ export function archiveRoutes(ctx: ServerPluginContext) {
       };
       const started = Date.now();
       try {
-        const items = readArchive(body, { ...limits, deadline: started + limits.seconds * 1000 });
+        const deadline = started + limits.seconds * 1000;
+        const stopAt = {
+          check: () => {
+            if (Date.now() > deadline) throw new ArchiveRefused(MESSAGES.tooSlow(limits.seconds), 413);
+          },
+        };
+        const items = readArchive(body, { ...limits, deadline });
         const breathe = breather();
         for await (const item of items) {
           await breathe();
@@ -106,7 +112,7 @@ export function archiveRoutes(ctx: ServerPluginContext) {
             const conversation = convert(item.value, ctx.now());
             title = conversation.title;
             source = conversation.source;
-            const written = await writeConversation(db, user, conversation, ctx.now());
+            const written = await writeConversation(db, user, conversation, ctx.now(), stopAt);
             report[written.status]++;
             row(
               written.status === 'imported'
@@ -114,6 +120,8 @@ export function archiveRoutes(ctx: ServerPluginContext) {
                 : { title, source, status: 'skipped', session: written.session },
             );
           } catch (err) {
+            // The deadline passed while it was written (rolled back): the archive stops there.
+            if (err instanceof ArchiveRefused) throw err;
             if (!(err instanceof ConversationRefused)) {
               // A database failure: this conversation was rolled back; the report says so and the rest goes on.
               ctx.log.warn({ err: { message: (err as Error).message } }, 'archive import: a conversation failed');

@@ -12,16 +12,26 @@ export type Written = { status: 'imported'; session: number; sessions: number; l
 const BATCH_ROWS = 200;
 const BATCH_CHARS = 2 * 1024 * 1024;
 
-/** A free session id at or after `wanted` (session ids are times: a taken one moves a millisecond). */
-async function freeId(trx: Transaction<Database>, wanted: number, taken: Set<number>): Promise<number> {
+/**
+ * A free session id at or after `wanted` (session ids are times: a taken one moves a
+ * millisecond). Many conversations of one moment probe longer and longer: the import's deadline
+ * bounds that too.
+ */
+async function freeId(trx: Transaction<Database>, wanted: number, taken: Set<number>, deadline: Deadline): Promise<number> {
   let id = Math.min(Math.max(Math.round(wanted), SESSION_ID_MIN), SESSION_ID_MAX);
-  for (;;) {
+  for (let probes = 1; ; probes++) {
+    if (probes % 100 === 0) deadline.check();
     if (!taken.has(id) && !(await trx.selectFrom('sessions').select('id').where('id', '=', id).executeTakeFirst())) return id;
     id++;
   }
 }
 
-export async function writeConversation(db: ArchiveDb, user: UserRow, conversation: ImportedConversation, now: number): Promise<Written> {
+/** The import's deadline: `check` throws the archive's refusal once it passed. */
+export interface Deadline {
+  check(): void;
+}
+
+export async function writeConversation(db: ArchiveDb, user: UserRow, conversation: ImportedConversation, now: number, deadline: Deadline): Promise<Written> {
   const found = await db
     .selectFrom('archive_sources')
     .select('session_id')
@@ -41,7 +51,7 @@ export async function writeConversation(db: ArchiveDb, user: UserRow, conversati
     const taken = new Set<number>();
     let logs = 0;
     for (const session of conversation.sessions) {
-      const id = await freeId(trx, session.id ?? session.logs[0]?.time ?? session.createdAt, taken);
+      const id = await freeId(trx, session.id ?? session.logs[0]?.time ?? session.createdAt, taken, deadline);
       taken.add(id);
       ids.set(session.key, id);
       const parent = session.parent === null ? null : (ids.get(session.parent) ?? null);

@@ -173,4 +173,16 @@ console.log('\nWeb (issue 37): reading a 2 MB article (egress-safe fetch + Reada
   check(web.overheadP95 <= 20, `search overhead p95 <= 20 ms (${web.overheadP95.toFixed(1)} ms)`);
 }
 
+console.log('\nB12 conversation import (issue 39): a generated ChatGPT export imported over HTTP, beside reading and tokenizing the same zip alone');
+const { runArchiveImport } = await import('./archiveImport.ts');
+for (const r of await runArchiveImport()) {
+  const ratio = r.importMs / r.baselineMs;
+  console.log(
+    `  ${r.engine}: ${r.conversations.toLocaleString('en-US')} conversations (${r.jsonMb.toFixed(0)} MB of JSON, a ${r.zipMb.toFixed(0)} MB zip): import ${(r.importMs / 1000).toFixed(1)} s vs read + parse ${(r.baselineMs / 1000).toFixed(1)} s (${ratio.toFixed(2)}x); peak RSS +${r.rssGrowthMb.toFixed(0)} MB`,
+  );
+  check(r.imported === r.conversations, `${r.engine}: every conversation imported (${r.imported})`);
+  check(ratio <= 3, `${r.engine}: <= 3x reading and parsing alone (${ratio.toFixed(2)}x)`);
+  check(r.rssGrowthMb <= 256, `${r.engine}: peak RSS <= +256 MB (+${r.rssGrowthMb.toFixed(0)} MB)`);
+}
+
 process.exit(failed ? 1 : 0);

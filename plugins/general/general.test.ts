@@ -8,7 +8,7 @@ describe(':help', () => {
   it('lists the spec groups present, in order, generated from manifests', async () => {
     const { outputs } = await tester.run(':help');
     const titles = outputs.map((o) => (o.kind === 'table' ? o.title : ''));
-    expect(titles).toEqual(['General', 'Sessions & Logs', 'Models', 'Stats & Self-evaluation', 'Speak', 'Roles', 'Data Store', 'Web', 'Node', 'API keys', 'User', 'Information', 'CLI']);
+    expect(titles).toEqual(['General', 'Sessions & Logs', 'Export and import', 'Models', 'Stats & Self-evaluation', 'Speak', 'Roles', 'Data Store', 'Web', 'Node', 'API keys', 'User', 'Information', 'CLI']);
     const general = outputs[0]!;
     // The terminal client's own commands, listed in the browser too.
     const cli = outputs.at(-1)!;

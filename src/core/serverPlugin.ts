@@ -273,8 +273,12 @@ export interface ServerPluginContext {
   streamResponse(c: Context<AppEnv>, headers: Record<string, string>, onClose: () => void): { sink: StreamSink; response: Response };
   /** The server's clock (tests move it). */
   now(): number;
-  /** Raises the request body limit (1 MB by default) of one exact API path, e.g. an upload route. */
-  setBodyLimit(path: string, maxBytes: number): void;
+  /**
+   * Raises the request body limit (1 MB by default) of one exact API path, e.g. an upload route.
+   * `streamed`: the route reads its body as a stream and counts it against the limit itself, so
+   * a chunked body (no Content-Length) reaches it unread instead of being held whole first.
+   */
+  setBodyLimit(path: string, maxBytes: number, options?: { streamed?: boolean }): void;
   /** The files of `+file[url]` and `+image[url]` attachments (src/server/uploads/attachments.ts). */
   attachments: AttachmentsApi;
   /** Says what was changed, for the audit trail (src/server/audit.ts): never a secret in it. */

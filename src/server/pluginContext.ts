@@ -42,7 +42,7 @@ export interface PluginContextDeps {
   egressFetch: typeof fetch;
   attachments: ReturnType<typeof createAttachments>;
   throttles: Throttles;
-  setBodyLimit(path: string, maxBytes: number): void;
+  setBodyLimit(path: string, maxBytes: number, options?: { streamed?: boolean }): void;
   addGate: ServerPluginContext['addGate'];
   addAuthenticator: ServerPluginContext['addAuthenticator'];
   authenticate: ServerPluginContext['authenticate'];

@@ -11,7 +11,7 @@ const groups = helpGroupsOf(manifests);
 
 describe('help groups', () => {
   it("are the spec's, in its order, each declared once", () => {
-    expect(groups.map((g) => g.id)).toEqual(['general', 'sessions', 'models', 'stats', 'speak', 'roles', 'stores', 'web', 'nodes', 'keys', 'user', 'information', 'cli']);
+    expect(groups.map((g) => g.id)).toEqual(['general', 'sessions', 'archive', 'models', 'stats', 'speak', 'roles', 'stores', 'web', 'nodes', 'keys', 'user', 'information', 'cli']);
     expect(manifests.flatMap((m) => m.helpGroups ?? []).length).toBe(groups.length);
   });
 

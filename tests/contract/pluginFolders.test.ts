@@ -87,7 +87,12 @@ const commandWordsOf = once((id) => {
   const manifest = readFileSync(path.join(ROOT, 'plugins', id, 'manifest.ts'), 'utf8');
   return [...new Set([...manifest.matchAll(/words: \['([a-z-]+)'/g)].map((m) => m[1]!))];
 });
-const wordPatternsOf = once((id) => commandWordsOf(id).map((word) => ({ word, pattern: new RegExp(`^:${word}(\\s|$)`) })));
+/** Each command's whole spelling (`:session export`), so that a plugin adding words to another's first word is told apart. */
+const spellingsOf = once((id) => {
+  const manifest = readFileSync(path.join(ROOT, 'plugins', id, 'manifest.ts'), 'utf8');
+  return [...new Set([...manifest.matchAll(/words: \[([^\]]*)\]/g)].map((m) => [...m[1]!.matchAll(/'([a-z-]+)'/g)].map((w) => w[1]!).join(' ')))];
+});
+const wordPatternsOf = once((id) => spellingsOf(id).map((spelling) => ({ word: spelling.split(' ')[0]!, pattern: new RegExp(`^:${spelling}(\\s|$)`) })));
 
 function breaches(): string[] {
   const found = new Set<string>();

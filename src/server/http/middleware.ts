@@ -26,7 +26,7 @@ export function apiMiddleware(
   accounts: Accounts,
   events?: ServerEventBus,
 ): {
-  setBodyLimit(path: string, maxBytes: number): void;
+  setBodyLimit(path: string, maxBytes: number, options?: { streamed?: boolean }): void;
   addGate(gate: Gate): void;
   addAuthenticator(authenticator: Authenticator): void;
   authenticate(c: Context<AppEnv>): Promise<Response | undefined>;
@@ -42,7 +42,7 @@ export function apiMiddleware(
     events?.emit('request', { method: c.req.method, route: matchedRoutes(c)[c.req.routeIndex]?.path ?? 'unmatched', status: c.res.status, ms });
   });
   // 1 MB for every API body, except the paths a plugin raised with ctx.setBodyLimit (uploads).
-  const limitFor = (maxSize: number, message: Message = SERVER_MESSAGES.tooLarge): MiddlewareHandler<AppEnv> => {
+  const limitFor = (maxSize: number, message: Message = SERVER_MESSAGES.tooLarge, routeCounts = false): MiddlewareHandler<AppEnv> => {
     const tooLarge = (c: Context<AppEnv>) => {
       // The rest of the body stays unread, so the connection cannot carry another request.
       c.header('Connection', 'close');
@@ -53,7 +53,8 @@ export function apiMiddleware(
     // which makes the Node adapter build a whole web Request for every request (~60 µs).
     // A body without a length (chunked) is still counted as it arrives.
     return (c, next) => {
-      if (c.req.header('transfer-encoding') !== undefined) return streamed(c, next);
+      // A route that reads its body as a stream counts a chunked one itself (hono's bodyLimit would hold it whole).
+      if (c.req.header('transfer-encoding') !== undefined) return routeCounts ? next() : streamed(c, next);
       const length = c.req.header('content-length');
       if (length === undefined) return next();
       return Number(length) > maxSize ? Promise.resolve(tooLarge(c)) : next();
@@ -92,8 +93,8 @@ export function apiMiddleware(
       c.set('token', null);
       return authenticateBearer(c, authenticators);
     },
-    setBodyLimit: (routePath, maxBytes) => {
-      raisedLimits.set(routePath, limitFor(maxBytes));
+    setBodyLimit: (routePath, maxBytes, options) => {
+      raisedLimits.set(routePath, limitFor(maxBytes, SERVER_MESSAGES.tooLarge, options?.streamed === true));
     },
   };
 }

@@ -1,0 +1,66 @@
+// `:session import <path>` and `:session export [--all] [--format md] [<file>]` in the terminal
+// client, run as a child process against the real server: the file is streamed to the import,
+// the report and its summary are printed; the export goes to stdout or to the file named.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../tests/server/support.ts';
+import { MESSAGES } from './common/messages.ts';
+import { branchy, chatgptZip, noSlug, simple } from './fixtures/exports.ts';
+
+const MAIN = path.join(import.meta.dirname, '../../src/cli/main.ts');
+let t: TestServer;
+
+beforeAll(async () => {
+  t = await startTestServer('sqlite');
+  await t.server.accounts.create({ username: 'termi', email: 'termi@example.org', password: 'hunter2hunter2' });
+}, 60_000);
+afterAll(async () => {
+  await t?.close();
+});
+
+function cli(dir: string, args: string[]): Promise<{ status: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [MAIN, '--server', t.url, ...args], { env: { ...process.env, SHELLCHAT_CONFIG_DIR: dir, NO_COLOR: '' } });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += String(d)));
+    child.stderr.on('data', (d) => (err += String(d)));
+    child.on('close', (status) => resolve({ status, out, err }));
+    child.stdin.end('');
+  });
+}
+
+describe('the terminal client', () => {
+  it('imports a ChatGPT zip by its path, prints the report, and exports to stdout or a file', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'shellchat-archive-cli-'));
+    expect((await cli(dir, [':login termi hunter2hunter2'])).out).toBe('Logged in as termi.\n');
+    const zip = path.join(dir, 'chatgpt export.zip');
+    writeFileSync(zip, chatgptZip([branchy, noSlug, simple(1)], 2));
+    const imported = await cli(dir, [`:session import ${zip}`]);
+    expect(imported.status).toBe(0);
+    expect(imported.out).toContain('Monads and pictures');
+    expect(imported.out).toContain('No model slug');
+    expect(imported.out).toContain(MESSAGES.summary(3, 0, 0).text);
+    const again = await cli(dir, [`:session import ${zip}`]);
+    expect(again.out).toContain(MESSAGES.summary(0, 3, 0).text);
+    expect(again.out).toContain('Already there');
+    // A path that is not there says so.
+    const missing = await cli(dir, [`:session import ${path.join(dir, 'nope.zip')}`]);
+    expect(missing.err + missing.out).toContain('Cannot read');
+    // All of it as Markdown on stdout; as JSON into a file.
+    const md = await cli(dir, [':session export --all --format md']);
+    expect(md.status).toBe(0);
+    expect(md.out).toContain('**You:**\n\nWhat is a monad?');
+    const file = path.join(dir, 'mine.json');
+    const saved = await cli(dir, [`:session export --all ${file}`]);
+    expect(saved.out).toBe(`${MESSAGES.exported(file).text}\n`);
+    const exported = JSON.parse(readFileSync(file, 'utf8')) as { format: string; conversations: unknown[] };
+    expect(exported).toMatchObject({ format: 'shellchat' });
+    expect(exported.conversations).toHaveLength(3);
+    // Bad options give the usage line.
+    expect((await cli(dir, [':session export --format pdf'])).err).toContain(MESSAGES.badOptions.text);
+  }, 120_000);
+});

@@ -1,0 +1,166 @@
+// The archive API (issue 39): GET /api/archive/export streams the caller's own conversations
+// (one, or all) as shellchat's JSON or Markdown; POST /api/archive/import reads an uploaded
+// export as it arrives and writes it conversation by conversation (import/), answering with
+// the report. Both are the caller's own only: root exports and imports its own, like anyone.
+import { Hono, type Context } from 'hono';
+import { z } from 'zod';
+import type { AppEnv, ServerPluginContext, ServerPluginModule, UserRow } from '../../../src/core/index.ts';
+import type { ImportedRow, ImportReport } from '../common/api.ts';
+import { REPORT_ROWS_MAX } from '../common/limits.ts';
+import { MESSAGES } from '../common/messages.ts';
+import archiveEnv from './env.ts';
+import { exportText, rootOf } from './export.ts';
+import { convert } from './import/sources.ts';
+import { breather, readArchive } from './import/read.ts';
+import { ArchiveRefused, ConversationRefused } from './import/refusal.ts';
+import { writeConversation } from './import/write.ts';
+import { sourcesMigration, type ArchiveDb } from './table.ts';
+
+type C = Context<AppEnv>;
+
+export { MESSAGES };
+
+export const IMPORT_PATH = '/api/archive/import';
+
+const exportQuery = z.object({
+  format: z.enum(['json', 'md']).default('json'),
+  session: z.coerce.number().int().positive().optional(),
+  all: z.enum(['1', 'true']).optional(),
+});
+const importQuery = z.object({ name: z.string().max(255).optional() });
+
+/** The export's file name: what and when, never anything the caller typed. */
+const fileName = (what: string, format: string, now: number) => `shellchat-${what}-${new Date(now).toISOString().slice(0, 10)}.${format}`;
+
+export function archiveRoutes(ctx: ServerPluginContext) {
+  const { validate, requireUser, answer, refuse } = ctx;
+  const db = ctx.db as unknown as ArchiveDb;
+  const limits = archiveEnv.of(ctx);
+  const me = (c: C) => c.get('user') as UserRow;
+  /** Users with an import running: one at a time each, so nobody holds the server with many. */
+  const running = new Set<number>();
+
+  return new Hono<AppEnv>()
+    .get('/api/archive/export', requireUser, validate('query', exportQuery), async (c) => {
+      const { format, session, all } = c.req.valid('query');
+      const user = me(c);
+      const now = ctx.now();
+      let root: number | undefined;
+      if (!all) {
+        // One conversation: the one the given session is in, which must be the caller's own.
+        root = session === undefined ? undefined : await rootOf(ctx.db, user, session);
+        if (root === undefined) return refuse(c, 404, MESSAGES.nothingToExport);
+      }
+      const pieces = exportText(ctx.db, user, { root, format, now });
+      const encoder = new TextEncoder();
+      const body = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          try {
+            const next = await pieces.next();
+            if (next.done) controller.close();
+            else controller.enqueue(encoder.encode(next.value));
+          } catch (err) {
+            ctx.log.error({ err: { message: (err as Error).message } }, 'archive export failed');
+            controller.error(err);
+          }
+        },
+        async cancel() {
+          await pieces.return(undefined);
+        },
+      });
+      const name = fileName(root === undefined ? 'all' : String(root), format, now);
+      return new Response(body, {
+        headers: {
+          'Content-Type': format === 'json' ? 'application/json; charset=utf-8' : 'text/markdown; charset=utf-8',
+          'Content-Disposition': `attachment; filename="${name}"`,
+          'Cache-Control': 'no-store',
+        },
+      }) as unknown as ReturnType<typeof answer<undefined>>;
+    })
+    .post(IMPORT_PATH, requireUser, validate('query', importQuery), async (c) => {
+      const user = me(c);
+      const body = c.req.raw.body;
+      if (!body) return refuse(c, 400, MESSAGES.notArchive);
+      if (running.has(user.id)) return refuse(c, 429, MESSAGES.busy);
+      running.add(user.id);
+      const report: ImportReport = { conversations: [], imported: 0, skipped: 0, refused: 0 };
+      // The report's rows, up to a bound (a hostile archive of tiny items would make it huge); the counts are all.
+      const row = (entry: ImportedRow) => {
+        if (report.conversations.length < REPORT_ROWS_MAX) report.conversations.push(entry);
+        else report.unlisted = (report.unlisted ?? 0) + 1;
+      };
+      const started = Date.now();
+      try {
+        const deadline = started + limits.seconds * 1000;
+        const stopAt = {
+          check: () => {
+            if (Date.now() > deadline) throw new ArchiveRefused(MESSAGES.tooSlow(limits.seconds), 413);
+          },
+        };
+        const items = readArchive(body, { ...limits, deadline });
+        const breathe = breather();
+        for await (const item of items) {
+          await breathe();
+          if ('refused' in item) {
+            report.refused++;
+            row({ title: '', source: '', status: 'refused', reason: item.refused.toData() });
+            continue;
+          }
+          let title = '';
+          let source = '';
+          try {
+            const conversation = convert(item.value, ctx.now());
+            title = conversation.title;
+            source = conversation.source;
+            const written = await writeConversation(db, user, conversation, ctx.now(), stopAt);
+            report[written.status]++;
+            row(
+              written.status === 'imported'
+                ? { title, source, status: 'imported', session: written.session, sessions: written.sessions, logs: written.logs }
+                : { title, source, status: 'skipped', session: written.session },
+            );
+          } catch (err) {
+            // The deadline passed while it was written (rolled back): the archive stops there.
+            if (err instanceof ArchiveRefused) throw err;
+            if (!(err instanceof ConversationRefused)) {
+              // A database failure: this conversation was rolled back; the report says so and the rest goes on.
+              ctx.log.warn({ err: { message: (err as Error).message } }, 'archive import: a conversation failed');
+            }
+            report.refused++;
+            const said = err instanceof ConversationRefused ? err.said : MESSAGES.wrongShape('it could not be written');
+            row({ title, source, status: 'refused', reason: said.toData() });
+          }
+        }
+        if (!report.conversations.length) return refuse(c, 400, MESSAGES.noConversations);
+      } catch (err) {
+        if (!(err instanceof ArchiveRefused)) throw err;
+        // Nothing read yet: the archive is refused; else what was written stays and the report says where it stopped.
+        if (!report.conversations.length) return refuse(c, err.status, err.said);
+        report.stopped = MESSAGES.stopped(err.said).toData();
+      } finally {
+        running.delete(user.id);
+      }
+      if (report.imported) ctx.audit.record(c, { kind: 'archive.import', target: `user:${user.username}`, after: { imported: report.imported, skipped: report.skipped, refused: report.refused } });
+      return answer(c, report, MESSAGES.summary(report.imported, report.skipped, report.refused));
+    });
+}
+
+export type ArchiveRoutes = ReturnType<typeof archiveRoutes>;
+
+function registerArchive(ctx: ServerPluginContext): void {
+  const limits = archiveEnv.of(ctx);
+  // The importer counts the bytes as it reads them (import/read.ts): a chunked upload is not held whole.
+  ctx.setBodyLimit(IMPORT_PATH, limits.maxBytes, { streamed: true });
+  const db = ctx.db as unknown as ArchiveDb;
+  ctx.accounts.onDelete(async (userId) => {
+    await db.deleteFrom('archive_sources').where('user_id', '=', userId).execute();
+  });
+}
+
+const plugin: ServerPluginModule = {
+  migrations: { '0001_sources': sourcesMigration },
+  routes: archiveRoutes,
+  register: registerArchive,
+};
+
+export default plugin;

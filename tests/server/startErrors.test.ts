@@ -38,6 +38,8 @@ describe('a port in use', () => {
     // The port is free again: the same DATA_DIR's first real start makes root and says its password.
     await other.close();
     const server = await runUntilListening(MAIN, env);
+    // stderr and stdout are two pipes: the password may arrive after the listening line.
+    await expect.poll(() => server.stderr(), { timeout: 10_000 }).toMatch(/^Created the root account\./m);
     const shown = server.stderr().match(/^Created the root account\. Username: root {2}Password: (\S+)$/m);
     expect(shown, server.stderr()).not.toBeNull();
     expect((await login(`http://127.0.0.1:${other.port}`, shown![1]!)).status).toBe(200);
@@ -164,7 +166,7 @@ describe('a value accepted without a word before', () => {
     const env = { PORT: String(await freePort()), DATA_DIR: dataDir, SHELLCHAT_DIST: builtApp() };
     expectLines(await runToExit(MAIN, { ...env, PLANS: '{not json' }), 'PLANS is not JSON: [{"role":"plus_user","price":"6.00"}]');
     const server = await runUntilListening(MAIN, env);
-    expect(server.stderr()).toMatch(/^Created the root account\. Username: root {2}Password: \S+$/m);
+    await expect.poll(() => server.stderr(), { timeout: 10_000 }).toMatch(/^Created the root account\. Username: root {2}Password: \S+$/m);
     server.child.kill('SIGTERM');
     expect(await server.exited).toBe(0);
   }, 90_000);

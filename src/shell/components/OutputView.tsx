@@ -2,7 +2,7 @@
 // command prints can inject markup. Markdown goes through the one sanitizing renderer in
 // ../markdown, loaded lazily (KaTeX and Prism stay out of the first paint); until it has loaded,
 // the markdown shows as plain text.
-import { lazy, Suspense, type ReactNode } from 'react';
+import { lazy, Suspense, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import type { Output } from '../../core/index.ts';
 import { breakable } from '../breakable.ts';
 import { LoadBoundary, LoadFailed } from './LoadBoundary.tsx';
@@ -82,32 +82,55 @@ export function OutputView({ output }: { output: Output }) {
           </>
         );
       }
-      return (
-        <div className="out-table">
-          {output.title && <div className="out-title">{output.title}</div>}
-          <table>
-            <thead>
-              <tr>
-                {output.columns.map((c) => (
-                  <th key={c}>{c}</th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {output.rows.map((row, i) => (
-                <tr key={i}>
-                  {row.map((cell, j) => (
-                    <td key={j}>{breakable(cell)}</td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      );
+      return <OutTable title={output.title} columns={output.columns} rows={output.rows} />;
     case 'json':
       return <pre className="out-json">{JSON.stringify(output.value, null, 2)}</pre>;
     case 'effect':
       return null;
   }
+}
+
+/**
+ * A table wider than its box scrolls sideways (a long command's syntax does not wrap); a keyboard
+ * reaches it only if it can take the focus (WCAG 2.1.1, axe's scrollable-region-focusable), so
+ * it takes a Tab stop only while it scrolls.
+ */
+function OutTable({ title, columns, rows }: { title?: string; columns: string[]; rows: string[][] }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [scrolls, setScrolls] = useState(false);
+  useLayoutEffect(() => {
+    const box = ref.current;
+    if (!box || typeof ResizeObserver === 'undefined') return;
+    const check = () => setScrolls(box.scrollWidth > box.clientWidth);
+    check();
+    const observer = new ResizeObserver(check);
+    observer.observe(box);
+    // The table growing inside an unchanged box (its fonts loading) changes what scrolls too.
+    const table = box.querySelector('table');
+    if (table) observer.observe(table);
+    return () => observer.disconnect();
+  }, []);
+  return (
+    <div className="out-table" ref={ref} tabIndex={scrolls ? 0 : undefined}>
+      {title && <div className="out-title">{title}</div>}
+      <table>
+        <thead>
+          <tr>
+            {columns.map((c) => (
+              <th key={c}>{c}</th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row, i) => (
+            <tr key={i}>
+              {row.map((cell, j) => (
+                <td key={j}>{breakable(cell)}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
 }

@@ -1,6 +1,7 @@
 // The web plugin's table and ledger rows on every engine the server runs on (SQLite, and
 // PostgreSQL and MySQL/MariaDB where they answer): a page read waits for the next question,
-// which takes it once; `:web`'s list is the reader's own; the role's limit counts the rows.
+// which takes it once; `:web`'s list is the reader's own; the role's limit counts the rows,
+// under the asker's locks (searches sent at once), per browser and per address (issue 34).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GenerationEvent } from '../../src/core/index.ts';
 import { streamGeneration } from '../../src/core/api/generationClient.ts';
@@ -47,5 +48,29 @@ describe.each(await engines())('web on %s', (engine) => {
     await reader.post('/api/web/search', { query: 'a' });
     await reader.post('/api/web/search', { query: 'b' });
     expect(await failure(reader.post('/api/web/search', { query: 'c' }))).toEqual({ status: 429, error: 'Web search and page reads limit reached: 3 of 3 this day.' });
+  });
+
+  it('counts searches sent at once one after the other: 20 at once pass a limit of 3 three times', async () => {
+    const visitor = t.client();
+    const asked = site.searches.length;
+    const answers = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => visitor.post('/api/web/search', { query: `at once ${i}` })));
+    expect(answers.filter((a) => a.status === 'fulfilled').length).toBe(3);
+    expect(site.searches.length - asked).toBe(3);
+  });
+
+  it("counts a visitor by address too: fresh cookies share VISITORS_PER_ADDRESS (5) times the visitor's limit", async () => {
+    // This file's visitors so far all came from 127.0.0.1: 3 uses each in the two tests above.
+    let used = 6;
+    let browsers = 0;
+    for (; browsers < 10; browsers++) {
+      const fresh = t.client();
+      const answers = await Promise.allSettled([0, 1, 2].map((i) => fresh.post('/api/web/search', { query: `fresh ${browsers} ${i}` })));
+      const passed = answers.filter((a) => a.status === 'fulfilled').length;
+      used += passed;
+      if (passed < 3) break;
+    }
+    expect(used).toBe(15);
+    expect(browsers).toBe(3);
+    expect(await failure(t.client().post('/api/web/search', { query: 'one more' }))).toEqual({ status: 429, error: 'Web search and page reads limit reached: 15 of 15 this day.' });
   });
 });

@@ -10,7 +10,7 @@ import type { GenerateRequest, RedirectEvent } from './generation.ts';
 import type { RoleName } from './roles.ts';
 import type { UserSettings } from './userSettings.ts';
 import type { UsageLimits } from './usage.ts';
-import type { AttachmentsApi, GenerationRegistry, ModelsApi, SessionsApi } from './serverTurn.ts';
+import type { AttachmentsApi, GenerationRegistry, ModelsApi, SessionOwner, SessionsApi } from './serverTurn.ts';
 
 export type UserRow = Selectable<UsersTable>;
 
@@ -283,6 +283,12 @@ export interface ServerPluginContext {
   attachments: AttachmentsApi;
   /** Says what was changed, for the audit trail (src/server/audit.ts): never a secret in it. */
   audit: AuditApi;
+  /**
+   * Runs `work` in a transaction holding the locks a question's use takes (the user's; a visitor's
+   * browser and address: src/server/turn/uses.ts): what a plugin counts and then records in the
+   * usage ledger is never counted by another request meanwhile (issue 34), on every engine.
+   */
+  withUseLocks<T>(owner: SessionOwner, work: (db: Transaction<Database>) => Promise<T>): Promise<T>;
   /** What happens inside the server, as it happens (src/server/events.ts): plugins listen, and say their own. */
   events: ServerEventBus;
   /** The state of the server's connections now: the database pool and Redis. */

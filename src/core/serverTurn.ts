@@ -66,7 +66,7 @@ export type LogRow = Selectable<Database['logs']>;
 
 /** Sessions and logs (src/server/turn/sessions.ts): ownership and privacy rules in one place. */
 export interface SessionsApi {
-  /** The request's owner (sets the device cookie on a first visit). */
+  /** The request's owner (sets the device cookie on a first visit); a visitor's carries its address key. */
   owner(c: Context<AppEnv>): SessionOwner;
   get(id: number): Promise<SessionRow | undefined>;
   owns(session: SessionRow, owner: SessionOwner): boolean;

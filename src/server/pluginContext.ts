@@ -11,7 +11,7 @@ import { sign, verifySignature } from './auth/tokens.ts';
 import type { ServerConfig } from './config.ts';
 import type { SecretBox } from './crypto/secretBox.ts';
 import type { Db } from './db/connect.ts';
-import { clientAddress as addressOf } from './http/clientAddress.ts';
+import { addressReader, clientAddress as addressOf } from './http/clientAddress.ts';
 import { crossSite, sameSiteOnly } from './http/origin.ts';
 import { fail, ok } from './http/respond.ts';
 import { validate } from './http/validate.ts';
@@ -19,6 +19,7 @@ import type { Logger } from './log.ts';
 import { createMail } from './mail.ts';
 import type { ModelRegistry } from './models/registry.ts';
 import { createAudit } from './audit.ts';
+import { withKeyLocks } from './db/keyLock.ts';
 import { checkUrlAllowed } from './net/checkUrl.ts';
 import { resolvePublicAddresses } from './net/egress.ts';
 import { policy } from './policy.ts';
@@ -28,6 +29,7 @@ import { completeOnce } from './turn/oneShot.ts';
 import { streamResponse } from './transport/streamResponse.ts';
 import { ownerOf } from './turn/owner.ts';
 import { canRead, getSession, memory, owns } from './turn/sessions.ts';
+import { useLockKeys } from './turn/uses.ts';
 import type { createAttachments } from './uploads/attachments.ts';
 
 export interface PluginContextDeps {
@@ -62,6 +64,7 @@ export interface PluginContextDeps {
 export function pluginContext(deps: PluginContextDeps): ServerPluginContext {
   const { app, config, db, log, accounts, secret, box, models, egressFetch, attachments, throttles, setBodyLimit, addGate, addAuthenticator, authenticate, now, events, runtimeState, onClose, contextProviders, guards, useLimits, tools, turns } = deps;
   const clientAddress = (c: Context<AppEnv>): string => addressOf(c, config.trustProxy);
+  const addresses = addressReader(config.trustProxy, secret);
 
   return {
     app,
@@ -104,6 +107,7 @@ export function pluginContext(deps: PluginContextDeps): ServerPluginContext {
     now,
     attachments,
     audit: createAudit(log, now, clientAddress),
+    withUseLocks: (owner, work) => withKeyLocks(db.db, useLockKeys(owner), work),
     events,
     runtimeState,
     onClose,
@@ -113,7 +117,8 @@ export function pluginContext(deps: PluginContextDeps): ServerPluginContext {
     },
     recipient: (giver, owner) => recipientOf(db.db, (name) => accounts.byUsername(name), giver, owner),
     sessions: {
-      owner: (c) => ownerOf(c, isHttps(c, config.trustProxy)),
+      // A visitor's owner carries the address key its limits count under too (issue 34).
+      owner: (c) => ownerOf(c, isHttps(c, config.trustProxy), addresses.key),
       get: (id) => getSession(db.db, id),
       owns,
       canRead,

@@ -31,7 +31,7 @@ function webOf(ctx: ServerPluginContext): Web {
   const existing = made.get(ctx);
   if (existing) return existing;
   const config = webEnv.of(ctx);
-  const ledger = createLedger(ctx.db, config, () => ctx.now());
+  const ledger = createLedger(config, { withUseLocks: ctx.withUseLocks, now: () => ctx.now(), visitorsPerAddress: ctx.config.visitorsPerAddress });
   const backend = backendOf(config);
   const web: Web = {
     config,
@@ -39,13 +39,8 @@ function webOf(ctx: ServerPluginContext): Web {
     reads: createReads(ctx.db as unknown as WebDb, () => ctx.now()),
     async search(owner, query, budget, signal) {
       if (!backend) throw new MessageError(MESSAGES.notConfigured);
-      await ledger.check(owner, budget);
-      // The ledger's row is written while the backend answers: the search waits on neither twice.
-      const [results] = await Promise.all([
-        backend.search(query, config.results, AbortSignal.any([signal, AbortSignal.timeout(config.searchTimeoutMs)])),
-        ledger.record(owner, 'web_search'),
-      ]);
-      return results;
+      await ledger.spend(owner, 'web_search', budget);
+      return backend.search(query, config.results, AbortSignal.any([signal, AbortSignal.timeout(config.searchTimeoutMs)]));
     },
     async read(owner, url, budget, signal) {
       if (!/^https?:\/\//i.test(url)) throw new MessageError(MESSAGES.badUrl);

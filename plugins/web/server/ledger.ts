@@ -1,11 +1,11 @@
 // Searches and page reads in the usage ledger (a `web_search` or `web_fetch` row each, no
 // tokens, no cost) and their limits per role (WEB_USAGE_LIMITS, counted over those rows in
-// rolling windows; root has none), and the per-question bound: one question's searches and
+// rolling windows, a visitor per browser and per address; root has none), and the per-question bound: one question's searches and
 // reads, counted by the turn's own signal, stop at WEB_TURN_MAX_CALLS (a visitor's at
 // WEB_VISITOR_TURN_MAX_CALLS), its web text at WEB_TURN_MAX_CHARS.
-import type { Kysely } from 'kysely';
+import type { Expression, ExpressionBuilder, SqlBool, Transaction } from 'kysely';
 import { MessageError } from '../../../src/core/messages.ts';
-import { rankOf, ROLE_RANKS, USAGE_WINDOWS_MS, type Database, type SessionOwner } from '../../../src/core/index.ts';
+import { rankOf, ROLE_RANKS, USAGE_WINDOWS_MS, type Database, type ServerPluginContext, type SessionOwner } from '../../../src/core/index.ts';
 import { MESSAGES } from '../common/messages.ts';
 import type { WebConfig } from './env.ts';
 
@@ -38,65 +38,86 @@ export function sourceNumber(budget: TurnBudget, url: string): number {
 const WINDOWS = ['daily', 'weekly', 'monthly'] as const;
 const WINDOW_WORDS = { daily: 'day', weekly: 'week', monthly: 'month' } as const;
 
-export function createLedger(db: Kysely<Database>, config: WebConfig, now: () => number) {
-  async function used(owner: SessionOwner, since: number): Promise<number> {
+/** What the ledger needs of the server: the locked transaction a question's use takes, and the clock. */
+export interface LedgerDeps {
+  withUseLocks: ServerPluginContext['withUseLocks'];
+  now(): number;
+  /** How many visitors' worth of the `anonymous` limits one address gets (VISITORS_PER_ADDRESS). */
+  visitorsPerAddress: number;
+}
+
+type Rows = (eb: ExpressionBuilder<Database, 'usage'>) => Expression<SqlBool>;
+
+export function createLedger(config: WebConfig, deps: LedgerDeps) {
+  // A visitor is counted per browser and per address (issue 34): dropping the cookie does not
+  // reset the limits, the address's visitors share VISITORS_PER_ADDRESS times them.
+  const mine = (owner: SessionOwner): Rows => (eb) =>
+    owner.user ? eb('user_id', '=', owner.user.id) : eb.and([eb('user_id', 'is', null), eb('device_id', '=', owner.deviceId)]);
+  const fromAddress = (address: string): Rows => (eb) => eb.and([eb('user_id', 'is', null), eb('address', '=', address)]);
+
+  async function used(db: Transaction<Database>, rows: Rows, since: number): Promise<number> {
     const row = await db
       .selectFrom('usage')
       .select((eb) => eb.fn.countAll<number | string>().as('n'))
-      .where((eb) => (owner.user ? eb('user_id', '=', owner.user.id) : eb.and([eb('user_id', 'is', null), eb('device_id', '=', owner.deviceId)])))
+      .where(rows)
       .where('kind', 'in', ['web_search', 'web_fetch'])
       .where('created_at', '>=', since)
       .executeTakeFirst();
     return Number(row?.n ?? 0);
   }
 
+  /** Throws the refusal when the question's bound is reached (counts the call in `budget`). */
+  function checkTurn(owner: SessionOwner, budget: TurnBudget | undefined): void {
+    if (!budget) return;
+    const max = owner.user ? config.turnMaxCalls : config.visitorTurnMaxCalls;
+    if (budget.calls >= max) throw new MessageError(MESSAGES.turnLimit(max));
+    budget.calls++;
+  }
+
+  /** Throws the refusal when the role's limits are reached, counted in the locked transaction. */
+  async function checkRole(db: Transaction<Database>, owner: SessionOwner, at: number): Promise<void> {
+    const root = owner.root || (owner.user !== null && rankOf(owner.user.role) >= ROLE_RANKS.root_user);
+    const limits = root ? undefined : config.usageLimits[owner.user ? owner.user.role : 'anonymous'];
+    if (!limits) return;
+    const counted: [Rows, number][] = [[mine(owner), 1]];
+    if (!owner.user && owner.address) counted.push([fromAddress(owner.address), deps.visitorsPerAddress]);
+    for (const [rows, factor] of counted) {
+      for (const w of WINDOWS) {
+        const limit = limits[w] === null ? null : limits[w] * factor;
+        if (limit === null) continue;
+        const n = await used(db, rows, at - USAGE_WINDOWS_MS[w]);
+        if (n >= limit) throw new MessageError(MESSAGES.limit(n, limit, WINDOW_WORDS[w]));
+      }
+    }
+  }
+
   return {
     /**
-     * Counts one search or read for `owner` in `budget`'s question, or throws the refusal:
-     * the question's own bound first, then the role's limits; the use is recorded before it runs.
+     * Counts one search or read for `owner` in `budget`'s question, or throws the refusal: the
+     * question's own bound first, then the role's limits, checked and recorded under the asker's
+     * locks, so that searches sent at once are counted one after the other.
      */
     async spend(owner: SessionOwner, kind: WebUse, budget: TurnBudget | undefined): Promise<void> {
-      await this.check(owner, budget);
-      await this.record(owner, kind);
-    },
-
-    /** Throws the refusal when the question's bound or the role's limits are reached (counts the call in `budget`). */
-    async check(owner: SessionOwner, budget: TurnBudget | undefined): Promise<void> {
-      if (budget) {
-        const max = owner.user ? config.turnMaxCalls : config.visitorTurnMaxCalls;
-        if (budget.calls >= max) throw new MessageError(MESSAGES.turnLimit(max));
-        budget.calls++;
-      }
-      const root = owner.root || (owner.user !== null && rankOf(owner.user.role) >= ROLE_RANKS.root_user);
-      const limits = root ? undefined : config.usageLimits[owner.user ? owner.user.role : 'anonymous'];
-      const at = now();
-      if (limits) {
-        for (const w of WINDOWS) {
-          const limit = limits[w];
-          if (limit === null) continue;
-          const n = await used(owner, at - USAGE_WINDOWS_MS[w]);
-          if (n >= limit) throw new MessageError(MESSAGES.limit(n, limit, WINDOW_WORDS[w]));
-        }
-      }
-    },
-
-    /** Writes the use's row of the ledger. */
-    async record(owner: SessionOwner, kind: WebUse): Promise<void> {
-      await db
-        .insertInto('usage')
-        .values({
-          user_id: owner.user?.id ?? null,
-          device_id: owner.user ? null : owner.deviceId,
-          address: owner.user ? null : (owner.address ?? null),
-          log_id: null,
-          kind,
-          model: 'web',
-          input_tokens: 0,
-          output_tokens: 0,
-          cost: 0,
-          created_at: now(),
-        })
-        .execute();
+      checkTurn(owner, budget);
+      await deps.withUseLocks(owner, async (db) => {
+        const at = deps.now();
+        await checkRole(db, owner, at);
+        await db
+          .insertInto('usage')
+          .values({
+            user_id: owner.user?.id ?? null,
+            device_id: owner.user ? null : owner.deviceId,
+            address: owner.user ? null : (owner.address ?? null),
+            log_id: null,
+            kind,
+            model: 'web',
+            input_tokens: 0,
+            output_tokens: 0,
+            cost: 0,
+            created_at: at,
+          })
+          .execute();
+      });
     },
   };
 }

@@ -10,6 +10,7 @@ import type { GenerateRequest, RedirectEvent } from './generation.ts';
 import type { RoleName } from './roles.ts';
 import type { UserSettings } from './userSettings.ts';
 import type { UsageLimits } from './usage.ts';
+import type { AuditApi } from './audit.ts';
 import type { AttachmentsApi, GenerationRegistry, ModelsApi, SessionOwner, SessionsApi } from './serverTurn.ts';
 
 export type UserRow = Selectable<UsersTable>;
@@ -329,34 +330,6 @@ export interface RuntimeState {
   redis: { configured: boolean; ready: boolean };
 }
 
-/** A change worth an audit row: its kind ('user.role', 'key.create'...), on what, before and after. */
-export interface AuditEntry {
-  kind: string;
-  /** What was acted on, as a person reads it: 'user:alice', 'store:docs', 'key:editor'. */
-  target?: string;
-  before?: unknown;
-  after?: unknown;
-  /** Who did it, when not the request's user (a webhook, the server itself: null). */
-  actorId?: number | null;
-  actor?: string | null;
-}
-/** An entry as listeners get it: who, from where, when. */
-export interface AuditRecord {
-  kind: string;
-  target: string | null;
-  before: unknown;
-  after: unknown;
-  actorId: number | null;
-  actor: string | null;
-  address: string | null;
-  at: number;
-}
-export type AuditListener = (record: AuditRecord) => void | Promise<void>;
-export interface AuditApi {
-  /** `c` gives the actor and the address; null for the server's own changes. */
-  record(c: Context<AppEnv> | null, entry: AuditEntry): void;
-  listen(listener: AuditListener): void;
-}
 
 /**
  * Failed attempts at a secret, per (target, address), per address and per target

@@ -13,7 +13,8 @@ const limits = z
     try {
       return parseUsageLimits(value ?? 'anonymous:30,150,400;user:300,-,-');
     } catch (err) {
-      ctx.addIssue({ code: 'custom', message: (err as Error).message.replace('USAGE_LIMITS', 'WEB_USAGE_LIMITS') });
+      // The start line names the variable already: the message says only what is wrong with it.
+      ctx.addIssue({ code: 'custom', message: (err as Error).message.replace(/^USAGE_LIMITS: /, '') });
       return z.NEVER;
     }
   });

@@ -24,6 +24,10 @@ export type BackPage = 'documentation' | 'usage' | 'subscriptions' | 'settings' 
 export interface ListItem {
   text: string;
   active?: boolean;
+  /** Ranges of `text` to highlight ([start, end) offsets), e.g. the words a search matched. */
+  marks?: [number, number][];
+  /** A command line the item runs when chosen (Enter or a click in the browser; the CLI prints it). */
+  run?: string;
 }
 
 export type Output =

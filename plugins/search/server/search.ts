@@ -1,0 +1,95 @@
+// Ranked full-text search over one user's logs, per engine (schema.ts holds the indexes): bm25
+// on SQLite (the question weighs twice the answer), ts_rank on PostgreSQL, MATCH relevance on
+// MySQL/MariaDB; newer first among equals. Every word must be found (AND).
+import { sql, type Kysely } from 'kysely';
+import { previewLine, type Database } from '../../../src/core/index.ts';
+import { SEARCH_RESULTS_MAX, type LogMatch } from '../common/api.ts';
+import { pgDocument } from './schema.ts';
+import { snippet } from './terms.ts';
+
+export type Engine = 'sqlite' | 'postgres' | 'mysql';
+
+/** Characters of a session's first question that name it in a result. */
+const TITLE_LENGTH = 40;
+/**
+ * On MySQL, words shorter than InnoDB's smallest indexed token (innodb_ft_min_token_size, 3 by
+ * default) are matched with LIKE: among the full-text matches, or else among this many of the
+ * user's newest logs (a bound on the scan).
+ */
+export const MYSQL_SHORT_SCAN = 20_000;
+
+const quote = (term: string) => `"${term}"`;
+
+/** The SQLite MATCH expression: the owner's tag, and every term in the question or the answer. */
+export const sqliteMatch = (userId: number, terms: readonly string[]) => `owner : "u${userId}" AND {input output} : (${terms.map(quote).join(' AND ')})`;
+
+export function logSearch(db: Kysely<Database>, engine: Engine) {
+  let minToken: Promise<number> | undefined;
+  /** InnoDB's smallest indexed word, read once. */
+  const mysqlMinToken = () =>
+    (minToken ??= sql<{ n: number }>`SELECT @@innodb_ft_min_token_size AS n`
+      .execute(db)
+      .then((r) => Number(r.rows[0]?.n ?? 3))
+      .catch(() => 3));
+
+  /** The ids of the user's best-matching logs, best first. */
+  async function rankedIds(userId: number, terms: string[], limit: number): Promise<number[]> {
+    if (engine === 'sqlite') {
+      const rows = await sql<{ id: number }>`SELECT rowid AS id FROM logs_fts WHERE logs_fts MATCH ${sqliteMatch(userId, terms)}
+        ORDER BY bm25(logs_fts, 0.0, 2.0, 1.0), rowid DESC LIMIT ${limit}`.execute(db);
+      return rows.rows.map((r) => Number(r.id));
+    }
+    if (engine === 'postgres') {
+      // plainto_tsquery: the words ANDed, no operator syntax read from them.
+      const query = sql`plainto_tsquery('simple', ${terms.join(' ')})`;
+      const rows = await sql<{ id: number }>`SELECT id FROM logs WHERE user_id = ${userId} AND ${pgDocument} @@ ${query}
+        ORDER BY ts_rank(${pgDocument}, ${query}) DESC, time DESC LIMIT ${limit}`.execute(db);
+      return rows.rows.map((r) => Number(r.id));
+    }
+    const min = await mysqlMinToken();
+    const long = terms.filter((t) => t.length >= min);
+    const short = terms.filter((t) => t.length < min);
+    const contains = short.map((t) => sql`(lower(l.input) LIKE ${`%${t}%`} OR lower(l.output) LIKE ${`%${t}%`})`);
+    if (long.length) {
+      const against = long.map((t) => `+${quote(t)}`).join(' ');
+      const rows = await sql<{ id: number }>`SELECT l.id FROM logs l WHERE l.user_id = ${userId} AND MATCH(l.input, l.output) AGAINST (${against} IN BOOLEAN MODE)
+        ${contains.length ? sql`AND ${sql.join(contains, sql` AND `)}` : sql``}
+        ORDER BY MATCH(l.input, l.output) AGAINST (${long.join(' ')} IN NATURAL LANGUAGE MODE) DESC, l.time DESC LIMIT ${limit}`.execute(db);
+      return rows.rows.map((r) => Number(r.id));
+    }
+    const rows = await sql<{ id: number }>`SELECT l.id FROM (SELECT id, time, input, output FROM logs WHERE user_id = ${userId} ORDER BY time DESC LIMIT ${MYSQL_SHORT_SCAN}) l
+      WHERE ${sql.join(contains, sql` AND `)} ORDER BY l.time DESC LIMIT ${limit}`.execute(db);
+    return rows.rows.map((r) => Number(r.id));
+  }
+
+  /** The user's logs that hold every term, best first, as results with snippets. */
+  async function search(userId: number, terms: string[], limit = SEARCH_RESULTS_MAX): Promise<LogMatch[]> {
+    if (!terms.length) return [];
+    const ids = await rankedIds(userId, terms, limit);
+    if (!ids.length) return [];
+    const rows = await db
+      .selectFrom('logs')
+      .select((eb) => [
+        'logs.id',
+        'logs.session',
+        'logs.time',
+        'logs.input',
+        'logs.output',
+        eb.selectFrom('logs as first').select('first.input').whereRef('first.session', '=', 'logs.session').orderBy('first.time', 'asc').limit(1).as('title'),
+      ])
+      .where('logs.id', 'in', ids)
+      .where('logs.user_id', '=', userId)
+      .execute();
+    const byId = new Map(rows.map((r) => [Number(r.id), r]));
+    return ids.flatMap((id) => {
+      const row = byId.get(id);
+      if (!row) return [];
+      const inInput = snippet(row.input, terms);
+      const field = inInput.marks.length || !row.output ? 'input' : 'output';
+      const found = field === 'input' ? inInput : snippet(row.output, terms);
+      return [{ session: Number(row.session), time: Number(row.time), title: previewLine(String(row.title ?? ''), TITLE_LENGTH), field, ...found }];
+    });
+  }
+
+  return { search };
+}

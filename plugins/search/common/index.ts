@@ -1,4 +1,4 @@
-// `:search "words"` and `:search open <n>`, in the browser and the terminal alike. Results are
+// `:search "words"` and `:search open <session> <time>`, in the browser and the terminal alike. Results are
 // a list whose items carry their matched words as ranges (the page marks them as text, never
 // as markup from the log) and the command that opens them (Enter or a click in the page).
 import { effect, error, PlatformRef, send, text, typedClient, withApiErrors, type ListItem, type Output, type PluginContext } from '../../../src/core/index.ts';
@@ -20,32 +20,28 @@ export function resultItem(match: LogMatch, n: number): ListItem {
   return {
     text: head + match.snippet,
     marks: match.marks.map(([start, end]) => [start + head.length, end + head.length]),
-    run: `:search open ${n}`,
+    run: `:search open ${match.session} ${match.time}`,
   };
 }
 
 export function activateSearch(ctx: PluginContext): void {
   const api = () => typedClient<SearchRoutes>(ctx.services.get(PlatformRef).api).api.log.search;
-  // The last search's results, for `:search open <n>` (this tab's, or this terminal's).
-  let last: LogMatch[] = [];
-
   ctx.handle('search', (c) =>
     withApiErrors(async (): Promise<Output | Output[]> => {
       const query = (c.args.text ?? '').trim();
       if (!query) return error(c.t('msg.searchEmpty'));
       if (query.length > SEARCH_TEXT_MAX) return error(c.t('msg.searchTooLong', { max: SEARCH_TEXT_MAX }));
-      last = (await send(api().$get({ query: { text: query } }))).result.logs;
-      if (!last.length) return error(c.t('msg.noLogFound'));
-      return [{ kind: 'list', title: c.t('title.results', { query }), items: last.map((m, i) => resultItem(m, i + 1)) }, text(c.t('msg.openHint'))];
+      const found = (await send(api().$get({ query: { text: query } }))).result.logs;
+      if (!found.length) return error(c.t('msg.noLogFound'));
+      return [{ kind: 'list', title: c.t('title.results', { query }), items: found.map((m, i) => resultItem(m, i + 1)) }, text(c.t('msg.openHint'))];
     }),
   );
 
   ctx.handle('search.open', (c) =>
     withApiErrors(async (): Promise<Output | Output[]> => {
-      const raw = (c.args.n ?? '').trim();
-      const match = /^\d+$/.test(raw) ? last[Number(raw) - 1] : undefined;
-      if (!match) return error(c.t('msg.noSuchResult', { n: raw }));
-      const log = (await send(api().open.$get({ query: { session: String(match.session), time: String(match.time) } }))).result;
+      const [session, time] = [c.args.session ?? '', c.args.time ?? ''].map((v) => v.trim());
+      if (!/^\d{1,16}$/.test(session!) || !/^\d{1,16}$/.test(time!)) return error(c.t('msg.openUsage'));
+      const log = (await send(api().open.$get({ query: { session: session!, time: time! } }))).result;
       // Opened as the arrow keys open a log: attached at it, so Left and Right walk on from there
       // and a question sent here branches from it.
       ctx.settings.set('session', log.session);

@@ -5,7 +5,7 @@ import { sql, type Kysely } from 'kysely';
 import { previewLine, type Database } from '../../../src/core/index.ts';
 import { SEARCH_RESULTS_MAX, type LogMatch } from '../common/api.ts';
 import { pgDocument } from './schema.ts';
-import { snippet } from './terms.ts';
+import { fold, snippet } from './terms.ts';
 
 export type Engine = 'sqlite' | 'postgres' | 'mysql';
 
@@ -22,6 +22,9 @@ const quote = (term: string) => `"${term}"`;
 
 /** The SQLite MATCH expression: the owner's tag, and every term in the question or the answer. */
 export const sqliteMatch = (userId: number, terms: readonly string[]) => `owner : "u${userId}" AND {input output} : (${terms.map(quote).join(' AND ')})`;
+
+/** How many different words a snippet marks. */
+const distinct = ({ snippet: text, marks }: { snippet: string; marks: [number, number][] }) => new Set(marks.map(([a, b]) => fold(text.slice(a, b)))).size;
 
 export function logSearch(db: Kysely<Database>, engine: Engine) {
   let minToken: Promise<number> | undefined;
@@ -84,9 +87,11 @@ export function logSearch(db: Kysely<Database>, engine: Engine) {
     return ids.flatMap((id) => {
       const row = byId.get(id);
       if (!row) return [];
+      // The question's snippet, unless the answer's shows more of the words.
       const inInput = snippet(row.input, terms);
-      const field = inInput.marks.length || !row.output ? 'input' : 'output';
-      const found = field === 'input' ? inInput : snippet(row.output, terms);
+      const inOutput = snippet(row.output, terms);
+      const field = distinct(inOutput) > distinct(inInput) ? 'output' : 'input';
+      const found = field === 'input' ? inInput : inOutput;
       return [{ session: Number(row.session), time: Number(row.time), title: previewLine(String(row.title ?? ''), TITLE_LENGTH), field, ...found }];
     });
   }

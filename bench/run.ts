@@ -162,6 +162,15 @@ const b6 = await runStoreSearch(1_000_000);
 console.log(`  ours p50 ${b6.ours.p50.toFixed(2)} / p95 ${b6.ours.p95.toFixed(2)} ms; naive p95 ${b6.naive.p95.toFixed(0)} ms: ${b6.ratio.toFixed(0)}x; indexing ${b6.indexMBps.toFixed(2)} MB/s`);
 check(b6.ours.p95 <= 20, `p95 <= 20 ms at 1M chunks (${b6.ours.p95.toFixed(2)} ms)`);
 
+console.log('\n:search (issue 39): one user\'s logs among 1,000,000 (SQLite FTS5), beside the substring LIKE scan it replaced');
+{
+  const { runLogSearch, spread, medianOf } = await import('./logSearch.ts');
+  const r = await runLogSearch(1_000_000);
+  const p95 = r.runs.map((x) => x.ours.p95);
+  console.log(`  ours p50 ${spread(r.runs.map((x) => x.ours.p50))} / p95 ${spread(p95)} ms; LIKE p95 ${spread(r.runs.map((x) => x.naive.p95), 0)} ms: ${spread(r.runs.map((x) => x.ratio), 0)}x; indexing ${Math.round(r.indexLogsPerS).toLocaleString('en')} logs/s`);
+  check(medianOf(p95) <= 20, `p95 <= 20 ms at 1M logs (${medianOf(p95).toFixed(2)} ms)`);
+}
+
 console.log('\nWeb (issue 37): reading a 2 MB article (egress-safe fetch + Readability on linkedom), beside the fetch alone; a :web search through the server, beside the SearXNG backend asked directly');
 {
   const { runWebRead } = await import('./webRead.ts');

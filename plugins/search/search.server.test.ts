@@ -9,6 +9,7 @@ import { startFakeOpenAI, type FakeOpenAI } from '../../tests/fixtures/fakeOpenA
 import { engines, failure, startTestServer, type TestServer } from '../../tests/server/support.ts';
 import { SEARCH_RESULTS_MAX, SEARCH_TEXT_MAX, type LogMatch, type OpenedLog } from './common/api.ts';
 import { searchMigration } from './server/schema.ts';
+import { RANKED_MAX } from './server/search.ts';
 
 type Client = ReturnType<TestServer['client']>;
 
@@ -157,6 +158,22 @@ describe.each(await engines())('log search on %s', (engine) => {
     expect(await inputs(ada, 'capybara')).toEqual([]);
     await insert(adaId, Array.from({ length: SEARCH_RESULTS_MAX + 5 }, (_, i) => ({ input: `pangolin ${i}` })));
     expect(await inputs(ada, 'pangolin')).toHaveLength(SEARCH_RESULTS_MAX);
+  });
+
+  it('ranks at most RANKED_MAX matches, the newest: a word in every log costs no more', { timeout: 30_000 }, async () => {
+    const id = (session += 1_000);
+    const now = Date.now();
+    await db.insertInto('sessions').values({ id, parent_id: null, branch_time: null, user_id: adaId, device_id: null, shared: 0, created_at: now, updated_at: now }).execute();
+    const row = (i: number, input: string) => ({ session: id, time: id + 10 + i, user_id: adaId, device_id: null, model: 'm', input, output: 'ok', images: '[]', tools: '[]', input_tokens: 0, output_tokens: 0, created_at: now });
+    // The best match for "dugong" is written first, then RANKED_MAX weaker ones.
+    await db.insertInto('logs').values(row(0, 'dugong dugong dugong sirenian')).execute();
+    for (let start = 1; start <= RANKED_MAX; start += 500) {
+      await db.insertInto('logs').values(Array.from({ length: 500 }, (_, i) => row(start + i, `a dugong ${'filler '.repeat(20)}`))).execute();
+    }
+    const ranked = await search(ada, 'dugong');
+    expect(ranked).toHaveLength(SEARCH_RESULTS_MAX);
+    expect(ranked.map((m) => m.snippet)).not.toContain('dugong dugong dugong sirenian');
+    expect(await inputs(ada, 'dugong sirenian')).toEqual(['dugong dugong dugong sirenian']);
   });
 
   it('keeps a huge log searchable with a bounded snippet', async () => {

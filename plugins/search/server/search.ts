@@ -1,6 +1,7 @@
 // Ranked full-text search over one user's logs, per engine (schema.ts holds the indexes): bm25
 // on SQLite (the question weighs twice the answer), ts_rank on PostgreSQL, MATCH relevance on
-// MySQL/MariaDB; newer first among equals. Every word must be found (AND).
+// MySQL/MariaDB, among the RANKED_MAX newest matches; newer first among equals. Every word
+// must be found (AND).
 import { sql, type Kysely } from 'kysely';
 import { previewLine, type Database } from '../../../src/core/index.ts';
 import { SEARCH_RESULTS_MAX, type LogMatch } from '../common/api.ts';
@@ -17,6 +18,12 @@ const TITLE_LENGTH = 40;
  * user's newest logs (a bound on the scan).
  */
 export const MYSQL_SHORT_SCAN = 20_000;
+
+/**
+ * Matches ranked at most, the most recently written: a word in nearly every log of a user with
+ * a million would otherwise be scored a million times. A bound on each search's cost.
+ */
+export const RANKED_MAX = 2_000;
 
 const quote = (term: string) => `"${term}"`;
 
@@ -38,15 +45,18 @@ export function logSearch(db: Kysely<Database>, engine: Engine) {
   /** The ids of the user's best-matching logs, best first. */
   async function rankedIds(userId: number, terms: string[], limit: number): Promise<number[]> {
     if (engine === 'sqlite') {
-      const rows = await sql<{ id: number }>`SELECT rowid AS id FROM logs_fts WHERE logs_fts MATCH ${sqliteMatch(userId, terms)}
+      const match = sqliteMatch(userId, terms);
+      // FTS5 walks a doclist newest first and stops at the OFFSET: the floor of the candidates.
+      const floor = await sql<{ id: number }>`SELECT rowid AS id FROM logs_fts WHERE logs_fts MATCH ${match} ORDER BY rowid DESC LIMIT 1 OFFSET ${RANKED_MAX - 1}`.execute(db);
+      const rows = await sql<{ id: number }>`SELECT rowid AS id FROM logs_fts WHERE logs_fts MATCH ${match} AND rowid >= ${Number(floor.rows[0]?.id ?? 0)}
         ORDER BY bm25(logs_fts, 0.0, 2.0, 1.0), rowid DESC LIMIT ${limit}`.execute(db);
       return rows.rows.map((r) => Number(r.id));
     }
     if (engine === 'postgres') {
       // plainto_tsquery: the words ANDed, no operator syntax read from them.
       const query = sql`plainto_tsquery('simple', ${terms.join(' ')})`;
-      const rows = await sql<{ id: number }>`SELECT id FROM logs WHERE user_id = ${userId} AND ${pgDocument} @@ ${query}
-        ORDER BY ts_rank(${pgDocument}, ${query}) DESC, time DESC LIMIT ${limit}`.execute(db);
+      const rows = await sql<{ id: number }>`SELECT id FROM (SELECT id, input, output FROM logs WHERE user_id = ${userId} AND ${pgDocument} @@ ${query} ORDER BY id DESC LIMIT ${RANKED_MAX}) AS c
+        ORDER BY ts_rank(${pgDocument}, ${query}) DESC, id DESC LIMIT ${limit}`.execute(db);
       return rows.rows.map((r) => Number(r.id));
     }
     const min = await mysqlMinToken();
@@ -55,9 +65,10 @@ export function logSearch(db: Kysely<Database>, engine: Engine) {
     const contains = short.map((t) => sql`(lower(l.input) LIKE ${`%${t}%`} OR lower(l.output) LIKE ${`%${t}%`})`);
     if (long.length) {
       const against = long.map((t) => `+${quote(t)}`).join(' ');
-      const rows = await sql<{ id: number }>`SELECT l.id FROM logs l WHERE l.user_id = ${userId} AND MATCH(l.input, l.output) AGAINST (${against} IN BOOLEAN MODE)
-        ${contains.length ? sql`AND ${sql.join(contains, sql` AND `)}` : sql``}
-        ORDER BY MATCH(l.input, l.output) AGAINST (${long.join(' ')} IN NATURAL LANGUAGE MODE) DESC, l.time DESC LIMIT ${limit}`.execute(db);
+      const rows = await sql<{ id: number }>`SELECT c.id FROM (SELECT l.id, MATCH(l.input, l.output) AGAINST (${long.join(' ')} IN NATURAL LANGUAGE MODE) AS score FROM logs l
+          WHERE l.user_id = ${userId} AND MATCH(l.input, l.output) AGAINST (${against} IN BOOLEAN MODE) ${contains.length ? sql`AND ${sql.join(contains, sql` AND `)}` : sql``}
+          ORDER BY l.id DESC LIMIT ${RANKED_MAX}) c
+        ORDER BY c.score DESC, c.id DESC LIMIT ${limit}`.execute(db);
       return rows.rows.map((r) => Number(r.id));
     }
     const rows = await sql<{ id: number }>`SELECT l.id FROM (SELECT id, time, input, output FROM logs WHERE user_id = ${userId} ORDER BY time DESC LIMIT ${MYSQL_SHORT_SCAN}) l

@@ -1,12 +1,15 @@
-// Ranked full-text search over one user's logs, per engine (schema.ts holds the indexes): bm25
-// on SQLite (the question weighs twice the answer), ts_rank on PostgreSQL, MATCH relevance on
-// MySQL/MariaDB, among the RANKED_MAX newest matches; newer first among equals. Every word
-// must be found (AND).
+// Ranked full-text search over one user's logs, per engine (schema.ts holds the indexes): BM25
+// on SQLite (sqliteRank.ts), ts_rank on PostgreSQL, MATCH relevance on MySQL/MariaDB, among the
+// RANKED_MAX newest matches; newer first among equals. Every word must be found (AND; on
+// SQLite a very common one only when no rarer one is given).
 import { sql, type Kysely } from 'kysely';
 import { previewLine, type Database } from '../../../src/core/index.ts';
 import { SEARCH_RESULTS_MAX, type LogMatch } from '../common/api.ts';
 import { pgDocument } from './schema.ts';
+import { RANKED_MAX, sqliteRanking } from './sqliteRank.ts';
 import { fold, snippet } from './terms.ts';
+
+export { RANKED_MAX, sqliteMatch } from './sqliteRank.ts';
 
 export type Engine = 'sqlite' | 'postgres' | 'mysql';
 
@@ -19,21 +22,11 @@ const TITLE_LENGTH = 40;
  */
 export const MYSQL_SHORT_SCAN = 20_000;
 
-/**
- * Matches ranked at most, the most recently written: a word in nearly every log of a user with
- * a million would otherwise be scored a million times. A bound on each search's cost.
- */
-export const RANKED_MAX = 2_000;
-
-const quote = (term: string) => `"${term}"`;
-
-/** The SQLite MATCH expression: the owner's tag, and every term in the question or the answer. */
-export const sqliteMatch = (userId: number, terms: readonly string[]) => `owner : "u${userId}" AND {input output} : (${terms.map(quote).join(' AND ')})`;
-
 /** How many different words a snippet marks. */
 const distinct = ({ snippet: text, marks }: { snippet: string; marks: [number, number][] }) => new Set(marks.map(([a, b]) => fold(text.slice(a, b)))).size;
 
 export function logSearch(db: Kysely<Database>, engine: Engine) {
+  const sqliteRanked = sqliteRanking(db);
   let minToken: Promise<number> | undefined;
   /** InnoDB's smallest indexed word, read once. */
   const mysqlMinToken = () =>
@@ -44,14 +37,7 @@ export function logSearch(db: Kysely<Database>, engine: Engine) {
 
   /** The ids of the user's best-matching logs, best first. */
   async function rankedIds(userId: number, terms: string[], limit: number): Promise<number[]> {
-    if (engine === 'sqlite') {
-      const match = sqliteMatch(userId, terms);
-      // FTS5 walks a doclist newest first and stops at the OFFSET: the floor of the candidates.
-      const floor = await sql<{ id: number }>`SELECT rowid AS id FROM logs_fts WHERE logs_fts MATCH ${match} ORDER BY rowid DESC LIMIT 1 OFFSET ${RANKED_MAX - 1}`.execute(db);
-      const rows = await sql<{ id: number }>`SELECT rowid AS id FROM logs_fts WHERE logs_fts MATCH ${match} AND rowid >= ${Number(floor.rows[0]?.id ?? 0)}
-        ORDER BY bm25(logs_fts, 0.0, 2.0, 1.0), rowid DESC LIMIT ${limit}`.execute(db);
-      return rows.rows.map((r) => Number(r.id));
-    }
+    if (engine === 'sqlite') return sqliteRanked(userId, terms, limit);
     if (engine === 'postgres') {
       // plainto_tsquery: the words ANDed, no operator syntax read from them.
       const query = sql`plainto_tsquery('simple', ${terms.join(' ')})`;
@@ -64,7 +50,7 @@ export function logSearch(db: Kysely<Database>, engine: Engine) {
     const short = terms.filter((t) => t.length < min);
     const contains = short.map((t) => sql`(lower(l.input) LIKE ${`%${t}%`} OR lower(l.output) LIKE ${`%${t}%`})`);
     if (long.length) {
-      const against = long.map((t) => `+${quote(t)}`).join(' ');
+      const against = long.map((t) => `+"${t}"`).join(' ');
       const rows = await sql<{ id: number }>`SELECT c.id FROM (SELECT l.id, MATCH(l.input, l.output) AGAINST (${long.join(' ')} IN NATURAL LANGUAGE MODE) AS score FROM logs l
           WHERE l.user_id = ${userId} AND MATCH(l.input, l.output) AGAINST (${against} IN BOOLEAN MODE) ${contains.length ? sql`AND ${sql.join(contains, sql` AND `)}` : sql``}
           ORDER BY l.id DESC LIMIT ${RANKED_MAX}) c

@@ -162,7 +162,7 @@ const b6 = await runStoreSearch(1_000_000);
 console.log(`  ours p50 ${b6.ours.p50.toFixed(2)} / p95 ${b6.ours.p95.toFixed(2)} ms; naive p95 ${b6.naive.p95.toFixed(0)} ms: ${b6.ratio.toFixed(0)}x; indexing ${b6.indexMBps.toFixed(2)} MB/s`);
 check(b6.ours.p95 <= 20, `p95 <= 20 ms at 1M chunks (${b6.ours.p95.toFixed(2)} ms)`);
 
-console.log('\n:search (issue 39): one user\'s logs among 1,000,000 (SQLite FTS5), beside the substring LIKE scan it replaced');
+console.log('\nB13 :search (issue 39): one user\'s logs among 1,000,000 (SQLite FTS5), beside the substring LIKE scan it replaced');
 {
   const { runLogSearch, spread, medianOf } = await import('./logSearch.ts');
   const r = await runLogSearch(1_000_000);

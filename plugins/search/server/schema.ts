@@ -4,6 +4,8 @@
 // - SQLite: a contentless FTS5 table (owner tag, input, output) kept by triggers on logs;
 // - PostgreSQL: a GIN index on a 'simple' (language-neutral) to_tsvector expression;
 // - MySQL/MariaDB: a FULLTEXT index on (input, output), built with stopwords off.
+// Left out of app.config.ts, the plugin creates none of it. On a database where it ran, `down`
+// removes it all; what would stay otherwise is harmless (kept in step with the logs, never read).
 import { sql, type Kysely } from 'kysely';
 import type { MigrationFactory } from '../../../src/core/index.ts';
 

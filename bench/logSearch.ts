@@ -1,8 +1,9 @@
 // B13: `:search` over N logs (default 1,000,000) on SQLite FTS5 through the plugin's real
 // query path (plugins/search/server/search.ts: the MATCH under the owner's tag, the BM25
-// scoring, the rows, titles and snippets), beside the substring LIKE scan the session plugin did before, in the same run; plus
-// how fast the triggers index logs as they are written. 1,000 users; one of them holds 10% of
-// all logs (the worst case for the owner filter), and half of the searches are that user's.
+// scoring, the rows, titles and snippets), beside the substring LIKE scan the session plugin
+// did before, in the same run; plus how fast the triggers index logs as they are written.
+// 1,000 users; one of them holds 10% of all logs (the worst case for the owner filter), and
+// half of the searches are that user's.
 // Run alone: `node bench/logSearch.ts [logs]`.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -6,11 +6,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outputToText } from '../../src/core/index.ts';
-import { createShellTester } from '../../tests/harness/shellTester.ts';
+import { cookieFetch, createShellTester } from '../../tests/harness/shellTester.ts';
 import { startFakeOp, type FakeOp } from '../../tests/fixtures/fakeOidc.ts';
 import { startOidcProvider, throughDeviceForm, type TestProvider } from '../../tests/fixtures/oidcProvider.ts';
 import { engines, startTestServer, type TestServer } from '../../tests/server/support.ts';
 import { MAX_ANSWER_BYTES } from './server/oidc.ts';
+import { outcome } from './testing/flow.ts';
 
 let op: TestProvider;
 
@@ -154,8 +155,10 @@ describe('providers that cannot sign a terminal on', () => {
       expect((await cli.run(':login sso heavy')).errors).toEqual(['The identity provider heavy does not answer. Try again later; the server log says why.']);
       expect(server.logs()).toContain(`over ${MAX_ANSWER_BYTES} bytes`);
       // The browser's sign-on says the same on the page it comes back to.
-      const start = await fetch(`${server.url}/api/sso/start?provider=down`, { redirect: 'manual' });
+      const browser = cookieFetch();
+      const start = await browser(`${server.url}/api/sso/start?provider=down`, { redirect: 'manual' });
       expect(start.headers.get('location')).toMatch(/\/\?sso=done$/);
+      expect(await outcome(server.url, browser)).toMatchObject({ status: 401, said: 'The identity provider down does not answer. Try again later; the server log says why.' });
     } finally {
       await server.close();
     }

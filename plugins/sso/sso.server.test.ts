@@ -140,13 +140,24 @@ for (const engine of await engines()) describe(`on ${engine}`, () => {
 });
 
 describe('the commands', () => {
-  it('lists the providers with :sso, and root sees no sign-on yet', async () => {
+  it('lists the providers with :sso; root sees the redirect URI to register, which the log and a lost callback name too', async () => {
     const closedServer = await startTestServer('sqlite', envFor(op));
     try {
       const web = await createShellTester({ serverUrl: closedServer.url });
-      expect((await web.run(':sso')).text).toContain(op.issuer);
+      const listed = (await web.run(':sso')).text;
+      expect(listed).toContain(op.issuer);
+      expect(listed).not.toContain('redirect URI');
+      // The operator's log says it at start (without PUBLIC_URL, how to name it).
+      expect(closedServer.logs()).toContain('sso: register this redirect URI at each identity provider');
+      expect(closedServer.logs()).toContain('(set PUBLIC_URL to name it)');
+      // A callback that matches no sign-on (a provider sending the browser elsewhere) says where to look.
+      const lost = cookieFetch();
+      await lost(`${closedServer.url}/api/sso/callback?state=lost&code=x`, { redirect: 'manual' });
+      expect((await outcome(closedServer.url, lost)).said).toContain("root's :sso shows the redirect URI to register");
+      expect(closedServer.logs()).toContain(`"redirectUri":"${closedServer.url}/api/sso/callback"`);
       // A root with no sign-on yet: `:sso test` says so (and a non-root is refused, above).
       expect((await web.run(':login root root-password-1')).text).toBe('Logged in as root.');
+      expect((await web.run(':sso')).text).toContain(`The redirect URI to register at each provider: ${closedServer.url}/api/sso/callback`);
       expect((await web.run(':sso test')).text).toBe('No sign-on yet.');
     } finally {
       await closedServer.close();

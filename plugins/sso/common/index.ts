@@ -39,16 +39,23 @@ const goTo =
       return [text(MESSAGES.going(name)), effect({ type: 'open', url: startUrl(name, link), blank: false })];
     });
 
-function providersLine(c: Parameters<CommandHandler>[0], providers: { name: string; issuer: string }[]): Output {
-  if (providers.length === 0) return text(MESSAGES.noProviders);
-  return { kind: 'table', columns: [c.t('info.provider'), c.t('info.issuer')], rows: providers.map((p) => [p.name, p.issuer]) };
+function providersLine(c: Parameters<CommandHandler>[0], providers: { name: string; issuer: string }[], redirectUri: string | null): Output[] {
+  if (providers.length === 0) return [text(MESSAGES.noProviders)];
+  const table: Output = { kind: 'table', columns: [c.t('info.provider'), c.t('info.issuer')], rows: providers.map((p) => [p.name, p.issuer]) };
+  // Root's: the return address the operator registers (a provider refusing it shows only its own page).
+  return redirectUri ? [table, text(MESSAGES.redirectUri(redirectUri))] : [table];
 }
 
 export function activateSso(ctx: PluginContext): void {
   const api = ssoAccess(ctx);
   ctx.handle('login.sso', goTo(ctx, api, false));
   ctx.handle('user.sso.link', goTo(ctx, api, true));
-  ctx.handle('sso', (c) => withApiErrors(async () => providersLine(c, (await send(api.providers.$get())).result.providers)));
+  ctx.handle('sso', (c) =>
+    withApiErrors(async () => {
+      const { providers, redirectUri } = (await send(api.providers.$get())).result;
+      return providersLine(c, providers, redirectUri);
+    }),
+  );
   ctx.handle('user.sso', (c) =>
     withApiErrors(async () => {
       const { identities } = (await send(api.identity.$get())).result;

@@ -37,6 +37,10 @@ export function originOf(ctx: ServerPluginContext, c: Context<AppEnv>): string {
   return `${scheme}//${host}`;
 }
 
+export const CALLBACK_PATH = '/api/sso/callback';
+/** The redirect URI of this server, as the provider must have it registered. */
+export const callbackUri = (ctx: ServerPluginContext, c: Context<AppEnv>) => `${originOf(ctx, c)}${CALLBACK_PATH}`;
+
 /** Which outcome a flow had: a message name and its values, signed, for the shell to say. */
 export interface Said {
   name: keyof typeof MESSAGES;
@@ -93,7 +97,7 @@ export function flows(ctx: ServerPluginContext, config: SsoConfig, rp: RelyingPa
       const nonce = client.randomNonce();
       const verifier = client.randomPKCECodeVerifier();
       const binding = base64url(crypto.getRandomValues(new Uint8Array(32)));
-      const redirectUri = `${originOf(ctx, c)}/api/sso/callback`;
+      const redirectUri = callbackUri(ctx, c);
       const now = ctx.now();
       await db
         .insertInto('sso_flows')
@@ -121,7 +125,8 @@ export function flows(ctx: ServerPluginContext, config: SsoConfig, rp: RelyingPa
       // Single use, across instances: the one update that marks it used wins.
       const taken = row && row.expires_at > now && row.used_at === null ? await db.updateTable('sso_flows').set({ used_at: now }).where('state_hash', '=', row.state_hash).where('used_at', 'is', null).executeTakeFirst() : undefined;
       if (!row || !taken || Number(taken.numUpdatedRows) !== 1) {
-        ctx.log.warn({ state: state ? 'unknown, expired or used' : 'missing' }, 'sso callback refused');
+        // A provider sending back to another address than the one the flow began at lands here too.
+        ctx.log.warn({ state: state ? 'unknown, expired or used' : 'missing', redirectUri: callbackUri(ctx, c), hint: 'if sign-ons keep failing here, check the redirect URI registered at the provider' }, 'sso callback refused');
         return refusedWith(c, 'flowUnknown');
       }
       // Back to the origin the flow began at, whatever the callback's request says.

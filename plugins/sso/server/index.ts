@@ -6,7 +6,7 @@ import type { AppEnv, Message, ServerPluginContext, ServerPluginModule } from '.
 import { SERVER_MESSAGES } from '../../../src/core/serverMessages.ts';
 import { MESSAGES } from '../common/messages.ts';
 import ssoEnv, { type Provider } from './env.ts';
-import { flows, type Said } from './flow.ts';
+import { CALLBACK_PATH, callbackUri, flows, type Said } from './flow.ts';
 import { relyingParty } from './oidc.ts';
 import { localPasswordGates } from './gates.ts';
 import { devices } from './device.ts';
@@ -39,7 +39,11 @@ export function ssoRoutes(ctx: ServerPluginContext) {
   const refuseChoice = (c: Context<AppEnv>, chosen: Message) => ctx.refuse(c, chosen === MESSAGES.noProviders ? 404 : 400, chosen);
 
   return new Hono<AppEnv>()
-    .get('/api/sso/providers', (c) => ctx.answer(c, { providers: config.providers.map((p) => ({ name: p.name, issuer: p.issuer })) }))
+    .get('/api/sso/providers', (c) => {
+      // Root registers the client at the provider: the exact return address, as this server names it.
+      const redirectUri = c.get('user')?.username === 'root' && config.providers.length ? callbackUri(ctx, c) : null;
+      return ctx.answer(c, { providers: config.providers.map((p) => ({ name: p.name, issuer: p.issuer })), redirectUri });
+    })
     .get('/api/sso/start', ctx.sameSiteOnly, ctx.validate('query', startQuery), async (c) => {
       const { provider, link } = c.req.valid('query');
       const chosen = choose(provider);
@@ -81,7 +85,13 @@ const module: ServerPluginModule = {
   migrations: { '0001_sso_tables': ssoTablesMigration, '0002_sso_devices': ssoDevicesMigration },
   routes: ssoRoutes,
   register: (ctx: ServerPluginContext) => {
-    localPasswordGates(ctx, ssoEnv.of(ctx));
+    const config = ssoEnv.of(ctx);
+    localPasswordGates(ctx, config);
+    // A provider that refuses the return address shows its own page: the operator finds it here.
+    if (config.providers.length) {
+      const redirectUri = ctx.publicUrl ? `${new URL(ctx.publicUrl).origin}${CALLBACK_PATH}` : `<the address people reach shellchat at>${CALLBACK_PATH} (set PUBLIC_URL to name it)`;
+      ctx.log.info({ providers: config.providers.map((p) => p.name), redirectUri }, 'sso: register this redirect URI at each identity provider');
+    }
     const db = ctx.db as unknown as SsoDb;
     // `:user` shows the identities linked to the account.
     ctx.accounts.describe(async (user) => {

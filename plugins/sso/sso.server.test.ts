@@ -159,6 +159,11 @@ describe('the commands', () => {
       expect((await web.run(':login root root-password-1')).text).toBe('Logged in as root.');
       expect((await web.run(':sso')).text).toContain(`The redirect URI to register at each provider: ${closedServer.url}/api/sso/callback`);
       expect((await web.run(':sso test')).text).toBe('No sign-on yet.');
+      // The Documentation page's line names the configured provider.
+      const sources = await web.host.docsSources();
+      const line = sources.find((d) => d.id === 'sso')?.docs?.features?.find((f) => f.key === 'docs.features.providers');
+      expect(line).toMatchObject({ more: true, vars: { providers: 'default' } });
+      expect(web.i18n.tFor('sso')(line!.key, line!.vars)).toBe("Single sign-on with the team's identity provider (:login sso; in the terminal, with a code entered in the browser). Configured on this server: default.");
     } finally {
       await closedServer.close();
     }

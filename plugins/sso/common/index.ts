@@ -75,5 +75,11 @@ export function activateSso(ctx: PluginContext): void {
       return { kind: 'markdown', text: blocks.join('\n\n') };
     }),
   );
+  // The Documentation page names the providers this server has (none: no line).
+  ctx.docs(async () => {
+    const { providers } = (await send(api.providers.$get())).result;
+    if (!providers.length) return {};
+    return { features: [{ key: 'docs.features.providers', order: 108, more: true, vars: { providers: providers.map((p) => p.name).join(', ') } }] };
+  });
   void landed(ctx, api);
 }

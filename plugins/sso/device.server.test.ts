@@ -2,8 +2,12 @@
 // against a real provider (oidc-provider's deviceFlow), the code entered at the provider's page
 // over HTTP as a person would; a denied or expired code, a provider without the grant, and an
 // issuer that is down or answers too much, each with its message and its line in the log.
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outputToText } from '../../src/core/index.ts';
 import { cookieFetch, createShellTester } from '../../tests/harness/shellTester.ts';
@@ -14,6 +18,7 @@ import { MAX_ANSWER_BYTES } from './server/oidc.ts';
 import { outcome } from './testing/flow.ts';
 
 let op: TestProvider;
+const MAIN = path.join(import.meta.dirname, '../../src/cli/main.ts');
 
 const envFor = (issuer: string, extra: Record<string, string> = {}) => ({ OIDC_ISSUER: issuer, OIDC_CLIENT_ID: op.clientId, OIDC_CLIENT_SECRET: op.clientSecret, OIDC_GROUP_RULES: 'admins=role:plus_user', OIDC_SCOPES: 'openid email profile groups', ...extra });
 
@@ -69,12 +74,38 @@ for (const engine of await engines()) describe(`on ${engine}`, () => {
   }, 60_000);
 });
 
-describe('a code that is not entered', () => {
+describe('the terminal client, on sqlite', () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer('sqlite', envFor(op.issuer));
   }, 60_000);
   afterAll(async () => server?.close());
+
+  it('in the shellchat process: prints the page and code on stderr, the login on stdout, and keeps the login for the next run', async () => {
+    op.people.set('tess-sub', { email: 'tess@example.org', email_verified: true, preferred_username: 'tess' });
+    const dir = mkdtempSync(path.join(tmpdir(), 'shellchat-sso-cli-'));
+    const run = (line: string, onErr?: (text: string) => void) =>
+      new Promise<{ status: number | null; out: string; err: string }>((resolve) => {
+        const child = spawn(process.execPath, [MAIN, '--server', server.url, line], { env: { ...process.env, SHELLCHAT_CONFIG_DIR: dir, NO_COLOR: '' } });
+        let out = '';
+        let err = '';
+        child.stdout.on('data', (d) => (out += String(d)));
+        child.stderr.on('data', (d) => onErr?.((err += String(d))));
+        child.on('close', (status) => resolve({ status, out, err }));
+        child.stdin.end('');
+      });
+    let entered: Promise<string> | undefined;
+    const done = await run(':login sso', (err) => {
+      if (!entered && /enter the code \S+\./.test(err)) {
+        const { page, code } = pageAndCode(err);
+        entered = throughDeviceForm(page, code, 'tess-sub');
+      }
+    });
+    expect(await entered).toContain('Sign-in Success');
+    expect(done).toMatchObject({ status: 0, out: 'Logged in as tess through default.\n' });
+    expect(done.err).toMatch(/^To sign on, open \S+ in a browser and enter the code \S+\. Waiting for the identity provider\.\.\.\n$/);
+    expect((await run(':user')).out).toContain('tess@example.org');
+  }, 60_000);
 
   it('says the sign-on was refused when the person aborts at the provider', async () => {
     op.people.set('abe-sub', { email: 'abe@example.org', email_verified: true });

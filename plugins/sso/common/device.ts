@@ -1,7 +1,7 @@
 // `:login sso` in the terminal: the device authorization grant through the server (which holds
 // the client secret). The terminal shows where to go and the code, then polls the server at the
 // interval it says until the person has signed on at the provider, or the code expires.
-import { resetSession, saidIn, send, text, type CommandContext, type HandlerResult, type PluginContext } from '../../../src/core/index.ts';
+import { resetSession, saidIn, translateMessage, send, text, type CommandContext, type HandlerResult, type PluginContext } from '../../../src/core/index.ts';
 import type { SsoApi } from './index.ts';
 import { applyUser } from './landed.ts';
 import { MESSAGES } from './messages.ts';
@@ -24,8 +24,10 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
 
 export async function deviceLogin(ctx: PluginContext, api: SsoApi, c: CommandContext, provider: string): Promise<HandlerResult> {
   const started = (await send(api.device.$post({ json: { provider } }))).result;
-  // The code is shown now: the command ends only when the person has entered it.
-  ctx.events.emit('output', [text(MESSAGES.deviceGo(started.verificationUriComplete ?? started.verificationUri, started.userCode))]);
+  // The code is shown now (in the person's language: it is not a command's result, which the
+  // host translates): the command ends only when the person has entered it.
+  const go = MESSAGES.deviceGo(started.verificationUriComplete ?? started.verificationUri, started.userCode);
+  ctx.events.emit('output', [text({ ...go.toData(), text: translateMessage(go, c.tFor) })]);
   const wasLoggedIn = !!c.settings.get<string>('user');
   let interval = started.interval;
   // The server says when the code expired; this bound only keeps a silent server from holding the terminal.

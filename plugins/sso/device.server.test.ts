@@ -14,6 +14,7 @@ import { cookieFetch, createShellTester } from '../../tests/harness/shellTester.
 import { startFakeOp, type FakeOp } from '../../tests/fixtures/fakeOidc.ts';
 import { startOidcProvider, throughDeviceForm, type TestProvider } from '../../tests/fixtures/oidcProvider.ts';
 import { engines, startTestServer, type TestServer } from '../../tests/server/support.ts';
+import { FLOWS_PER_ADDRESS } from './server/flow.ts';
 import { MAX_ANSWER_BYTES } from './server/oidc.ts';
 import { outcome } from './testing/flow.ts';
 
@@ -130,6 +131,29 @@ describe('the terminal client, on sqlite', () => {
     } finally {
       op.deviceCodeTtl = 600;
     }
+  }, 60_000);
+
+  it('asks the provider at most once per interval however often a terminal polls, and starts at most 20 grants per address', async () => {
+    const post = async (route: string, body: unknown) => {
+      const res = await fetch(`${server.url}/api/sso/${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      return { status: res.status, body: (await res.json()) as { result?: { handle: string; interval: number; user: unknown }; error?: string } };
+    };
+    const { result } = (await post('device', {})).body;
+    const before = op.tokenRequests;
+    const early = await Promise.all(Array.from({ length: 10 }, () => post('device/poll', { handle: result!.handle })));
+    expect(early.map((r) => [r.status, r.body.result?.user])).toEqual(Array.from({ length: 10 }, () => [200, null]));
+    expect(op.tokenRequests).toBe(before);
+    await new Promise((resolve) => setTimeout(resolve, result!.interval * 1000 + 200));
+    const due = await Promise.all(Array.from({ length: 5 }, () => post('device/poll', { handle: result!.handle })));
+    expect(due.every((r) => r.status === 200 && r.body.result?.user === null)).toBe(true);
+    expect(op.tokenRequests).toBe(before + 1);
+    // Grants under way are rows: one address holds at most FLOWS_PER_ADDRESS of them.
+    const starts: number[] = [];
+    for (let i = 0; i < FLOWS_PER_ADDRESS + 5 && !starts.includes(429); i++) starts.push((await post('device', {})).status);
+    expect(starts.filter((s) => s === 200)).toHaveLength(FLOWS_PER_ADDRESS - 1);
+    const refused = await post('device', {});
+    expect(refused).toMatchObject({ status: 429, body: { error: 'Too many sign-ons are under way from this address. Finish one, or try again in 10 minutes.' } });
+    await server.server.db.db.deleteFrom('sso_devices' as never).execute();
   }, 60_000);
 
   it('refuses a poll with a handle it never gave, and the browser-only link says where to go', async () => {

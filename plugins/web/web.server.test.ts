@@ -199,6 +199,21 @@ describe('reading a page', () => {
   });
 });
 
+describe('a visitor who logs in', () => {
+  it('keeps the pages read before login as context for the next question', async () => {
+    const client = t.client();
+    await open(client, `${site.origin}/article/rust`);
+    await client.post('/api/user/add', { username: 'reader', email: 'reader@example.org', password: 'hunter2hunter2' });
+    await client.post('/api/user/login', { username: 'reader', password: 'hunter2hunter2' });
+    // The account has the read, still waiting for its question; the browser's visitor rows do not.
+    expect((await reads(client)).result.reads).toEqual([expect.objectContaining({ url: `${site.origin}/article/rust`, pending: true })]);
+    fake.reply({ text: 'ok' });
+    await ask({ user_input: 'What changed in Rust 1.75?' }, client);
+    expect(said(fake.requests.at(-1)!, 'system')).toContain('Async functions in traits were stabilized in Rust 1.75');
+    expect((await reads(client)).result.reads[0]?.pending).toBe(false);
+  });
+});
+
 describe('the model searching and reading', () => {
   it('calls web_search then web_fetch; the answer cites numbered sources, and :web lists the page', async () => {
     const client = t.client();

@@ -76,7 +76,12 @@ export interface SessionsApi {
   memory(sessionId: number, limit: number): Promise<LogRow[]>;
   /** At login: this browser's anonymous sessions, logs and uploads become the user's. */
   adopt(c: Context<AppEnv>, user: UserRow): Promise<number>;
+  /** What a plugin keeps per browser goes with them: `hook` runs in the adoption's transaction. */
+  onAdopt(hook: AdoptHook): void;
 }
+
+/** Moves a plugin's rows of a browser (`deviceId`, no user) to the user who logged in there. */
+export type AdoptHook = (db: Transaction<Database>, deviceId: string, userId: number) => Promise<void>;
 
 /** A model as the API shows it: never a key; the base URL and the key (masked) to its manager only. */
 export interface PublicModel {

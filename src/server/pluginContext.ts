@@ -2,7 +2,7 @@
 // mail, configuration, response helpers, the egress-safe fetch, sessions, models, and the
 // generation registry its tools, context providers and guards go into.
 import type { Context, Hono } from 'hono';
-import type { AppEnv, ContextProvider, GenerateResult, GenerationGuard, RuntimeState, ServerEventBus, ServerPluginContext, ServerTool, ServerTurnInput, UseLimit } from '../core/index.ts';
+import type { AdoptHook, AppEnv, ContextProvider, GenerateResult, GenerationGuard, RuntimeState, ServerEventBus, ServerPluginContext, ServerTool, ServerTurnInput, UseLimit } from '../core/index.ts';
 import { adoptDevice } from './accounts/adopt.ts';
 import type { Accounts } from './accounts/service.ts';
 import { cookieHelpers, isHttps, requireUser } from './auth/session.ts';
@@ -65,6 +65,7 @@ export function pluginContext(deps: PluginContextDeps): ServerPluginContext {
   const { app, config, db, log, accounts, secret, box, models, egressFetch, attachments, throttles, setBodyLimit, addGate, addAuthenticator, authenticate, now, events, runtimeState, onClose, contextProviders, guards, useLimits, tools, turns } = deps;
   const clientAddress = (c: Context<AppEnv>): string => addressOf(c, config.trustProxy);
   const addresses = addressReader(config.trustProxy, secret);
+  const adoptHooks: AdoptHook[] = [];
 
   return {
     app,
@@ -123,7 +124,8 @@ export function pluginContext(deps: PluginContextDeps): ServerPluginContext {
       owns,
       canRead,
       memory: (id, limit) => memory(db.db, id, limit),
-      adopt: (c, user) => adoptDevice(db.db, ownerOf(c, isHttps(c, config.trustProxy)).deviceId, user.id),
+      adopt: (c, user) => adoptDevice(db.db, ownerOf(c, isHttps(c, config.trustProxy)).deviceId, user.id, adoptHooks),
+      onAdopt: (hook) => void adoptHooks.push(hook),
     },
     models: {
       addSource: (source) => models.addSource(source),

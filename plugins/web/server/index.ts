@@ -159,6 +159,8 @@ const plugin: ServerPluginModule = {
   register(ctx) {
     const web = webOf(ctx);
     for (const [name, tool] of Object.entries(webTools(ctx))) ctx.generation.addTool(name, tool);
+    // A visitor's reads go on into the account they log in to, as their conversation does.
+    ctx.sessions.onAdopt((db, deviceId, userId) => web.reads.adopt(db, deviceId, userId));
     // The pages read for this question, and the search a `+web[query]` asks for.
     ctx.generation.addContextProvider(async ({ request, owner, signal, status }) => {
       if (!owner) return;

@@ -2,7 +2,7 @@
 // a visitor's browser. A page read by `:web open` waits (`pending`) for the owner's next
 // question, which takes it as context; `:web` lists the latest. Each owner keeps at most
 // KEPT rows, each text at most WEB_PAGE_MAX_CHARS: what one person can store is bounded.
-import type { ExpressionBuilder, Generated, Kysely } from 'kysely';
+import type { ExpressionBuilder, Generated, Kysely, Transaction } from 'kysely';
 import type { Database, MigrationFactory, SessionOwner } from '../../../src/core/index.ts';
 import type { PageRead } from '../common/api.ts';
 
@@ -65,6 +65,11 @@ export function createReads(db: WebDb, now: () => number) {
         .execute();
       const old = await db.selectFrom('web_reads').select('id').where(ownedBy(owner)).orderBy('id', 'desc').offset(KEPT).limit(1000).execute();
       if (old.length) await db.deleteFrom('web_reads').where('id', 'in', old.map((r) => r.id)).execute();
+    },
+    /** At login: this browser's reads (pending ones too) become the user's (src/server/accounts/adopt.ts). */
+    async adopt(trx: Transaction<Database>, deviceId: string, userId: number): Promise<void> {
+      const own = trx as unknown as WebDb;
+      await own.updateTable('web_reads').set({ user_id: userId, device_id: null }).where('user_id', 'is', null).where('device_id', '=', deviceId).execute();
     },
     /** The latest reads, newest first. */
     async list(owner: SessionOwner, limit: number): Promise<PageRead[]> {

@@ -162,6 +162,8 @@ export interface GenerationRegistry {
   addGuard(guard: GenerationGuard): void;
   addUseLimit(limit: UseLimit): void;
   addTool(name: string, tool: ServerTool): void;
+  /** A tool a plugin added, by name (the function plugin's exec route runs every plugin's system functions). */
+  tool(name: string): ServerTool | undefined;
   /**
    * A one-shot, non-streaming completion with a model the user may use (default: the system's
    * default model), for plugins that need one (a store writing SQL, a node summarizing).

@@ -149,6 +149,7 @@ export function pluginContext(deps: PluginContextDeps): ServerPluginContext {
         if (tools.has(name)) throw new Error(`Tool ${name} is registered twice`);
         tools.set(name, serverTool);
       },
+      tool: (name) => tools.get(name),
       complete: (input) => completeOnce(db.db, models, egressFetch, input),
       run: (input) => {
         if (!turns.run) throw new Error('The server turn is not ready before the plugins are registered');

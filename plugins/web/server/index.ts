@@ -9,6 +9,7 @@ import { MessageError, saidBy, type AppEnv, type ServerPluginContext, type Serve
 import { QUERY_MAX, READS_LISTED, URL_MAX, type SearchResult } from '../common/api.ts';
 import { MESSAGES } from '../common/messages.ts';
 import { WEB_FUNCTIONS } from '../common/functions.ts';
+import { markedUrls } from '../common/marker.ts';
 import { pageText, resultsText, webDirective } from './context.ts';
 import webEnv, { type WebConfig } from './env.ts';
 import { budgetOf, createLedger, type Ledger, type TurnBudget } from './ledger.ts';
@@ -161,12 +162,12 @@ const plugin: ServerPluginModule = {
     for (const [name, tool] of Object.entries(webTools(ctx))) ctx.generation.addTool(name, tool);
     // A visitor's reads go on into the account they log in to, as their conversation does.
     ctx.sessions.onAdopt((db, deviceId, userId) => web.reads.adopt(db, deviceId, userId));
-    // The pages read for this question, and the search a `+web[query]` asks for.
+    // The pages this question carries the markers of (`+page[url]`), and the search a `+web[query]` asks for.
     ctx.generation.addContextProvider(async ({ request, owner, signal, status }) => {
       if (!owner) return;
       const budget = budgetOf(signal);
       const system: string[] = [];
-      for (const page of await web.reads.takePending(owner)) {
+      for (const page of await web.reads.takeNamed(owner, markedUrls(request.user_input))) {
         system.push(pageText({ url: page.url, title: page.title, text: page.body, cut: page.cut }, budget, web.config.pageMaxChars, web.config.turnMaxChars));
       }
       const query = webDirective(request.user_input);

@@ -2,7 +2,7 @@
 // mail, configuration, response helpers, the egress-safe fetch, sessions, models, and the
 // generation registry its tools, context providers and guards go into.
 import type { Context, Hono } from 'hono';
-import type { AdoptHook, AppEnv, ContextProvider, GenerateResult, GenerationGuard, RuntimeState, ServerEventBus, ServerPluginContext, ServerTool, ServerTurnInput, UseLimit } from '../core/index.ts';
+import type { AdoptHook, WorkerPoolOptions, AppEnv, ContextProvider, GenerateResult, GenerationGuard, RuntimeState, ServerEventBus, ServerPluginContext, ServerTool, ServerTurnInput, UseLimit } from '../core/index.ts';
 import { adoptDevice } from './accounts/adopt.ts';
 import type { Accounts } from './accounts/service.ts';
 import { cookieHelpers, isHttps, requireUser } from './auth/session.ts';
@@ -30,6 +30,7 @@ import { streamResponse } from './transport/streamResponse.ts';
 import { ownerOf } from './turn/owner.ts';
 import { canRead, getSession, memory, owns } from './turn/sessions.ts';
 import { useLockKeys } from './turn/uses.ts';
+import { createWorkerPool } from './workers/pool.ts';
 import type { createAttachments } from './uploads/attachments.ts';
 
 export interface PluginContextDeps {
@@ -112,6 +113,11 @@ export function pluginContext(deps: PluginContextDeps): ServerPluginContext {
     events,
     runtimeState,
     onClose,
+    workerPool: <J, R>(module: URL, options: WorkerPoolOptions) => {
+      const pool = createWorkerPool<J, R>(module, options);
+      onClose(() => pool.close());
+      return pool;
+    },
     egressHost: async (host, port) => {
       if (config.egressAllowHosts.includes(`${host}:${port}`) || config.egressAllowHosts.includes(host)) return host;
       return (await resolvePublicAddresses(host))[0]!.address;

@@ -12,6 +12,7 @@ import { WEB_FUNCTIONS } from '../common/functions.ts';
 import { markedUrls } from '../common/marker.ts';
 import { pageText, resultsText, webDirective } from './context.ts';
 import webEnv, { type WebConfig } from './env.ts';
+import { extractPoolOf, pageReader } from './extractPool.ts';
 import { budgetOf, createLedger, type Ledger, type TurnBudget } from './ledger.ts';
 import { readPage, type Page } from './read.ts';
 import { createReads, readsMigration, type Reads, type WebDb } from './reads.ts';
@@ -34,6 +35,7 @@ function webOf(ctx: ServerPluginContext): Web {
   const config = webEnv.of(ctx);
   const ledger = createLedger(config, { withUseLocks: ctx.withUseLocks, now: () => ctx.now(), visitorsPerAddress: ctx.config.visitorsPerAddress });
   const backend = backendOf(config);
+  const tools = { extractText: (name: string, data: Uint8Array) => ctx.attachments.extractText(name, data), pageOf: pageReader(extractPoolOf(ctx, config)) };
   const web: Web = {
     config,
     ledger,
@@ -46,7 +48,7 @@ function webOf(ctx: ServerPluginContext): Web {
     async read(owner, url, budget, signal) {
       if (!/^https?:\/\//i.test(url)) throw new MessageError(MESSAGES.badUrl);
       await ledger.spend(owner, 'web_fetch', budget);
-      return readPage(ctx.egressFetch, ctx.attachments, url, { maxBytes: config.pageMaxBytes, timeoutMs: config.pageTimeoutMs }, signal);
+      return readPage(ctx.egressFetch, tools, url, { maxBytes: config.pageMaxBytes, timeoutMs: config.pageTimeoutMs }, signal);
     },
   };
   made.set(ctx, web);

@@ -2,12 +2,12 @@
 // loopback and metadata addresses refused after DNS and after each redirect, at most 5
 // redirects), with this plugin's own caps on top: the bytes read (a longer page is read that
 // far and said to be cut), the time (an endless trickle stops there), and the content types
-// (HTML, plain text, PDF). The text comes out of extract.ts (Readability on linkedom) or the
-// server's PDF extraction.
+// (HTML, plain text, PDF). The text comes out of extract.ts (Readability on linkedom, in a
+// worker thread: extractPool.ts) or the server's PDF extraction.
 import { MessageError, saidBy } from '../../../src/core/messages.ts';
 import type { AttachmentsApi } from '../../../src/core/index.ts';
 import { MESSAGES } from '../common/messages.ts';
-import { decode, HTML_MAX_BYTES, htmlToPage, PARSE_MAX_CHARS } from './extract.ts';
+import { decode, HTML_MAX_BYTES, PARSE_MAX_CHARS } from './extract.ts';
 import { plainText } from './plain.ts';
 
 export interface Page {
@@ -61,9 +61,14 @@ async function readCapped(body: ReadableStream<Uint8Array>, maxBytes: number, si
   return { data, cut };
 }
 
+/** How a page's text is taken: a PDF's by the server's extraction, HTML's in the web worker pool (extractPool.ts). */
+export interface PageTools extends Pick<AttachmentsApi, 'extractText'> {
+  pageOf(html: string, url: string): Promise<{ title: string; text: string }>;
+}
+
 export async function readPage(
   egressFetch: typeof fetch,
-  attachments: Pick<AttachmentsApi, 'extractText'>,
+  attachments: PageTools,
   url: string,
   options: ReadOptions,
   outer: AbortSignal,
@@ -117,7 +122,7 @@ export async function readPage(
     cuts.push(`only the first ${PARSE_MAX_CHARS.toLocaleString('en-US')} characters of its HTML were read for text`);
     source = source.slice(0, PARSE_MAX_CHARS);
   }
-  const page = htmlToPage(source, finalUrl);
+  const page = await attachments.pageOf(source, finalUrl);
   if (!page.text) throw new MessageError(MESSAGES.noText);
   return { title: page.title || fallbackTitle, url: finalUrl, text: page.text, cut: cuts.filter(Boolean).join('; ') };
 }

@@ -48,7 +48,7 @@ function webOf(ctx: ServerPluginContext): Web {
     async read(owner, url, budget, signal) {
       if (!/^https?:\/\//i.test(url)) throw new MessageError(MESSAGES.badUrl);
       await ledger.spend(owner, 'web_fetch', budget);
-      return readPage(ctx.egressFetch, tools, url, { maxBytes: config.pageMaxBytes, timeoutMs: config.pageTimeoutMs }, signal);
+      return readPage(ctx.egressFetch, tools, url, { maxBytes: config.pageMaxBytes, timeoutMs: config.pageTimeoutMs, wantChars: config.pageMaxChars }, signal);
     },
   };
   made.set(ctx, web);

@@ -22,7 +22,12 @@ export interface Page {
 export interface ReadOptions {
   maxBytes: number;
   timeoutMs: number;
+  /** Characters of text the model is given of a page (WEB_PAGE_MAX_CHARS): what a parse must find. */
+  wantChars: number;
 }
+
+/** The first parse of an HTML page: this many times the text wanted, in characters of HTML. */
+const FIRST_PARSE = 1.5;
 
 const TYPES = ['text/html', 'application/xhtml+xml', 'text/plain', 'application/pdf'];
 
@@ -116,13 +121,18 @@ export async function readPage(
     if (!text) throw new MessageError(MESSAGES.noText);
     return { title: fallbackTitle, url: finalUrl, text, cut: read.cut };
   }
-  let source = decode(read.data, contentType, true);
+  const source = decode(read.data, contentType, true);
   const cuts = [read.cut];
-  if (source.length > PARSE_MAX_CHARS) {
-    cuts.push(`only the first ${PARSE_MAX_CHARS.toLocaleString('en-US')} characters of its HTML were read for text`);
-    source = source.slice(0, PARSE_MAX_CHARS);
+  // Text never outgrows its HTML: a page dense with text gives the model its share from its
+  // beginning, so that is parsed first, and up to PARSE_MAX_CHARS only when it gave too little.
+  const whole = Math.min(source.length, PARSE_MAX_CHARS);
+  let parsed = Math.min(whole, Math.ceil(options.wantChars * FIRST_PARSE));
+  let page = await attachments.pageOf(source.slice(0, parsed), finalUrl);
+  if (page.text.length < options.wantChars && parsed < whole) {
+    parsed = whole;
+    page = await attachments.pageOf(source.slice(0, parsed), finalUrl);
   }
-  const page = await attachments.pageOf(source, finalUrl);
+  if (parsed < source.length) cuts.push(`only the first ${parsed.toLocaleString('en-US')} characters of its HTML were read for text`);
   if (!page.text) throw new MessageError(MESSAGES.noText);
   return { title: page.title || fallbackTitle, url: finalUrl, text: page.text, cut: cuts.filter(Boolean).join('; ') };
 }

@@ -133,6 +133,16 @@ describe('reading a page', () => {
     expect((await reads(client)).result.reads.map((r) => [r.url, r.pending])).toEqual([[second.url, false], [first.url, false]]);
   });
 
+  it('parses a page further when its beginning holds too little text (an article after long menus)', async () => {
+    const client = t.client();
+    const { result } = await open(client, `${site.origin}/late-article`);
+    // WEB_PAGE_MAX_CHARS is 5,000: the first parse (7,500 characters of HTML) held menus only; the whole page was parsed.
+    expect(result.cut).not.toContain('characters of its HTML were read');
+    fake.reply({ text: 'ok' });
+    await ask({ user_input: `What is late? ${pageMarker(result.url)}` }, client);
+    expect(said(fake.requests.at(-1)!, 'system')).toContain('0: Async functions in traits were stabilized in Rust 1.75');
+  });
+
   it('reads a 5 MB page up to the byte cap and says what was cut; an endless body stops there too', async () => {
     const client = t.client();
     const big = (await open(client, `${site.origin}/big`)).result;

@@ -23,12 +23,10 @@ export class WorkerPoolError extends Error {
   }
 }
 
-/**
- * The worker's side: the module given to the pool answers each `{ id, job }` message with
- * `{ id, result }` or `{ id, error }` (a string), one job at a time.
- */
-export type WorkerRequest<J> = { id: number; job: J };
-export type WorkerReply<R> = { id: number; result: R } | { id: number; error: string };
+/** What the module given to the pool exports: the work of one job, run in a worker thread. */
+export interface WorkerModule<J, R> {
+  run(job: J): R | Promise<R>;
+}
 
 export interface WorkerPool<J, R> {
   /** The job's result; rejects with WorkerPoolError (a limit) or an Error (what the worker said). */

@@ -1,8 +1,6 @@
-// The thread a page's HTML becomes readable text in (extract.ts), one page at a time: the
-// server's thread goes on answering meanwhile, and a page that takes too long is stopped by
-// ending this thread (the pool's time cap, src/core/workers.ts).
-import { parentPort } from 'node:worker_threads';
-import type { WorkerReply, WorkerRequest } from '../../../src/core/workers.ts';
+// What a worker thread of the web plugin's pool runs (extractPool.ts): a page's HTML made
+// readable text (extract.ts), off the server's thread; a page that takes too long is stopped by
+// ending the thread (the pool's time cap, src/core/workers.ts).
 import { htmlToPage } from './extract.ts';
 
 export interface ExtractJob {
@@ -11,12 +9,6 @@ export interface ExtractJob {
 }
 export type ExtractResult = { title: string; text: string };
 
-parentPort?.on('message', ({ id, job }: WorkerRequest<ExtractJob>) => {
-  let reply: WorkerReply<ExtractResult>;
-  try {
-    reply = { id, result: htmlToPage(job.html, job.url) };
-  } catch (err) {
-    reply = { id, error: String((err as Error)?.message ?? err).slice(0, 200) };
-  }
-  parentPort?.postMessage(reply);
-});
+export function run(job: ExtractJob): ExtractResult {
+  return htmlToPage(job.html, job.url);
+}

@@ -1,11 +1,14 @@
-// A generic pool of worker threads (src/core/workers.ts): `workers` jobs at once, `queue` more
-// waiting and the rest refused, each worker's heap capped, each job's time capped by ending its
-// worker, which the next job replaces. Idle workers do not keep the process alive and end after
-// a while. (src/server/uploads/extractPool.ts is the documents' own, with a memory watch too.)
+// A generic pool of worker threads (src/core/workers.ts) running a module's `run(job)` in each
+// (thread.ts): `workers` jobs at once, `queue` more waiting and the rest refused, each worker's
+// heap capped, each job's time capped by ending its worker, which the next job replaces. Idle
+// workers do not keep the process alive and end after a while. (src/server/uploads/extractPool.ts is the documents' own, with a memory watch too.)
 import { Worker } from 'node:worker_threads';
-import { WorkerPoolError, type WorkerFailure, type WorkerPool, type WorkerPoolOptions, type WorkerReply, type WorkerRequest } from '../../core/workers.ts';
+import { WorkerPoolError, type WorkerFailure, type WorkerPool, type WorkerPoolOptions } from '../../core/workers.ts';
+import type { WorkerReply, WorkerRequest } from './thread.ts';
 
 const IDLE_MS = 30_000;
+/** Each worker runs this, which loads the pool's module (its `run`). */
+const THREAD = new URL('./thread.ts', import.meta.url);
 
 interface Job<J, R> {
   id: number;
@@ -49,7 +52,7 @@ export function createWorkerPool<J, R>(module: URL, options: WorkerPoolOptions):
   const free = (): Slot<J, R> | undefined => {
     for (const slot of slots) if (!slot.job && !slot.ended) return slot;
     if (slots.size >= options.workers) return undefined;
-    const worker = new Worker(module, { resourceLimits: { maxOldGenerationSizeMb: options.heapMb } });
+    const worker = new Worker(THREAD, { workerData: { module: module.href }, resourceLimits: { maxOldGenerationSizeMb: options.heapMb } });
     stats.workersStarted++;
     const slot: Slot<J, R> = { worker, ended: false };
     slots.add(slot);

@@ -162,7 +162,7 @@ const b6 = await runStoreSearch(1_000_000);
 console.log(`  ours p50 ${b6.ours.p50.toFixed(2)} / p95 ${b6.ours.p95.toFixed(2)} ms; naive p95 ${b6.naive.p95.toFixed(0)} ms: ${b6.ratio.toFixed(0)}x; indexing ${b6.indexMBps.toFixed(2)} MB/s`);
 check(b6.ours.p95 <= 20, `p95 <= 20 ms at 1M chunks (${b6.ours.p95.toFixed(2)} ms)`);
 
-console.log('\nWeb (issue 37): reading a 2 MB article (egress-safe fetch + Readability on linkedom), beside the fetch alone; a :web search through the server, beside the SearXNG backend asked directly');
+console.log('\nWeb (issue 37): reading a 2 MB article (egress-safe fetch + Readability on linkedom in the extraction worker), beside the fetch alone; a :web search through the server, beside the SearXNG backend asked directly');
 {
   const { runWebRead } = await import('./webRead.ts');
   const web = await runWebRead();

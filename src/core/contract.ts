@@ -175,6 +175,8 @@ export interface ServiceAccess {
 export interface PluginContext {
   env: Env;
   manifest: PluginManifest;
+  /** Every installed plugin's manifest (what each declares: its commands, settings, system functions). */
+  manifests(): readonly PluginManifest[];
   t: Translate;
   settings: SettingsStore;
   events: Emitter<ShellEvents>;

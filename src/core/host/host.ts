@@ -209,6 +209,7 @@ export class PluginHost {
     await module.activate({
       env: this.env,
       manifest,
+      manifests: () => this.manifests,
       t: this.t(manifest.id),
       settings: this.options.settings,
       events: this.events,

@@ -155,7 +155,13 @@ export type GenerationGuard = (input: { request: GenerateRequest; owner: Session
  * the model was never asked. Uses are counted by their rows: `kind` 'chat', the user's
  * `user_id`, or a visitor's `device_id` and `address` (with `user_id` null).
  */
-export type UseLimit = (input: { db: Transaction<Database>; owner: SessionOwner; now: number }) => Promise<string | Message | undefined>;
+export type UseLimit = (input: { db: Transaction<Database>; owner: SessionOwner; now: number }) => Promise<string | Message | UseRefusal | undefined>;
+
+/** A refusal that knows when the asker may ask again (epoch ms), so an API can send Retry-After. */
+export interface UseRefusal {
+  said: string | Message;
+  retryAt: number;
+}
 
 export interface GenerationRegistry {
   addContextProvider(provider: ContextProvider): void;

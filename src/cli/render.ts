@@ -99,6 +99,9 @@ function effectText(effect: Effect, term: Terminal): string | undefined {
       return term.tFor('cli')('msg.pageInBrowser', { page: term.tFor('shell')(`nav.${effect.page}`), url: term.server });
     case 'result':
       return effect.previews.map((url) => (term.server ? new URL(url, term.server).href : url)).join('\n') || undefined;
+    case 'attach':
+      // The REPL puts it in the next prompt's line too (repl.ts), as the page does in its input.
+      return effect.marker;
     case 'stop':
       // Typed at the prompt, nothing is running (typed while an answer streams, the REPL stops it).
       return term.tFor?.('cli')('msg.stopHere');

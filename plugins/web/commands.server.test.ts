@@ -51,6 +51,15 @@ describe(':web', () => {
     expect((await t.run(`:web open ${site.origin}/to-loopback`)).text).toMatch(/^The page could not be read: .*127\.0\.0\.1/);
   });
 
+  it("says what was cut in the interface's language, numbers written as it writes them", async () => {
+    const t = await createShellTester({ plugins: ['general', 'web'], serverUrl: server.url, env: 'browser', lang: 'de-DE' });
+    const big = await t.run(`:web open ${site.origin}/big`);
+    expect(big.text).toContain(`Gekürzt: die Seite ist länger als ${HTML_MAX_BYTES.toLocaleString('de-DE')} Bytes; nur so viel wurde gelesen; `);
+    expect(big.text).toContain('/big, 20.000 Zeichen).');
+    expect(big.text).toMatch(/\d Zeichen über 20\.000 hinaus\.$/);
+    expect(big.text).not.toMatch(/longer than|characters past|were read/);
+  });
+
   it('says in one line that search is not configured', async () => {
     const t = await tester(bare.url);
     const out = await t.run(':web "anything"');

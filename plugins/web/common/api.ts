@@ -18,8 +18,29 @@ export interface PageRead {
   chars: number;
   /** What was cut, in words ('' when nothing was). */
   cut: string;
+  /** The same, each cut as a code a person reads in their language (`:web open`'s answer). */
+  cuts?: Cut[];
   pending: boolean;
   created_at: number;
+}
+
+/** Why a page's text is not all of it: the bytes cap, the time cap, the HTML parsed, the characters kept. */
+export type Cut = { why: 'bytes'; max: number } | { why: 'time' } | { why: 'html'; chars: number } | { why: 'chars'; past: number; max: number };
+
+const n = (x: number) => x.toLocaleString('en-US');
+
+/** A cut in English words, as the model reads it (and as `cut` holds it). */
+export function cutWords(cut: Cut): string {
+  switch (cut.why) {
+    case 'bytes':
+      return `the page is longer than ${n(cut.max)} bytes; only that much was read`;
+    case 'time':
+      return 'the page took too long to arrive; only its beginning was read';
+    case 'html':
+      return `only the first ${n(cut.chars)} characters of its HTML were read for text`;
+    case 'chars':
+      return `${n(cut.past)} characters past ${n(cut.max)}`;
+  }
 }
 
 export const QUERY_MAX = 400;

@@ -51,8 +51,10 @@ export function activateWeb(ctx: PluginContext): void {
         return error(MESSAGES.badUrl);
       }
       const { result } = await send(api().open.$post({ json: { url } }));
-      const lines = [c.t('msg.attached', { title: result.title, url: result.url, chars: result.chars.toLocaleString() })];
-      if (result.cut) lines.push(c.t('msg.cut', { what: result.cut }));
+      const lines = [c.t('msg.attached', { title: result.title, url: result.url, chars: result.chars })];
+      // Each cut in the interface's language (a server without codes says it in English).
+      const cuts = result.cuts?.map((cut) => c.t(`cut.${cut.why}`, cut)).join('; ') || result.cut;
+      if (cuts) lines.push(c.t('msg.cut', { what: cuts }));
       // The page goes with the question that carries its marker, as an attached file does.
       return [...lines.map((line) => text(line)), effect({ type: 'attach', marker: pageMarker(result.url) })];
     }),

@@ -14,7 +14,7 @@ import { pageText, resultsText, webDirective } from './context.ts';
 import webEnv, { type WebConfig } from './env.ts';
 import { extractPoolOf, pageReader } from './extractPool.ts';
 import { budgetOf, createLedger, type Ledger, type TurnBudget } from './ledger.ts';
-import { readPage, type Page } from './read.ts';
+import { cutOf, readPage, type Page } from './read.ts';
 import { createReads, readsMigration, type Reads, type WebDb } from './reads.ts';
 import { backendOf } from './search.ts';
 
@@ -91,11 +91,9 @@ export function webRoutes(ctx: ServerPluginContext) {
       try {
         const page = await web.read(owner, c.req.valid('json').url, undefined, c.req.raw.signal);
         const text = page.text.slice(0, web.config.pageMaxChars);
-        const cut = [page.cut, page.text.length > text.length ? `${(page.text.length - text.length).toLocaleString('en-US')} characters past ${web.config.pageMaxChars.toLocaleString('en-US')}` : '']
-          .filter(Boolean)
-          .join('; ');
+        const { cut, cuts } = cutOf(page.text.length > text.length ? [...page.cuts, { why: 'chars', past: page.text.length - text.length, max: web.config.pageMaxChars }] : page.cuts);
         await web.reads.add(owner, { ...page, text, cut }, true);
-        return answer(c, { title: page.title, url: page.url, chars: text.length, cut, pending: true, created_at: ctx.now() });
+        return answer(c, { title: page.title, url: page.url, chars: text.length, cut, cuts, pending: true, created_at: ctx.now() });
       } catch (err) {
         return failed(c, err);
       }

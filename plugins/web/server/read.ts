@@ -7,6 +7,7 @@
 import { MessageError, saidBy } from '../../../src/core/messages.ts';
 import type { AttachmentsApi } from '../../../src/core/index.ts';
 import { MESSAGES } from '../common/messages.ts';
+import { cutWords, type Cut } from '../common/api.ts';
 import { decode, HTML_MAX_BYTES, PARSE_MAX_CHARS } from './extract.ts';
 import { plainText } from './plain.ts';
 
@@ -17,6 +18,8 @@ export interface Page {
   text: string;
   /** Why the text is not the whole page's ('' when it is). */
   cut: string;
+  /** The same, as codes. */
+  cuts: Cut[];
 }
 
 export interface ReadOptions {
@@ -32,11 +35,11 @@ const FIRST_PARSE = 1.5;
 const TYPES = ['text/html', 'application/xhtml+xml', 'text/plain', 'application/pdf'];
 
 /** The body up to `maxBytes`; what a timeout or the cap stops is kept and said. */
-async function readCapped(body: ReadableStream<Uint8Array>, maxBytes: number, signal: AbortSignal): Promise<{ data: Uint8Array; cut: string }> {
+async function readCapped(body: ReadableStream<Uint8Array>, maxBytes: number, signal: AbortSignal): Promise<{ data: Uint8Array; cut?: Cut }> {
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
-  let cut = '';
+  let cut: Cut | undefined;
   try {
     for (;;) {
       const { done, value } = await reader.read();
@@ -45,7 +48,7 @@ async function readCapped(body: ReadableStream<Uint8Array>, maxBytes: number, si
       if (value.byteLength >= room) {
         chunks.push(value.subarray(0, room));
         size += room;
-        cut = `the page is longer than ${maxBytes.toLocaleString('en-US')} bytes; only that much was read`;
+        cut = { why: 'bytes', max: maxBytes };
         break;
       }
       chunks.push(value);
@@ -53,7 +56,7 @@ async function readCapped(body: ReadableStream<Uint8Array>, maxBytes: number, si
     }
   } catch (err) {
     if (!signal.aborted || size === 0) throw err;
-    cut = 'the page took too long to arrive; only its beginning was read';
+    cut = { why: 'time' };
   } finally {
     reader.cancel().catch(() => {});
   }
@@ -65,6 +68,9 @@ async function readCapped(body: ReadableStream<Uint8Array>, maxBytes: number, si
   }
   return { data, cut };
 }
+
+/** The cuts, and the same in words. */
+export const cutOf = (cuts: Cut[]): { cut: string; cuts: Cut[] } => ({ cut: cuts.map(cutWords).join('; '), cuts });
 
 /** How a page's text is taken: a PDF's by the server's extraction, HTML's in the web worker pool (extractPool.ts). */
 export interface PageTools extends Pick<AttachmentsApi, 'extractText'> {
@@ -100,7 +106,7 @@ export async function readPage(
   }
   // HTML is read only as far as its text is parsed (extract.ts); a PDF must be read whole.
   const html = type === 'text/html' || type === 'application/xhtml+xml';
-  let read: { data: Uint8Array; cut: string };
+  let read: { data: Uint8Array; cut?: Cut };
   try {
     read = await readCapped(response.body, html ? Math.min(options.maxBytes, HTML_MAX_BYTES) : options.maxBytes, signal);
   } catch (err) {
@@ -110,19 +116,19 @@ export async function readPage(
   const fallbackTitle = new URL(finalUrl).hostname;
   if (type === 'application/pdf') {
     // A PDF cut short cannot be parsed: say so rather than hand over nothing.
-    if (read.cut) throw new MessageError(MESSAGES.notFetched(read.cut));
+    if (read.cut) throw new MessageError(MESSAGES.notFetched(cutWords(read.cut)));
     const text = (await attachments.extractText('page.pdf', read.data)).trim();
     if (!text) throw new MessageError(MESSAGES.noText);
     const name = decodeURIComponent(new URL(finalUrl).pathname.split('/').pop() || '') || fallbackTitle;
-    return { title: plainText(name).slice(0, 200), url: finalUrl, text, cut: read.cut };
+    return { title: plainText(name).slice(0, 200), url: finalUrl, text, ...cutOf(read.cut ? [read.cut] : []) };
   }
   if (type === 'text/plain') {
     const text = decode(read.data, contentType, false).trim();
     if (!text) throw new MessageError(MESSAGES.noText);
-    return { title: fallbackTitle, url: finalUrl, text, cut: read.cut };
+    return { title: fallbackTitle, url: finalUrl, text, ...cutOf(read.cut ? [read.cut] : []) };
   }
   const source = decode(read.data, contentType, true);
-  const cuts = [read.cut];
+  const cuts: Cut[] = read.cut ? [read.cut] : [];
   // Text never outgrows its HTML: a page dense with text gives the model its share from its
   // beginning, so that is parsed first, and up to PARSE_MAX_CHARS only when it gave too little.
   const whole = Math.min(source.length, PARSE_MAX_CHARS);
@@ -132,7 +138,7 @@ export async function readPage(
     parsed = whole;
     page = await attachments.pageOf(source.slice(0, parsed), finalUrl);
   }
-  if (parsed < source.length) cuts.push(`only the first ${parsed.toLocaleString('en-US')} characters of its HTML were read for text`);
+  if (parsed < source.length) cuts.push({ why: 'html', chars: parsed });
   if (!page.text) throw new MessageError(MESSAGES.noText);
-  return { title: page.title || fallbackTitle, url: finalUrl, text: page.text, cut: cuts.filter(Boolean).join('; ') };
+  return { title: page.title || fallbackTitle, url: finalUrl, text: page.text, ...cutOf(cuts) };
 }

@@ -18,7 +18,7 @@ import {
   type SystemInfo,
   type Translate,
 } from '../core/host/index.ts';
-import { AttachedMarkers } from '../core/attached.ts';
+import { AttachedMarkers, tabStorage, type TabStorage } from '../core/attached.ts';
 import { StateStore } from './stateStore.ts';
 
 export interface ModelInfo {
@@ -63,6 +63,7 @@ export class ShellController {
   private lastInput = '';
   /** What `attach` effects put into the input (a page read for the next question). */
   private readonly attached = new AttachedMarkers();
+  private readonly tab: TabStorage | undefined;
   private cycle: CompletionCycle | undefined;
   private abort: AbortController | undefined;
   private hostPromise: Promise<PluginHost> | undefined;
@@ -92,8 +93,11 @@ export class ShellController {
     loadHost: (controller: ShellController) => Promise<PluginHost>;
     t: Translate;
     systemInfo?: SystemInfo;
+    /** The tab's storage (sessionStorage unless given), which keeps attached markers over a navigation. */
+    tab?: TabStorage;
   }) {
     const { settings, systemInfo = {} } = options;
+    this.tab = 'tab' in options ? options.tab : tabStorage();
     this.settings = settings;
     this.events = options.events;
     this.t = options.t;
@@ -116,6 +120,10 @@ export class ShellController {
       runs: 0,
     });
     this.events.on('output', (outputs) => this.show(outputs));
+    // Back from a page left with markers in the input (a sign-on): they are in it again.
+    const kept = AttachedMarkers.taken(this.tab);
+    for (const marker of kept) this.attached.add(marker);
+    if (kept.length) this.state.set({ input: AttachedMarkers.into('', kept) });
   }
 
   /** The plugin host, loaded once on first need (it is not part of the first paint). */
@@ -201,7 +209,10 @@ export class ShellController {
         break;
       case 'open':
         if (effect.blank) globalThis.open?.(effect.url, '_blank', 'noopener,noreferrer');
-        else globalThis.location?.assign(effect.url);
+        else {
+          this.attached.keep(this.tab);
+          globalThis.location?.assign(effect.url);
+        }
         break;
       case 'result':
         this.state.set({ previews: effect.previews, modelInfo: effect.info, stats: effect.stats ?? null, evaluation: effect.evaluation ?? null });

@@ -60,6 +60,20 @@ describe(':web', () => {
     expect(big.text).not.toMatch(/longer than|characters past|were read/);
   });
 
+  it('says what it is doing while a search or a page read is on its way (a slow network showed nothing)', async () => {
+    const t = await tester();
+    const said: string[] = [];
+    t.events.on('output', (outputs) => said.push(outputs.map((o) => (o.kind === 'text' ? o.text : o.kind)).join('\n')));
+    await t.run(':web "rust async traits"');
+    expect(said).toEqual(['Searching the web...']);
+    said.length = 0;
+    await t.run(`:web open ${site.origin}/article/rust`);
+    expect(said).toEqual([`Reading ${site.origin}/article/rust...`]);
+    said.length = 0;
+    await t.run(':web open 1');
+    expect(said).toEqual([`Reading ${site.origin}/article/rust...`]);
+  });
+
   it('says in one line that search is not configured', async () => {
     const t = await tester(bare.url);
     const out = await t.run(':web "anything"');

@@ -16,4 +16,5 @@ export const MESSAGES = defineMessages('web', {
   limit: 'Web search and page reads limit reached: {{used}} of {{limit}} this {{window}}.',
   turnLimit: 'At most {{max}} web searches and page reads per question.',
   searching: 'Searching the web...',
+  reading: 'Reading {{url}}...',
 });

@@ -8,7 +8,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../tests/server/support.ts';
 import { MESSAGES } from './common/messages.ts';
-import { branchy, chatgptZip, noSlug, simple } from './fixtures/exports.ts';
+import { branchy, chatgptZip, json, noSlug, simple } from './fixtures/exports.ts';
+import { createServer } from 'node:net';
 
 const MAIN = path.join(import.meta.dirname, '../../src/cli/main.ts');
 let t: TestServer;
@@ -21,9 +22,9 @@ afterAll(async () => {
   await t?.close();
 });
 
-function cli(dir: string, args: string[]): Promise<{ status: number | null; out: string; err: string }> {
+function cli(dir: string, args: string[], server = t.url): Promise<{ status: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [MAIN, '--server', t.url, ...args], { env: { ...process.env, SHELLCHAT_CONFIG_DIR: dir, NO_COLOR: '' } });
+    const child = spawn(process.execPath, [MAIN, '--server', server, ...args], { env: { ...process.env, SHELLCHAT_CONFIG_DIR: dir, NO_COLOR: '' } });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += String(d)));
@@ -63,4 +64,24 @@ describe('the terminal client', () => {
     // Bad options give the usage line.
     expect((await cli(dir, [':session export --format pdf'])).err).toContain(MESSAGES.badOptions.text);
   }, 120_000);
+
+  it('says once that the server is down, and shows no progress after saying it', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'shellchat-archive-cli-'));
+    expect((await cli(dir, [':login termi hunter2hunter2'])).out).toBe('Logged in as termi.\n');
+    const file = path.join(dir, 'big.json');
+    writeFileSync(file, json(Array.from({ length: 300 }, (_, i) => simple(i, 'lorem ipsum '.repeat(200)))));
+    // A port nothing listens on.
+    const closed = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as { port: number };
+        probe.close(() => resolve(port));
+      });
+    });
+    const down = await cli(dir, [`:session import ${file}`], `http://127.0.0.1:${closed}`);
+    expect(down.status).toBe(1);
+    // The progress of a body the client went on reading after the answer failed was shown after
+    // the failure, with the browser's 'You are offline.' repeated under it.
+    expect(down.err).not.toContain('You are offline.');
+    expect(down.err.trimEnd().split('\n').at(-1)).toContain(`Could not reach the server http://127.0.0.1:${closed}`);
+  }, 60_000);
 });

@@ -39,13 +39,17 @@ export const importArchive =
       } else return error(MESSAGES.noFile);
       const outputs: Output[] = [];
       for (const file of files) {
+        // A body still read after the answer came (or failed) says nothing more: its progress
+        // shown then came after the report, repeating it.
+        let settled = false;
         const progress = (sent: number) => {
+          if (settled) return;
           const percent = file.size > 0 ? Math.min(100, Math.floor((sent / file.size) * 100)) : 100;
           c.events.emit('output', [...outputs, text(MESSAGES.importing(file.name, percent))]);
         };
         progress(0);
         try {
-          const answer = await io.upload(file, progress, c.signal);
+          const answer = await io.upload(file, progress, c.signal).finally(() => (settled = true));
           outputs.push(...reportOutputs(c, file.name, answer.result!, answer.code ? { code: answer.code, params: answer.params ?? {}, text: answer.message ?? '' } : (answer.message ?? '')));
         } catch (err) {
           // One file refused (not an export, too large...): said, and the next file goes on.

@@ -60,7 +60,7 @@ describe(':web', () => {
     expect(big.text).not.toMatch(/longer than|characters past|were read/);
   });
 
-  it('says what it is doing while a search or a page read is on its way (a slow network showed nothing)', async () => {
+  it('says in the page what it is doing while a search or a page read is on its way (a slow network showed nothing)', async () => {
     const t = await tester();
     const said: string[] = [];
     t.events.on('output', (outputs) => said.push(outputs.map((o) => (o.kind === 'text' ? o.text : o.kind)).join('\n')));
@@ -72,6 +72,12 @@ describe(':web', () => {
     said.length = 0;
     await t.run(':web open 1');
     expect(said).toEqual([`Reading ${site.origin}/article/rust...`]);
+    // The terminal prints these on stderr, which stays for errors there.
+    const cli = await tester(server.url, 'cli');
+    const quiet: unknown[] = [];
+    cli.events.on('output', (outputs) => quiet.push(outputs));
+    await cli.run(`:web open ${site.origin}/article/rust`);
+    expect(quiet).toEqual([]);
   });
 
   it('says in one line that search is not configured', async () => {

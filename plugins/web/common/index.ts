@@ -29,8 +29,9 @@ export function activateWeb(ctx: PluginContext): void {
         };
       }
       if (!query) return error(MESSAGES.emptyQuery);
-      // Said while the backend answers (a slow network showed nothing until it had).
-      c.events.emit('output', [text(MESSAGES.searching)]);
+      // Said in the page while the backend answers (a slow network showed nothing until it had);
+      // the terminal's stderr stays for errors.
+      if (c.env === 'browser') c.events.emit('output', [text(MESSAGES.searching)]);
       const { result } = await send(api().search.$post({ json: { query } }));
       last = result.results;
       if (!last.length) return text(MESSAGES.noResults(query));
@@ -52,7 +53,7 @@ export function activateWeb(ctx: PluginContext): void {
       } else if (!/^https?:\/\//i.test(target)) {
         return error(MESSAGES.badUrl);
       }
-      c.events.emit('output', [text(MESSAGES.reading(url))]);
+      if (c.env === 'browser') c.events.emit('output', [text(MESSAGES.reading(url))]);
       const { result } = await send(api().open.$post({ json: { url } }));
       const lines = [c.t('msg.attached', { title: result.title, url: result.url, chars: result.chars })];
       // Each cut in the interface's language (a server without codes says it in English).

@@ -58,6 +58,8 @@ describe(':web', () => {
     expect(big.text).toContain('/big, 20.000 Zeichen).');
     expect(big.text).toMatch(/\d Zeichen über 20\.000 hinaus\.$/);
     expect(big.text).not.toMatch(/longer than|characters past|were read/);
+    // Why a page could not be read (the egress-safe fetch's refusal) is said in the language too.
+    expect((await t.run(`:web open ${site.origin}/to-loopback`)).text).toBe('Die Seite konnte nicht gelesen werden: Verbindung zu 127.0.0.1 abgelehnt (Loopback-Adresse).');
   });
 
   it('says in the page what it is doing while a search or a page read is on its way (a slow network showed nothing)', async () => {

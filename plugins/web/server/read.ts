@@ -91,7 +91,7 @@ export async function readPage(
     response = await egressFetch(url, { signal, headers: { accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,application/pdf;q=0.8', 'user-agent': 'shellchat-web/1.0' } });
   } catch (err) {
     if (outer.aborted) throw err;
-    throw new MessageError(MESSAGES.notFetched(signal.aborted ? 'it took too long.' : String(saidBy(err))));
+    throw new MessageError(MESSAGES.notFetched(signal.aborted ? 'it took too long.' : saidBy(err)));
   }
   const finalUrl = response.url || url;
   if (!response.ok || !response.body) {
@@ -111,7 +111,7 @@ export async function readPage(
     read = await readCapped(response.body, html ? Math.min(options.maxBytes, HTML_MAX_BYTES) : options.maxBytes, signal);
   } catch (err) {
     if (outer.aborted) throw err;
-    throw new MessageError(MESSAGES.notFetched(signal.aborted ? 'it took too long.' : String(saidBy(err))));
+    throw new MessageError(MESSAGES.notFetched(signal.aborted ? 'it took too long.' : saidBy(err)));
   }
   const fallbackTitle = new URL(finalUrl).hostname;
   if (type === 'application/pdf') {

@@ -11,7 +11,7 @@ import type { RoleName } from './roles.ts';
 import type { UserSettings } from './userSettings.ts';
 import type { UsageLimits } from './usage.ts';
 import type { AuditApi } from './audit.ts';
-import type { AttachmentsApi, GenerationRegistry, ModelsApi, SessionOwner, SessionsApi } from './serverTurn.ts';
+import type { AttachmentsApi, GenerationRegistry, ModelsApi, SessionOwner, SessionsApi, UploadStoreApi } from './serverTurn.ts';
 
 export type UserRow = Selectable<UsersTable>;
 
@@ -282,6 +282,8 @@ export interface ServerPluginContext {
   setBodyLimit(path: string, maxBytes: number, options?: { streamed?: boolean }): void;
   /** The files of `+file[url]` and `+image[url]` attachments (src/server/uploads/attachments.ts). */
   attachments: AttachmentsApi;
+  /** Stores files as a user's uploads, within the upload quota (src/server/uploads/store.ts). */
+  uploads: UploadStoreApi;
   /** Says what was changed, for the audit trail (src/server/audit.ts): never a secret in it. */
   audit: AuditApi;
   /**

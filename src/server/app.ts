@@ -40,6 +40,7 @@ import { generationRoutes } from './turn/routes.ts';
 import { serverTurnRunner } from './turn/serverTurn.ts';
 import { createAttachments } from './uploads/attachments.ts';
 import { uploadRoutes } from './uploads/routes.ts';
+import { createUploadStore } from './uploads/store.ts';
 import { pluginFile } from '../core/pluginLayout.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -203,6 +204,7 @@ async function coreServices(config: ServerConfig, db: Db, now: () => number, sha
     models: new ModelRegistry(config.systemModels, box),
     egressFetch,
     attachments: createAttachments(db.db, egressFetch),
+    uploads: createUploadStore(db.db, { ownerBytes: config.uploadQuotaBytes, addressBytes: config.visitors.addressUploadBytes, totalBytes: config.visitors.totalUploadBytes }),
     throttles: createThrottles(shared),
   };
 }

@@ -2,7 +2,7 @@
 // mail, configuration, response helpers, the egress-safe fetch, sessions, models, and the
 // generation registry its tools, context providers and guards go into.
 import type { Context, Hono } from 'hono';
-import type { AppEnv, ContextProvider, GenerateResult, GenerationGuard, RuntimeState, ServerEventBus, ServerPluginContext, ServerTool, ServerTurnInput, UseLimit } from '../core/index.ts';
+import type { AppEnv, ContextProvider, UploadStoreApi, GenerateResult, GenerationGuard, RuntimeState, ServerEventBus, ServerPluginContext, ServerTool, ServerTurnInput, UseLimit } from '../core/index.ts';
 import { adoptDevice } from './accounts/adopt.ts';
 import type { Accounts } from './accounts/service.ts';
 import { cookieHelpers, isHttps, requireUser } from './auth/session.ts';
@@ -43,6 +43,7 @@ export interface PluginContextDeps {
   models: ModelRegistry;
   egressFetch: typeof fetch;
   attachments: ReturnType<typeof createAttachments>;
+  uploads: UploadStoreApi;
   throttles: Throttles;
   setBodyLimit(path: string, maxBytes: number, options?: { streamed?: boolean }): void;
   addGate: ServerPluginContext['addGate'];
@@ -62,7 +63,7 @@ export interface PluginContextDeps {
 }
 
 export function pluginContext(deps: PluginContextDeps): ServerPluginContext {
-  const { app, config, db, log, accounts, secret, box, models, egressFetch, attachments, throttles, setBodyLimit, addGate, addAuthenticator, authenticate, now, events, runtimeState, onClose, contextProviders, guards, useLimits, tools, turns } = deps;
+  const { app, config, db, log, accounts, secret, box, models, egressFetch, attachments, uploads, throttles, setBodyLimit, addGate, addAuthenticator, authenticate, now, events, runtimeState, onClose, contextProviders, guards, useLimits, tools, turns } = deps;
   const clientAddress = (c: Context<AppEnv>): string => addressOf(c, config.trustProxy);
   const addresses = addressReader(config.trustProxy, secret);
 
@@ -106,6 +107,7 @@ export function pluginContext(deps: PluginContextDeps): ServerPluginContext {
     streamResponse,
     now,
     attachments,
+    uploads,
     audit: createAudit(log, now, clientAddress),
     withUseLocks: (owner, work) => withKeyLocks(db.db, useLockKeys(owner), work),
     events,

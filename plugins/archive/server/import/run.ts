@@ -1,0 +1,130 @@
+// One import, from the archive's conversations to the report's rows: each conversation converted,
+// then written in batches (write.ts), its pictures stored first (assets.ts); every row is
+// handed on as soon as its batch is written, so a client can show progress while it runs.
+import type { ServerPluginContext, UserRow } from '../../../../src/core/index.ts';
+import type { ImportedRow } from '../../common/api.ts';
+import { MESSAGES } from '../../common/messages.ts';
+import type { ArchiveDb } from '../table.ts';
+import { storeAssets, type Stored } from './assets.ts';
+import type { ImportedConversation } from './model.ts';
+import type { Archive } from './read.ts';
+import { ArchiveRefused, ConversationRefused } from './refusal.ts';
+import { convert } from './sources.ts';
+import { alreadyThere, writeAll, type Deadline, type Written } from './write.ts';
+import { breather } from './read.ts';
+
+/** Conversations written together, at most, and their characters: what a batch holds in memory. */
+const BATCH_CONVERSATIONS = 100;
+const BATCH_CHARS = 4 * 1024 * 1024;
+
+interface Entry {
+  conversation: ImportedConversation;
+  stored?: Stored;
+}
+
+export interface ImportRun {
+  db: ArchiveDb;
+  ctx: ServerPluginContext;
+  user: UserRow;
+  archive: Archive;
+  /** The origin of the pictures' upload URLs. */
+  origin: string;
+  deadline: Deadline;
+  /** When the import must stop (Date.now()). */
+  stopsAt: number;
+  row(entry: ImportedRow): void;
+}
+
+const charsOf = (c: ImportedConversation) => c.sessions.reduce((n, s) => n + s.logs.reduce((m, l) => m + l.input.length + l.output.length, 0), 0);
+
+export async function runImport(run: ImportRun): Promise<void> {
+  const { ctx, db, user } = run;
+  let batch: Entry[] = [];
+  let chars = 0;
+  const breathe = breather();
+
+  const flush = async () => {
+    const entries = batch;
+    batch = [];
+    chars = 0;
+    if (!entries.length) return;
+    const there = await alreadyThere(db, user, entries.map((e) => e.conversation));
+    // The same conversation twice in one archive: the second is the first, already there.
+    const firstOf = new Map<string, Entry>();
+    const todo: Entry[] = [];
+    entries.forEach((e, i) => {
+      const key = `${e.conversation.source}\u0000${e.conversation.sourceId}`;
+      if (there.has(i) || firstOf.has(key)) return;
+      firstOf.set(key, e);
+      todo.push(e);
+    });
+    for (const e of todo) e.stored = await storeAssets(e.conversation, run.archive.asset, ctx.uploads, user.id, run.origin);
+    const results = new Map<Entry, Written | Error>();
+    try {
+      (await writeAll(db, user, todo.map((e) => e.conversation), ctx.now(), run.deadline)).forEach((w, i) => results.set(todo[i]!, w));
+    } catch (err) {
+      if (err instanceof ArchiveRefused) {
+        // Stopped at the deadline: nothing of this batch was written, its pictures go too.
+        await ctx.uploads.remove(user.id, todo.flatMap((e) => e.stored?.uploads ?? []));
+        throw err;
+      }
+      // One of them could not be written: each alone, so that only that one is refused.
+      for (const e of todo) {
+        try {
+          results.set(e, (await writeAll(db, user, [e.conversation], ctx.now(), run.deadline))[0]!);
+        } catch (one) {
+          await ctx.uploads.remove(user.id, e.stored?.uploads ?? []);
+          if (one instanceof ArchiveRefused) throw one;
+          ctx.log.warn({ err: { message: (one as Error).message } }, 'archive import: a conversation failed');
+          results.set(e, one as Error);
+        }
+      }
+    }
+    entries.forEach((e, i) => {
+      const { title, source } = e.conversation;
+      const key = `${source}\u0000${e.conversation.sourceId}`;
+      const written = results.get(e);
+      if (written instanceof Error) return run.row({ title, source, status: 'refused', reason: MESSAGES.wrongShape('it could not be written').toData() });
+      if (written?.status === 'imported') {
+        const note = e.stored?.left ? MESSAGES.picturesLeftOut(e.stored.left, e.stored.reason?.text ?? '').toData() : undefined;
+        return run.row({ title, source, status: 'imported', session: written.session, sessions: written.sessions, logs: written.logs, ...(note ? { note } : {}) });
+      }
+      const first = results.get(firstOf.get(key)!);
+      const session = there.get(i) ?? (first && !(first instanceof Error) ? first.session : undefined);
+      run.row({ title, source, status: 'skipped', ...(session !== undefined ? { session } : {}) });
+    });
+  };
+
+  try {
+    await readAll();
+  } catch (err) {
+    // The archive stopped (a bound passed): what was read before it is still written, then the stop is said.
+    if (err instanceof ArchiveRefused && !(Date.now() > run.stopsAt)) await flush();
+    throw err;
+  }
+  await flush();
+
+  async function readAll() {
+  for await (const item of run.archive.items) {
+    await breathe();
+    if ('refused' in item) {
+      // Refused while read: the rows before it come first, in the archive's order.
+      await flush();
+      run.row({ title: '', source: '', status: 'refused', reason: item.refused.toData() });
+      continue;
+    }
+    let conversation: ImportedConversation;
+    try {
+      conversation = convert(item.value, ctx.now());
+    } catch (err) {
+      if (!(err instanceof ConversationRefused)) throw err;
+      await flush();
+      run.row({ title: '', source: '', status: 'refused', reason: err.said.toData() });
+      continue;
+    }
+    batch.push({ conversation });
+    chars += charsOf(conversation);
+    if (batch.length >= BATCH_CONVERSATIONS || chars >= BATCH_CHARS) await flush();
+  }
+  }
+}

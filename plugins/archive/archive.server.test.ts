@@ -7,7 +7,7 @@ import { engines, startTestServer, type TestServer } from '../../tests/server/su
 import type { ImportReport } from './common/api.ts';
 import type { ExportedConversation } from './common/format.ts';
 import { MESSAGES } from './common/messages.ts';
-import { branchy, chatgptZip, claudeConversation, claudeZip, json, noSlug, simple } from './fixtures/exports.ts';
+import { branchy, chatgptZip, claudeBranched, claudeConversation, claudeZip, json, noSlug, simple } from './fixtures/exports.ts';
 
 const PW = 'archive-password-1';
 
@@ -135,6 +135,26 @@ for (const engine of await engines()) {
       ]);
       expect(session!.logs[0]!.time).toBe(Date.parse('2024-06-01T10:00:01Z'));
       expect((await importing(cyd, json([claudeConversation]))).body.result).toMatchObject({ imported: 0, skipped: 1 });
+    });
+
+    it("keeps a Claude conversation's edits as branches (parent_message_uuid), the shown path first", async () => {
+      const ivy = await account();
+      const { body } = await importing(ivy, claudeZip([claudeBranched]), 'claude.zip');
+      expect(body.result.conversations).toEqual([expect.objectContaining({ title: 'Sorting, edited', status: 'imported', sessions: 2, logs: 3 })]);
+      const tree = await treeOf(ivy.username);
+      expect(tree.map((s) => [s.parent, s.logs.map((l) => [l.input, l.output])])).toEqual([
+        [
+          null,
+          [
+            ['Name a sorting algorithm.', 'Quicksort.'],
+            ['Explain it in one line.', 'Partition around a pivot and recurse.'],
+          ],
+        ],
+        [0, [['Explain it.', 'Pick a pivot, partition, recurse on both sides.']]],
+      ]);
+      // The edit branches after the first answer: what it inherits is the first turn.
+      expect(tree[1]!.branch_time).toBe(tree[0]!.logs[0]!.time);
+      expect(tree[0]!.logs[0]!.time).toBe(Date.parse('2024-07-01T09:00:01Z'));
     });
 
     it("round-trips shellchat's JSON into another account: the same logs and tree; again adds nothing", async () => {

@@ -282,6 +282,8 @@ export interface ServerPluginContext {
   setBodyLimit(path: string, maxBytes: number, options?: { streamed?: boolean }): void;
   /** The files of `+file[url]` and `+image[url]` attachments (src/server/uploads/attachments.ts). */
   attachments: AttachmentsApi;
+  /** A new scratch file on the server's disk, for what is too big to hold in memory (src/server/scratchFile.ts). */
+  scratchFile(): Promise<ScratchFile>;
   /** Stores files as a user's uploads, within the upload quota (src/server/uploads/store.ts). */
   uploads: UploadStoreApi;
   /** Says what was changed, for the audit trail (src/server/audit.ts): never a secret in it. */
@@ -298,6 +300,16 @@ export interface ServerPluginContext {
   runtimeState(): RuntimeState;
   /** Runs when the server closes (before its database): for what a plugin opened itself, e.g. a listener of its own. */
   onClose(hook: () => Promise<void> | void): void;
+}
+
+/** A file on the server's disk only its creator uses: written at its end, read anywhere, removed when done. */
+export interface ScratchFile {
+  readonly size: number;
+  append(data: Uint8Array): Promise<void>;
+  /** Up to `length` bytes from `at` (fewer at the end). */
+  read(at: number, length: number): Promise<Uint8Array>;
+  /** Closes and deletes it; again does nothing. */
+  remove(): Promise<void>;
 }
 
 /**

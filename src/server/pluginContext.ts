@@ -44,6 +44,7 @@ export interface PluginContextDeps {
   egressFetch: typeof fetch;
   attachments: ReturnType<typeof createAttachments>;
   uploads: UploadStoreApi;
+  scratchFile: ServerPluginContext['scratchFile'];
   throttles: Throttles;
   setBodyLimit(path: string, maxBytes: number, options?: { streamed?: boolean }): void;
   addGate: ServerPluginContext['addGate'];
@@ -63,7 +64,7 @@ export interface PluginContextDeps {
 }
 
 export function pluginContext(deps: PluginContextDeps): ServerPluginContext {
-  const { app, config, db, log, accounts, secret, box, models, egressFetch, attachments, uploads, throttles, setBodyLimit, addGate, addAuthenticator, authenticate, now, events, runtimeState, onClose, contextProviders, guards, useLimits, tools, turns } = deps;
+  const { app, config, db, log, accounts, secret, box, models, egressFetch, attachments, uploads, scratchFile, throttles, setBodyLimit, addGate, addAuthenticator, authenticate, now, events, runtimeState, onClose, contextProviders, guards, useLimits, tools, turns } = deps;
   const clientAddress = (c: Context<AppEnv>): string => addressOf(c, config.trustProxy);
   const addresses = addressReader(config.trustProxy, secret);
 
@@ -108,6 +109,7 @@ export function pluginContext(deps: PluginContextDeps): ServerPluginContext {
     now,
     attachments,
     uploads,
+    scratchFile,
     audit: createAudit(log, now, clientAddress),
     withUseLocks: (owner, work) => withKeyLocks(db.db, useLockKeys(owner), work),
     events,

@@ -87,10 +87,15 @@ export function archiveRoutes(ctx: ServerPluginContext) {
       const started = Date.now();
       const deadline = started + limits.seconds * 1000;
       let spooled: Spooled;
+      const file = await ctx.scratchFile().catch((err: unknown) => {
+        running.delete(user.id);
+        throw err;
+      });
       try {
-        spooled = await spool(body, { ...limits, deadline });
+        spooled = await spool(body, file, { ...limits, deadline });
       } catch (err) {
         running.delete(user.id);
+        await file.remove();
         if (err instanceof ArchiveRefused) return refuse(c, err.status, err.said);
         throw err;
       }
@@ -129,7 +134,7 @@ export function archiveRoutes(ctx: ServerPluginContext) {
           report.stopped = MESSAGES.stopped(err.said).toData();
         } finally {
           running.delete(user.id);
-          await spooled.remove();
+          await file.remove();
         }
         if (report.imported) ctx.audit.record(c, { kind: 'archive.import', target: `user:${user.username}`, after: { imported: report.imported, skipped: report.skipped, refused: report.refused } });
         return undefined;

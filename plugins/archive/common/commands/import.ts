@@ -5,14 +5,14 @@
 import { error, text, translateMessage, withApiErrors, type CommandContext, type CommandHandler, type MessageData, type Output } from '../../../../src/core/index.ts';
 import type { ImportReport } from '../api.ts';
 import { MESSAGES } from '../messages.ts';
-import { IMPORT_ACCEPT, type ArchiveFile, type ArchiveIo } from './io.ts';
+import { IMPORT_ACCEPT, type ArchiveFile, type ArchiveIo, type UploadProgress } from './io.ts';
 
 /** A message of the report in the interface's language. */
 const said = (c: CommandContext, data: MessageData) => translateMessage(data, (ns) => c.tFor(ns));
 
 /** The report as the person reads it: a row per conversation, the stop if any, the summary. */
 export function reportOutputs(c: CommandContext, name: string, report: ImportReport, summary: MessageData | string): Output[] {
-  const rows = report.conversations.map((r) => [c.t(`status.${r.status}`), r.title || '—', r.reason ? said(c, r.reason) : r.session ? String(r.session) : '']);
+  const rows = report.conversations.map((r) => [c.t(`status.${r.status}`), r.title || '—', r.reason ? said(c, r.reason) : [r.session ? String(r.session) : '', r.note ? said(c, r.note) : ''].filter(Boolean).join(' — ')]);
   const out: Output[] = [{ kind: 'table', title: name, columns: [c.t('table.status'), c.t('table.conversation'), c.t('table.note')], rows }];
   if (report.stopped) out.push(error(report.stopped));
   out.push(text(summary));
@@ -39,11 +39,17 @@ export const importArchive =
       } else return error(MESSAGES.noFile);
       const outputs: Output[] = [];
       for (const file of files) {
-        const progress = (sent: number) => {
-          const percent = file.size > 0 ? Math.min(100, Math.floor((sent / file.size) * 100)) : 100;
-          c.events.emit('output', [...outputs, text(MESSAGES.importing(file.name, percent))]);
+        // The file's bytes while it is sent; then the conversations as the server writes them.
+        const progress: UploadProgress = {
+          sent(bytes) {
+            const percent = file.size > 0 ? Math.min(100, Math.floor((bytes / file.size) * 100)) : 100;
+            c.events.emit('output', [...outputs, text(MESSAGES.importing(file.name, percent))]);
+          },
+          written(conversations) {
+            c.events.emit('output', [...outputs, text(MESSAGES.importedSoFar(file.name, conversations))]);
+          },
         };
-        progress(0);
+        progress.sent(0);
         try {
           const answer = await io.upload(file, progress, c.signal);
           outputs.push(...reportOutputs(c, file.name, answer.result!, answer.code ? { code: answer.code, params: answer.params ?? {}, text: answer.message ?? '' } : (answer.message ?? '')));

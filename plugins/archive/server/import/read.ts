@@ -1,11 +1,10 @@
 // An uploaded archive as a stream of conversations, without holding it in memory: the body is
-// first written to a temporary file as it arrives (spool.ts; the request then ends, so Node's
+// first written to a scratch file as it arrives (spool.ts; the request then ends, so Node's
 // request timeout never cuts a long import), then read from there: a zip (ChatGPT's or
 // Claude's export) by its central directory (zipFile.ts), its conversations*.json entries
 // parsed as they inflate, or a JSON file parsed as it is read. What it is comes from its first
 // bytes, never from its name. The bounds: bytes received, bytes actually inflated, entries,
 // time (the caller's deadline), and those of items.ts; the event loop gets a turn every piece.
-import type { FileHandle } from 'node:fs/promises';
 import { UPLOAD_MAX_BYTES } from '../../../../src/core/index.ts';
 import { MESSAGES } from '../../common/messages.ts';
 import { ItemReader, type Item } from './items.ts';
@@ -114,7 +113,7 @@ export function readArchive(spooled: Spooled, limits: ReadLimits): Archive {
       const json = new JsonText();
       for (let at = 0; at < spooled.size; at += READ) {
         check();
-        yield* parse(json, await readSlice(file, at, Math.min(READ, spooled.size - at)));
+        yield* parse(json, await file.read(at, Math.min(READ, spooled.size - at)));
       }
       yield* json.end();
       return;
@@ -154,10 +153,4 @@ export function readArchive(spooled: Spooled, limits: ReadLimits): Archive {
   };
 
   return { items: items(), asset };
-}
-
-async function readSlice(file: FileHandle, at: number, length: number): Promise<Uint8Array> {
-  const buffer = Buffer.alloc(length);
-  const { bytesRead } = await file.read(buffer, 0, length, at);
-  return buffer.subarray(0, bytesRead);
 }

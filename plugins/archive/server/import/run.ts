@@ -1,7 +1,7 @@
 // One import, from the archive's conversations to the report's rows: each conversation converted,
 // then written in batches (write.ts), its pictures stored first (assets.ts); every row is
 // handed on as soon as its batch is written, so a client can show progress while it runs.
-import type { ServerPluginContext, UserRow } from '../../../../src/core/index.ts';
+import type { MessageData, ServerPluginContext, UserRow } from '../../../../src/core/index.ts';
 import type { ImportedRow } from '../../common/api.ts';
 import { MESSAGES } from '../../common/messages.ts';
 import type { ArchiveDb } from '../table.ts';
@@ -17,10 +17,8 @@ import { breather } from './read.ts';
 const BATCH_CONVERSATIONS = 100;
 const BATCH_CHARS = 4 * 1024 * 1024;
 
-interface Entry {
-  conversation: ImportedConversation;
-  stored?: Stored;
-}
+type Read = { conversation: ImportedConversation; stored?: Stored };
+type Entry = Read | { refused: MessageData };
 
 export interface ImportRun {
   db: ArchiveDb;
@@ -48,18 +46,19 @@ export async function runImport(run: ImportRun): Promise<void> {
     batch = [];
     chars = 0;
     if (!entries.length) return;
-    const there = await alreadyThere(db, user, entries.map((e) => e.conversation));
+    const read = entries.filter((e): e is Read => 'conversation' in e);
+    const there = await alreadyThere(db, user, read.map((e) => e.conversation));
     // The same conversation twice in one archive: the second is the first, already there.
-    const firstOf = new Map<string, Entry>();
-    const todo: Entry[] = [];
-    entries.forEach((e, i) => {
+    const firstOf = new Map<string, Read>();
+    const todo: Read[] = [];
+    read.forEach((e, i) => {
       const key = `${e.conversation.source}\u0000${e.conversation.sourceId}`;
       if (there.has(i) || firstOf.has(key)) return;
       firstOf.set(key, e);
       todo.push(e);
     });
     for (const e of todo) e.stored = await storeAssets(e.conversation, run.archive.asset, ctx.uploads, user.id, run.origin);
-    const results = new Map<Entry, Written | Error>();
+    const results = new Map<Read, Written | Error>();
     try {
       (await writeAll(db, user, todo.map((e) => e.conversation), ctx.now(), run.deadline)).forEach((w, i) => results.set(todo[i]!, w));
     } catch (err) {
@@ -80,51 +79,48 @@ export async function runImport(run: ImportRun): Promise<void> {
         }
       }
     }
-    entries.forEach((e, i) => {
-      const { title, source } = e.conversation;
-      const key = `${source}\u0000${e.conversation.sourceId}`;
-      const written = results.get(e);
-      if (written instanceof Error) return run.row({ title, source, status: 'refused', reason: MESSAGES.wrongShape('it could not be written').toData() });
-      if (written?.status === 'imported') {
-        const note = e.stored?.left ? MESSAGES.picturesLeftOut(e.stored.left, e.stored.reason?.text ?? '').toData() : undefined;
-        return run.row({ title, source, status: 'imported', session: written.session, sessions: written.sessions, logs: written.logs, ...(note ? { note } : {}) });
+    let i = 0;
+    for (const e of entries) {
+      if (!('conversation' in e)) {
+        run.row({ title: '', source: '', status: 'refused', reason: e.refused });
+        continue;
       }
-      const first = results.get(firstOf.get(key)!);
-      const session = there.get(i) ?? (first && !(first instanceof Error) ? first.session : undefined);
-      run.row({ title, source, status: 'skipped', ...(session !== undefined ? { session } : {}) });
-    });
+      const { title, source } = e.conversation;
+      const written = results.get(e);
+      const at = i++;
+      if (written instanceof Error) run.row({ title, source, status: 'refused', reason: MESSAGES.wrongShape('it could not be written').toData() });
+      else if (written?.status === 'imported') {
+        const note = e.stored?.left ? MESSAGES.picturesLeftOut(e.stored.left, e.stored.reason ?? '').toData() : undefined;
+        run.row({ title, source, status: 'imported', session: written.session, sessions: written.sessions, logs: written.logs, ...(note ? { note } : {}) });
+      } else {
+        const first = results.get(firstOf.get(`${source}\u0000${e.conversation.sourceId}`)!);
+        const session = there.get(at) ?? (first && !(first instanceof Error) ? first.session : undefined);
+        run.row({ title, source, status: 'skipped', ...(session !== undefined ? { session } : {}) });
+      }
+    }
   };
 
   try {
-    await readAll();
+    for await (const item of run.archive.items) {
+      await breathe();
+      // Refused while read or converted: its row keeps its place among the batch's.
+      if ('refused' in item) batch.push({ refused: item.refused.toData() });
+      else {
+        try {
+          const conversation = convert(item.value, ctx.now());
+          batch.push({ conversation });
+          chars += charsOf(conversation);
+        } catch (err) {
+          if (!(err instanceof ConversationRefused)) throw err;
+          batch.push({ refused: err.said.toData() });
+        }
+      }
+      if (batch.length >= BATCH_CONVERSATIONS || chars >= BATCH_CHARS) await flush();
+    }
   } catch (err) {
     // The archive stopped (a bound passed): what was read before it is still written, then the stop is said.
-    if (err instanceof ArchiveRefused && !(Date.now() > run.stopsAt)) await flush();
+    if (err instanceof ArchiveRefused && Date.now() <= run.stopsAt) await flush();
     throw err;
   }
   await flush();
-
-  async function readAll() {
-  for await (const item of run.archive.items) {
-    await breathe();
-    if ('refused' in item) {
-      // Refused while read: the rows before it come first, in the archive's order.
-      await flush();
-      run.row({ title: '', source: '', status: 'refused', reason: item.refused.toData() });
-      continue;
-    }
-    let conversation: ImportedConversation;
-    try {
-      conversation = convert(item.value, ctx.now());
-    } catch (err) {
-      if (!(err instanceof ConversationRefused)) throw err;
-      await flush();
-      run.row({ title: '', source: '', status: 'refused', reason: err.said.toData() });
-      continue;
-    }
-    batch.push({ conversation });
-    chars += charsOf(conversation);
-    if (batch.length >= BATCH_CONVERSATIONS || chars >= BATCH_CHARS) await flush();
-  }
-  }
 }

@@ -4,7 +4,7 @@
 // inside compressed data that look like a zip signature mislead nothing. An entry's bytes are
 // read from the file a slice at a time and inflated 4 KB of input at a time (a bomb's step
 // stays a few MB); the caller counts what comes out. ZIP64 (over 4 GB, over 65,535 entries) is read.
-import type { FileHandle } from 'node:fs/promises';
+import type { ScratchFile } from '../../../../src/core/index.ts';
 import { Inflate } from 'fflate';
 import { ZIP_MAX_ENTRIES } from '../../common/limits.ts';
 import { MESSAGES } from '../../common/messages.ts';
@@ -33,15 +33,14 @@ const LOCAL = 0x04034b50;
 
 const damaged = (reason: string) => new ArchiveRefused(MESSAGES.badZip(reason));
 
-async function readAt(file: FileHandle, at: number, length: number): Promise<Buffer> {
-  const buffer = Buffer.alloc(length);
-  const { bytesRead } = await file.read(buffer, 0, length, at);
-  if (bytesRead !== length) throw damaged('it ends too early');
-  return buffer;
+async function readAt(file: ScratchFile, at: number, length: number): Promise<Buffer> {
+  const bytes = await file.read(at, length);
+  if (bytes.length !== length) throw damaged('it ends too early');
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
 }
 
 /** The entries of the zip in `file` (`size` bytes), in the directory's order. */
-export async function zipEntries(file: FileHandle, size: number): Promise<ZipEntry[]> {
+export async function zipEntries(file: ScratchFile, size: number): Promise<ZipEntry[]> {
   // The end record: 22 bytes and a comment of at most 65,535, at the very end.
   const tailLength = Math.min(size, 22 + 65_535);
   const tail = await readAt(file, size - tailLength, tailLength);
@@ -106,7 +105,7 @@ export async function zipEntries(file: FileHandle, size: number): Promise<ZipEnt
  * An entry's bytes as they inflate, a piece at a time; `inflated` is told every piece's length
  * before it is handed on (it throws to stop: a bomb is stopped at its budget).
  */
-export async function* entryBytes(file: FileHandle, entry: ZipEntry, inflated: (bytes: number) => void): AsyncGenerator<Uint8Array> {
+export async function* entryBytes(file: ScratchFile, entry: ZipEntry, inflated: (bytes: number) => void): AsyncGenerator<Uint8Array> {
   if (entry.flags & 1) throw damaged(`${entry.name.slice(0, 100)} is encrypted`);
   if (entry.method !== 0 && entry.method !== 8) throw damaged(`${entry.name.slice(0, 100)} uses compression method ${entry.method}`);
   const local = await readAt(file, entry.offset, 30);

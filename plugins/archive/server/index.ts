@@ -105,8 +105,10 @@ export function archiveRoutes(ctx: ServerPluginContext) {
       // What a streamed answer has not sent yet, and who waits for it (the response's pull).
       const lines: string[] = [];
       let wake: (() => void) | undefined;
+      let gone = false;
       const say = (line: object) => {
-        if (!stream) return;
+        // Nobody reads any more (the client went away): the import goes on to its end, unsaid.
+        if (!stream || gone) return;
         lines.push(JSON.stringify(line) + '\n');
         wake?.();
       };
@@ -174,6 +176,10 @@ export function archiveRoutes(ctx: ServerPluginContext) {
           wake = undefined;
           if (lines.length) controller.enqueue(encoder.encode(lines.splice(0).join('')));
           else controller.close();
+        },
+        cancel() {
+          gone = true;
+          lines.length = 0;
         },
       });
       return new Response(out, { headers: { 'Content-Type': 'application/x-ndjson; charset=utf-8', 'Cache-Control': 'no-store' } }) as unknown as ReturnType<typeof answer<ImportReport>>;

@@ -4,6 +4,7 @@
 // browser can show) is left out and the conversation is still imported, its text naming the
 // picture as before; the report's row says how many were left out and why.
 import type { Message, ServerPluginContext } from '../../../../src/core/index.ts';
+import { SERVER_MESSAGES } from '../../../../src/core/serverMessages.ts';
 import type { ImportedConversation } from './model.ts';
 import type { AssetReader } from './read.ts';
 import { ASSET } from './sources.ts';
@@ -34,7 +35,7 @@ export async function storeAssets(conversation: ImportedConversation, read: Asse
           // Not in the zip (exports often lack some): the text names it, as it always did.
           if (!file) urls.set(id, null);
           else {
-            const done = await uploads.store(userId, file, origin);
+            const done = 'tooLarge' in file ? { refused: SERVER_MESSAGES.uploadTooLarge } : await uploads.store(userId, file, origin);
             if ('refused' in done) {
               stored.left++;
               stored.reason ??= done.refused;

@@ -72,7 +72,7 @@ class JsonText {
 }
 
 /** A picture the archive carries, by the id its conversations name it with. */
-export type AssetReader = (id: string) => Promise<{ name: string; data: Uint8Array } | undefined>;
+export type AssetReader = (id: string) => Promise<{ name: string; data: Uint8Array } | { name: string; tooLarge: true } | undefined>;
 
 export interface Archive {
   items: AsyncGenerator<Item>;
@@ -145,8 +145,8 @@ export function readArchive(spooled: Spooled, limits: ReadLimits): Archive {
     let size = 0;
     for await (const data of entryBytes(file, entry, count)) {
       size += data.length;
-      // Past an upload's size it would be refused anyway: not inflated further.
-      if (size > UPLOAD_MAX_BYTES) return { name: entry.name.split('/').pop()!, data: new Uint8Array(UPLOAD_MAX_BYTES + 1) };
+      // Past an upload's size it is refused anyway: not inflated further.
+      if (size > UPLOAD_MAX_BYTES) return { name: entry.name.split('/').pop()!, tooLarge: true };
       pieces.push(data);
     }
     return { name: entry.name.split('/').pop()!, data: Buffer.concat(pieces) };

@@ -1,6 +1,7 @@
 // One import, from the archive's conversations to the report's rows: each conversation converted,
-// then written in batches (write.ts), its pictures stored first (assets.ts); every row is
-// handed on as soon as its batch is written, so a client can show progress while it runs.
+// then written in batches (write.ts), its pictures stored first (assets.ts), one batch written
+// while the next is read; every row is handed on as soon as its batch is written, so a client
+// can show progress while it runs.
 import type { MessageData, ServerPluginContext, UserRow } from '../../../../src/core/index.ts';
 import type { ImportedRow } from '../../common/api.ts';
 import { MESSAGES } from '../../common/messages.ts';
@@ -41,11 +42,8 @@ export async function runImport(run: ImportRun): Promise<void> {
   let chars = 0;
   const breathe = breather();
 
-  const flush = async () => {
-    const entries = batch;
-    batch = [];
-    chars = 0;
-    if (!entries.length) return;
+  /** Writes one batch and says its rows, in the archive's order. */
+  const write = async (entries: Entry[]) => {
     const read = entries.filter((e): e is Read => 'conversation' in e);
     const there = await alreadyThere(db, user, read.map((e) => e.conversation));
     // The same conversation twice in one archive: the second is the first, already there.
@@ -100,6 +98,22 @@ export async function runImport(run: ImportRun): Promise<void> {
     }
   };
 
+  // One batch is written while the next is read (the database works beside the parser: on
+  // PostgreSQL the import then costs about the larger of the two, not their sum); never more.
+  let writing: Promise<void> = Promise.resolve();
+  let failed: { err: unknown } | undefined;
+  const written = async () => {
+    await writing;
+    if (failed) throw failed.err;
+  };
+  const flush = async () => {
+    await written();
+    const entries = batch;
+    batch = [];
+    chars = 0;
+    if (entries.length) writing = write(entries).catch((err: unknown) => void (failed = { err }));
+  };
+
   try {
     for await (const item of run.archive.items) {
       await breathe();
@@ -119,8 +133,10 @@ export async function runImport(run: ImportRun): Promise<void> {
     }
   } catch (err) {
     // The archive stopped (a bound passed): what was read before it is still written, then the stop is said.
-    if (err instanceof ArchiveRefused && Date.now() <= run.stopsAt) await flush();
+    if (err instanceof ArchiveRefused && Date.now() <= run.stopsAt && !failed) await flush();
+    await writing;
     throw err;
   }
   await flush();
+  await written();
 }

@@ -65,10 +65,21 @@ for (const engine of await engines()) {
 
     it('over the upload quota: the conversation is imported without its picture and its row says why', async () => {
       const ben = await account();
-      const pictures = { 'file_aaa1-one.png': noisyPng(400, 1), 'file_bbb2-two.png': noisyPng(400, 2), 'file_ccc3-three.png': noisyPng(400, 3) };
-      const { body } = await ben.importing(chatgptZip([pictured(1, 'file_aaa1'), pictured(2, 'file_bbb2'), pictured(3, 'file_ccc3')], 0, pictures));
-      expect(body.result).toMatchObject({ imported: 3, refused: 0 });
-      expect(body.result.conversations.map((c) => c.note?.text)).toEqual([undefined, undefined, MESSAGES.picturesLeftOut(1, SERVER_MESSAGES.uploadQuota(1).text).text]);
+      const pictures = {
+        'file_aaa1-one.png': noisyPng(400, 1),
+        'file_bbb2-two.png': noisyPng(400, 2),
+        'file_ccc3-three.png': noisyPng(400, 3),
+        // A DALL-E picture: not a type an upload can be.
+        'dalle-generations/file_ddd4-four.webp': new Uint8Array([0x52, 0x49, 0x46, 0x46, 4, 0, 0, 0, 0x57, 0x45, 0x42, 0x50]),
+      };
+      const { body } = await ben.importing(chatgptZip([pictured(1, 'file_aaa1'), pictured(2, 'file_bbb2'), pictured(3, 'file_ccc3'), pictured(4, 'file_ddd4')], 0, pictures));
+      expect(body.result).toMatchObject({ imported: 4, refused: 0 });
+      expect(body.result.conversations.map((c) => c.note?.text)).toEqual([
+        undefined,
+        undefined,
+        MESSAGES.picturesLeftOut(1, SERVER_MESSAGES.uploadQuota(1).text).text,
+        MESSAGES.picturesLeftOut(1, SERVER_MESSAGES.uploadInvalidType.text).text,
+      ]);
       expect((await uploadsOf(ben.id)).map((u) => u.name)).toEqual(['file_aaa1-one.png', 'file_bbb2-two.png']);
       expect((await imagesOf(ben.id, 'What is picture 2?')).images[0]).toMatch(FILE_URL);
       // Left out: no link, the text still names it.

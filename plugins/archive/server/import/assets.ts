@@ -5,6 +5,7 @@
 // picture as before; the report's row says how many were left out and why.
 import type { Message, ServerPluginContext } from '../../../../src/core/index.ts';
 import { SERVER_MESSAGES } from '../../../../src/core/serverMessages.ts';
+import { fileExtension, isImageExtension } from '../../../../src/core/uploads.ts';
 import type { ImportedConversation } from './model.ts';
 import type { AssetReader } from './read.ts';
 import { ASSET } from './sources.ts';
@@ -35,7 +36,12 @@ export async function storeAssets(conversation: ImportedConversation, read: Asse
           // Not in the zip (exports often lack some): the text names it, as it always did.
           if (!file) urls.set(id, null);
           else {
-            const done = 'tooLarge' in file ? { refused: SERVER_MESSAGES.uploadTooLarge } : await uploads.store(userId, file, origin);
+            // Only pictures: a log's images are shown as such (a .webp is no upload type either).
+            const done = !isImageExtension(fileExtension(file.name))
+              ? { refused: SERVER_MESSAGES.uploadInvalidType }
+              : 'tooLarge' in file
+                ? { refused: SERVER_MESSAGES.uploadTooLarge }
+                : await uploads.store(userId, file, origin);
             if ('refused' in done) {
               stored.left++;
               stored.reason ??= done.refused;

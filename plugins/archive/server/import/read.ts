@@ -30,8 +30,11 @@ const READ = 64 * 1024;
 const MB = 1024 * 1024;
 /** The entries read: ChatGPT's and Claude's conversations files (split or not), shellchat's own. */
 const WANTED = /(^|\/)(conversations(-\d+)?|shellchat[^/]*)\.json$/i;
-/** A file a ChatGPT export carries: `file-<id>-<name>.png` or `file_<id>-<uuid>.jpeg`, in any folder. */
-const ASSET = /(?:^|\/)(file[-_][A-Za-z0-9]+)[^/]*\.(png|jpe?g)$/i;
+/**
+ * A file a ChatGPT export carries: `file-<id>-<name>.png`, `file_<id>-<uuid>.jpeg`, in any folder
+ * (`dalle-generations/`); any type: one an upload cannot be (a .webp) is left out and said.
+ */
+const ASSET = /(?:^|\/)(file[-_][A-Za-z0-9]+)[^/]*\.[A-Za-z0-9]+$/;
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 

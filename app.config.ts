@@ -6,7 +6,7 @@ export interface AppConfig {
 }
 
 const config: AppConfig = {
-  plugins: ['general', 'stats', 'speak', 'info', 'user', 'session', 'archive', 'model', 'function', 'role', 'node', 'store', 'subscription', 'cli', 'web', 'key', 'sso', 'audit', 'metrics'],
+  plugins: ['general', 'stats', 'speak', 'info', 'user', 'session', 'search', 'archive', 'model', 'function', 'role', 'node', 'store', 'subscription', 'cli', 'web', 'key', 'sso', 'audit', 'metrics'],
 };
 
 export default config;

@@ -40,6 +40,9 @@ export default defineConfig({
         globPatterns: ['index.html', 'assets/*.{js,css}', 'icons/*', 'manifest.webmanifest'],
         maximumFileSizeToCacheInBytes: 4 * 1024 * 1024,
         navigateFallback: '/index.html',
+        // The app is one page, `/` (spec part 2): any other path is asked of the server, so its
+        // 404 stays a 404 (the worker answered every path with the page).
+        navigateFallbackAllowlist: [/^\/(index\.html)?(\?.*)?$/],
         navigateFallbackDenylist: [/^\/api\//],
         inlineWorkboxRuntime: true,
         cleanupOutdatedCaches: true,

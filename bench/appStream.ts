@@ -14,7 +14,7 @@ import { startFakeOpenAI, type FakeOpenAI } from '../tests/fixtures/fakeOpenAI.t
 import { buildApp } from './initialLoad.ts';
 import { generateMarkdown, lcg } from './render/generate.ts';
 
-const DIST = path.resolve(import.meta.dirname, '../.tmp/bench-app-dist');
+export const DIST = path.resolve(import.meta.dirname, '../.tmp/bench-app-dist');
 
 /** The floor: the stream's text appended once per frame, as paragraphs, nothing else. */
 export const FLOOR_HTML = '<!doctype html><meta charset="utf-8"><title>floor</title><input id="key" autofocus><div id="out"></div><script src="floor.js"></script>';
@@ -52,7 +52,7 @@ export const FLOOR = `window.runFloor = async (session) => {
 /** Both pages: every animation frame's time, and each key's wait for the next frame. With
  *  __follow set, the page is kept scrolled to its end each frame, as a person reading the
  *  answer as it comes (holding End): the new text is then always on screen. */
-const PROBE = `
+export const PROBE = `
 window.__frames = [];
 window.__follow = false;
 const frame = (t) => {
@@ -81,7 +81,7 @@ export function plainText(bytes: number): string {
 }
 
 /** ~4 characters a token, as providers' tokens average in English. */
-const tokensOf = (text: string) => text.match(/[^]{1,4}/g) ?? [];
+export const tokensOf = (text: string) => text.match(/[^]{1,4}/g) ?? [];
 
 export interface StreamMeasure {
   mainThreadMs: number;
@@ -94,7 +94,7 @@ export interface StreamMeasure {
   lastOverFirst: number;
 }
 
-const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.95)] ?? 0;
+export const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.95)] ?? 0;
 
 /** The main-thread time between two moments, from (time, busy) samples taken along the way. */
 function busyBetween(samples: [number, number][], from: number, to: number): number {

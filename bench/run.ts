@@ -73,6 +73,20 @@ if (existsSync(CHROME_PATH)) {
   }
 }
 
+console.log('\nB1 scrolled away (issue 40): the reader wheels up and down through the earlier text every 100 ms while the answer streams below, app and floor; 3 runs, median (lowest-highest)');
+if (existsSync(CHROME_PATH)) {
+  const { runAppScrolledRuns, spread } = await import('./appScrolled.ts');
+  for (const [rate, results] of await runAppScrolledRuns(3)) {
+    const ratio = spread(results.map((r) => r.app.mainThreadMs / r.floor.mainThreadMs));
+    const gap = spread(results.map((r) => r.app.gapP95), 1);
+    const drift = Math.max(...results.map((r) => Math.max(r.app.driftMaxPx, r.app.wheelOffMaxPx)));
+    console.log(`  at ${rate} tok/s: main thread ${ratio.text}x the floor; frame gaps p95 ${gap.text} ms (floor ${spread(results.map((r) => r.floor.gapP95), 1).text}), max ${spread(results.map((r) => r.app.gapMax), 1).text} ms; the view moved ${drift.toFixed(1)} px beyond the wheels; ${results.map((r) => `${r.app.wheels}/${r.floor.wheels}`).join(', ')} wheels (app/floor)`);
+    check(ratio.median <= 1.5, `scrolled away at ${rate} tok/s: main thread <= 1.5x the floor (${ratio.text}x)`);
+    check(gap.median <= 17, `scrolled away at ${rate} tok/s: frame gaps p95 <= 17 ms (${gap.text} ms)`);
+    check(drift === 0, `scrolled away at ${rate} tok/s: the view does not jump (${drift.toFixed(1)} px)`);
+  }
+}
+
 console.log('\nB3 long session: opening 1,000 logs in Chromium, beside an everything-mounted table in the same page');
 const { runLongSession } = await import('./longSession.ts');
 const long = await runLongSession();
@@ -162,7 +176,16 @@ const b6 = await runStoreSearch(1_000_000);
 console.log(`  ours p50 ${b6.ours.p50.toFixed(2)} / p95 ${b6.ours.p95.toFixed(2)} ms; naive p95 ${b6.naive.p95.toFixed(0)} ms: ${b6.ratio.toFixed(0)}x; indexing ${b6.indexMBps.toFixed(2)} MB/s`);
 check(b6.ours.p95 <= 20, `p95 <= 20 ms at 1M chunks (${b6.ours.p95.toFixed(2)} ms)`);
 
-console.log('\nWeb (issue 37): reading a 2 MB article (egress-safe fetch + Readability on linkedom), beside the fetch alone; a :web search through the server, beside the SearXNG backend asked directly');
+console.log('\nB13 :search (issue 39): one user\'s logs among 1,000,000 (SQLite FTS5), beside the substring LIKE scan it replaced');
+{
+  const { runLogSearch, spread, medianOf } = await import('./logSearch.ts');
+  const r = await runLogSearch(1_000_000);
+  const p95 = r.runs.map((x) => x.ours.p95);
+  console.log(`  ours p50 ${spread(r.runs.map((x) => x.ours.p50))} / p95 ${spread(p95)} ms; LIKE p95 ${spread(r.runs.map((x) => x.naive.p95), 0)} ms: ${spread(r.runs.map((x) => x.ratio), 0)}x; indexing ${Math.round(r.indexLogsPerS).toLocaleString('en')} logs/s`);
+  check(medianOf(p95) <= 20, `p95 <= 20 ms at 1M logs (${medianOf(p95).toFixed(2)} ms)`);
+}
+
+console.log('\nWeb (issue 37): reading a 2 MB article (egress-safe fetch + Readability on linkedom in the extraction worker), beside the fetch alone; a :web search through the server, beside the SearXNG backend asked directly');
 {
   const { runWebRead } = await import('./webRead.ts');
   const web = await runWebRead();

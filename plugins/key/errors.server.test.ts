@@ -1,8 +1,8 @@
 // Every refusal of the OpenAI-compatible API in OpenAI's shape (`{"error": {message, type,
 // code}}`), as the official client reads it: 401 for a missing, unknown, revoked or expired key,
-// 403 for a model outside the key's scope, 404 for a model not there, 429 with Retry-After past
-// USAGE_LIMITS, and 402 once the fees pass the balance (USE_SUBSCRIPTIONS), each before the
-// provider is asked.
+// 403 for a model outside the key's scope, 404 for a model not there, 429 past USAGE_LIMITS with
+// Retry-After the wait until the limit lets a question through, and 402 once the fees pass the
+// balance (USE_SUBSCRIPTIONS), each before the provider is asked.
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from '../../tests/fixtures/fakeOpenAI.ts';
@@ -113,14 +113,20 @@ describe('429', () => {
   it('with Retry-After once USAGE_LIMITS is reached, streamed or not, counted with the page’s questions', async () => {
     const t = await signedUp(limited);
     const k = await addKey(t, ':key add "busy"');
+    const first = Date.now();
     expect((await v1(limited, '/chat/completions', k, ask('one'))).status).toBe(200);
     expect((await v1(limited, '/chat/completions', k, ask('two'))).status).toBe(200);
     const refused = await refusedBy(limited, k, ask('three') as never);
     expect(refused).toMatchObject({ status: 429, error: { type: 'rate_limit_exceeded', code: 'rate_limit_exceeded' } });
     expect(refused.error.message).toMatch(/^The usage limitation has been reached/);
-    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    // The real wait: until the first question leaves the daily window, not a fixed minute.
+    const day = 86_400;
+    const waited = Math.ceil((Date.now() - first) / 1000);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(day - waited);
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(day);
     const streamed = await refusedBy(limited, k, { ...ask('four'), stream: true } as never);
     expect(streamed.status).toBe(429);
+    expect(Number(streamed.headers.get('retry-after'))).toBeGreaterThanOrEqual(day - Math.ceil((Date.now() - first) / 1000));
   });
 });
 

@@ -84,9 +84,10 @@ describe('GET /metrics', () => {
     expect(basic.status).toBe(401);
   });
 
-  it('is off without METRICS_TOKEN', async () => {
-    const response = await scrape(off.url);
-    expect(response.status).not.toBe(200);
+  it('is off without METRICS_TOKEN: a 404, not the page', async () => {
+    const response = await scrape(off.url, null);
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).not.toContain('html');
     expect(await response.text()).not.toContain('shellchat_http_requests_total');
   });
 
@@ -238,7 +239,9 @@ describe('GET /metrics on its own port (METRICS_PORT)', () => {
       expect(response?.status).toBe(200);
       expect(parsePrometheusText(await response!.text()).has('shellchat_http_requests_total')).toBe(true);
       expect((await scrape(own, null)).status).toBe(401);
-      expect(await (await scrape(t.url)).text()).not.toContain('shellchat_http_requests_total');
+      const publicPort = await scrape(t.url);
+      expect(publicPort.status).toBe(404);
+      expect(await publicPort.text()).not.toContain('shellchat_http_requests_total');
     } finally {
       await t.close();
     }

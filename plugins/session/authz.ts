@@ -16,7 +16,6 @@ export const matrix: Matrix = {
   'GET /api/log/prev':                         ['owner',  404,      200,  404,  404,   200],
   'GET /api/log/next':                         ['owner',  404,      200,  404,  404,   200],
   'GET /api/log/list':                         ['owner',  404,      200,  404,  404,   200],
-  'GET /api/log/search':                       ['self',   401,      200,  200,  200,   200],
 };
 
 const sessionRow = (w: World) => t.server.db.db.selectFrom('sessions').selectAll().where('id', '=', Number(w.prepared.session)).executeTakeFirstOrThrow();
@@ -84,14 +83,6 @@ export const cases: Cases = {
     query: (w) => ({ session: w.prepared.session! }),
     effect: async ({ res, allowed }) => {
       if (allowed) expect(resultOf<{ logs: unknown[] }>(res).logs).toHaveLength(2);
-    },
-  },
-  'GET /api/log/search': {
-    // Everybody searches their own logs only: the owner's turn up for the owner alone.
-    prepare: (w) => ownerSession(w),
-    query: (w) => ({ text: `needle-${w.owner.username}-end` }),
-    effect: async ({ res, allowed, actor }) => {
-      if (allowed) expect(resultOf<{ logs: unknown[] }>(res).logs).toHaveLength(actor === 'owner' ? 2 : 0);
     },
   },
 };

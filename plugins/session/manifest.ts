@@ -1,6 +1,6 @@
 // Sessions & Logs (spec parts 2, 3, 4, 5, 6, 7, 8): the current session, the session list,
-// attaching and sharing a session, its logs, searching one's own logs, and the keyboard and
-// swipe navigation between logs and sessions. Pure data; the handlers live in common/.
+// attaching and sharing a session, its logs, and the keyboard and swipe navigation between
+// logs and sessions (searching logs: plugins/search). Pure data; the handlers live in common/.
 import { definePlugin, PLUGIN_API } from '../../src/core/index.ts';
 
 export default definePlugin({
@@ -24,6 +24,5 @@ export default definePlugin({
     },
     { id: 'session.share', words: ['session', 'share'], group: 'sessions', needs: ['server'] },
     { id: 'log', words: ['log'], aliases: [['l']], group: 'sessions', needs: ['server'] },
-    { id: 'search', words: ['search'], aliases: [['sr']], group: 'sessions', needs: ['server', 'login'], args: [{ name: 'text', quoted: 'searchText' }] },
   ],
 });

@@ -10,6 +10,8 @@ export const matrix: Matrix = {
   //                                 scope     anonymous owner other member root
   'GET /api/sso/providers':          ['public', 200,     200,  200,  200,   200],
   'GET /api/sso/start':              ['public', 404,     404,  404,  404,   404],
+  'POST /api/sso/device':            ['public', 404,     404,  404,  404,   404],
+  'POST /api/sso/device/poll':       ['public', 404,     404,  404,  404,   404],
   'GET /api/sso/callback':           ['public', 302,     302,  302,  302,   302],
   'GET /api/sso/outcome':            ['public', 404,     404,  404,  404,   404],
   'GET /api/sso/identity':           ['self',   401,     200,  200,  200,   200],
@@ -22,6 +24,14 @@ export const cases: Cases = {
   },
   'GET /api/sso/start': {
     effect: async ({ res }) => expect(res.json?.error).toContain('No identity provider is configured'),
+  },
+  'POST /api/sso/device': {
+    body: () => ({}),
+    effect: async ({ res }) => expect(res.json?.error).toContain('No identity provider is configured'),
+  },
+  'POST /api/sso/device/poll': {
+    body: () => ({ handle: 'forged' }),
+    effect: async ({ res }) => expect(res.json?.error).toBe('This sign-on from the terminal is unknown or already finished. Start again with :login sso.'),
   },
   'GET /api/sso/callback': {
     query: () => ({ state: 'forged', code: 'forged' }),

@@ -72,6 +72,11 @@ describe.skipIf(!HAS_CHROME)('signing on in the browser', { timeout: 90_000 }, (
     const second = await open();
     expect(await signOn(second.page, 'ada-sub')).toContain('Logged in as ada through corp.');
     expect(first.errors).toEqual([]);
+
+    // The Documentation page names the provider the operator configured.
+    await second.page.getByTestId('view-toggle').click();
+    const more = second.page.getByTestId('page-documentation').locator('ul.more-features');
+    await expect.poll(async () => (await more.textContent()) ?? '', { timeout: 10_000 }).toContain('Configured on this server: corp.');
   });
 
   it('takes the role back at the next sign-on when the provider removed the group', async () => {

@@ -140,17 +140,30 @@ for (const engine of await engines()) describe(`on ${engine}`, () => {
 });
 
 describe('the commands', () => {
-  it('lists the providers with :sso, and in the terminal :login sso says where signing on happens', async () => {
+  it('lists the providers with :sso; root sees the redirect URI to register, which the log and a lost callback name too', async () => {
     const closedServer = await startTestServer('sqlite', envFor(op));
     try {
       const web = await createShellTester({ serverUrl: closedServer.url });
-      expect((await web.run(':sso')).text).toContain(op.issuer);
-      const cli = await createShellTester({ serverUrl: closedServer.url, env: 'cli' });
-      const said = await cli.run(':login sso');
-      expect(said.errors.join('')).toContain('Signing on through the identity provider happens in the browser.');
+      const listed = (await web.run(':sso')).text;
+      expect(listed).toContain(op.issuer);
+      expect(listed).not.toContain('redirect URI');
+      // The operator's log says it at start (without PUBLIC_URL, how to name it).
+      expect(closedServer.logs()).toContain('sso: register this redirect URI at each identity provider');
+      expect(closedServer.logs()).toContain('(set PUBLIC_URL to name it)');
+      // A callback that matches no sign-on (a provider sending the browser elsewhere) says where to look.
+      const lost = cookieFetch();
+      await lost(`${closedServer.url}/api/sso/callback?state=lost&code=x`, { redirect: 'manual' });
+      expect((await outcome(closedServer.url, lost)).said).toContain("root's :sso shows the redirect URI to register");
+      expect(closedServer.logs()).toContain(`"redirectUri":"${closedServer.url}/api/sso/callback"`);
       // A root with no sign-on yet: `:sso test` says so (and a non-root is refused, above).
       expect((await web.run(':login root root-password-1')).text).toBe('Logged in as root.');
+      expect((await web.run(':sso')).text).toContain(`The redirect URI to register at each provider: ${closedServer.url}/api/sso/callback`);
       expect((await web.run(':sso test')).text).toBe('No sign-on yet.');
+      // The Documentation page's line names the configured provider.
+      const sources = await web.host.docsSources();
+      const line = sources.find((d) => d.id === 'sso')?.docs?.features?.find((f) => f.key === 'docs.features.providers');
+      expect(line).toMatchObject({ more: true, vars: { providers: 'default' } });
+      expect(web.i18n.tFor('sso')(line!.key, line!.vars)).toBe("Single sign-on with the team's identity provider (:login sso; in the terminal, with a code entered in the browser). Configured on this server: default.");
     } finally {
       await closedServer.close();
     }

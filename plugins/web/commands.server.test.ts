@@ -7,6 +7,7 @@ import { createShellTester } from '../../tests/harness/shellTester.ts';
 import { startTestServer, type TestServer } from '../../tests/server/support.ts';
 import { startFakeWeb, type FakeWeb } from './fixtures/site.ts';
 import { HTML_MAX_BYTES } from './server/extract.ts';
+import { pageMarker } from './common/marker.ts';
 
 let site: FakeWeb;
 let server: TestServer;
@@ -59,7 +60,8 @@ describe(':web', () => {
   it('a page of injection shows as plain text and runs nothing', async () => {
     const t = await tester();
     const out = await t.run(`:web open ${site.origin}/inject`);
-    expect(out.outputs.every((o) => o.kind === 'text')).toBe(true);
+    // Text lines, and the page's marker for the input: no other effect (no link opened, no view changed).
+    expect(out.outputs.filter((o) => o.kind !== 'text')).toEqual([{ kind: 'effect', effect: { type: 'attach', marker: pageMarker(`${site.origin}/inject`) } }]);
     expect(out.text).toMatch(/^Attached to your next question: Totally normal page/);
   });
 

@@ -8,6 +8,7 @@ import { streamGeneration } from '../../src/core/api/generationClient.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../../tests/fixtures/fakeOpenAI.ts';
 import { engines, failure, startTestServer, type TestServer } from '../../tests/server/support.ts';
 import { startFakeWeb, type FakeWeb } from './fixtures/site.ts';
+import { pageMarker } from './common/marker.ts';
 
 let site: FakeWeb;
 let fake: FakeOpenAI;
@@ -40,7 +41,7 @@ describe.each(await engines())('web on %s', (engine) => {
     expect((await other.get<{ reads: unknown[] }>('/api/web/reads')).result?.reads).toEqual([]);
     fake.reply({ text: 'ok' });
     const events: GenerationEvent[] = [];
-    await streamGeneration({ user_input: 'q', session: Date.now() } as never, (e) => events.push(e), { signal: new AbortController().signal, baseUrl: t.url, fetch: reader.raw });
+    await streamGeneration({ user_input: `q ${pageMarker(`${site.origin}/article/rust`)}`, session: Date.now() } as never, (e) => events.push(e), { signal: new AbortController().signal, baseUrl: t.url, fetch: reader.raw });
     const system = (fake.requests.at(-1)!.body.messages as { role: string; content: string }[]).filter((m) => m.role === 'system').map((m) => m.content).join('\n');
     expect(system).toContain('Async functions in traits were stabilized');
     const reads = (await reader.get<{ reads: { pending: boolean; url: string }[] }>('/api/web/reads')).result?.reads;

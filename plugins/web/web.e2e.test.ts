@@ -1,6 +1,7 @@
 // The web plugin in Chromium against the real built app and server: `:web "query"` shows the
 // results as plain text (a result's markup stays text), `:web open` attaches a page of prompt
-// injection that runs nothing, and a model-driven turn: the fake model calls web_search, then
+// injection that runs nothing, a read page's marker in the input (kept through sign-up and
+// login, carried by the question or deleted before it), and a model-driven turn: the fake model calls web_search, then
 // web_fetch of the first result, and its answer shows numbered citations linking to the pages.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
@@ -43,6 +44,40 @@ describe.skipIf(!HAS_CHROME)('web', () => {
     const output = page.getByTestId('output');
     expect(await output.locator('img, script, iframe').count()).toBe(0);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('puts a read page in the input as a marker, through sign-up and login, which the question carries or leaves out', async () => {
+    const { page, context, errors } = await openApp(browser, server.url);
+    const input = page.getByTestId('input');
+    const marker = `+page[${site.origin}/article/rust]`;
+    await run(page, ':web "rust async traits"');
+    expect(await run(page, ':web open 1')).toContain('Attached to your next question: Async fn in traits');
+    await expect.poll(() => input.inputValue()).toBe(`${marker} `);
+    // Deleted to type a command (a visitor signing up, then logging in), it comes back after each.
+    expect(await run(page, ':user add reader reader@example.org hunter2hunter2')).toContain('User reader added.');
+    expect(await input.inputValue()).toBe(`${marker} `);
+    expect(await run(page, ':login reader hunter2hunter2')).toContain('Logged in as reader.');
+    expect(await input.inputValue()).toBe(`${marker} `);
+    // The question typed after it carries the page, as the account's now.
+    fake.reply({ text: 'Traits are async now.' });
+    await input.press('End');
+    await input.pressSequentially('What changed?');
+    await page.getByTestId('submit').click();
+    await expect.poll(() => page.getByTestId('output').textContent(), { timeout: 15_000 }).toContain('Traits are async now.');
+    const system = (req: RecordedRequest) => (req.body.messages as { role: string; content: string }[]).filter((m) => m.role === 'system').map((m) => m.content).join('\n');
+    expect(system(fake.requests.at(-1)!)).toContain('Async functions in traits were stabilized in Rust 1.75');
+    expect(await input.inputValue()).toBe('');
+    // Read again, and deleted before asking as an attached file's marker is: the question goes without it.
+    await run(page, ':web open 1');
+    await expect.poll(() => input.inputValue()).toBe(`${marker} `);
+    fake.reply({ text: 'Without the page.' });
+    await input.fill('Anything new?');
+    await page.getByTestId('submit').click();
+    await expect.poll(() => page.getByTestId('output').textContent(), { timeout: 15_000 }).toContain('Without the page.');
+    expect(system(fake.requests.at(-1)!)).not.toContain('Rust 1.75');
+    expect(await input.inputValue()).toBe('');
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -74,6 +74,8 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
   }
   if (text === undefined) return repl(session, profile, term);
 
+  // What a command says while it runs (`:login sso`'s code, progress) goes to stderr: stdout keeps its result.
+  session.host.events.on('output', (outputs) => void renderOutputs(outputs, { ...term, out: term.err }));
   const abort = new AbortController();
   let interrupted = false;
   process.once('SIGINT', () => {

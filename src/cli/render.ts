@@ -9,11 +9,33 @@ import { tableText } from './table.ts';
 
 type ListOutput = Extract<Output, { kind: 'list' }>;
 
-/** A list as `ls` lays out names: its title, then the items in columns across the width, row by row. */
-export function listText(list: ListOutput, width: number): string {
-  const items = list.items.map((i) => (i.active ? `*${i.text}` : i.text));
+const paint = (on: boolean, code: number, text: string) => (on ? `\u001b[${code}m${text}\u001b[0m` : text);
+
+/** An item's text, its marks in bold on a colour terminal. */
+function itemText(item: ListOutput['items'][number], coloured: boolean): string {
+  if (!coloured || !item.marks?.length) return item.text;
+  let out = '';
+  let at = 0;
+  for (const [start, end] of item.marks) {
+    if (start < at || end <= start) continue;
+    out += item.text.slice(at, start) + paint(true, 1, item.text.slice(start, end));
+    at = end;
+  }
+  return out + item.text.slice(at);
+}
+
+/**
+ * A list as `ls` lays out names: its title, then the items in columns across the width, row by
+ * row; items that run a command (search results) one a line, the command under each, to type.
+ */
+export function listText(list: ListOutput, width: number, coloured = false): string {
   const lines = list.title ? [list.title] : [];
-  if (!items.length) return [...lines, ...(list.empty ? [list.empty] : [])].join('\n');
+  if (!list.items.length) return [...lines, ...(list.empty ? [list.empty] : [])].join('\n');
+  if (list.items.some((i) => i.run)) {
+    for (const item of list.items) lines.push(itemText(item, coloured), ...(item.run ? [`  ${paint(coloured, 2, item.run)}`] : []));
+    return lines.join('\n');
+  }
+  const items = list.items.map((i) => (i.active ? `*${i.text}` : i.text));
   const cell = Math.max(...items.map((i) => i.length)) + 2;
   const perRow = Math.max(1, Math.floor((width + 2) / cell));
   for (let i = 0; i < items.length; i += perRow) lines.push(items.slice(i, i + perRow).map((item) => item.padEnd(cell)).join('').trimEnd());
@@ -53,7 +75,6 @@ async function printMarkdown(text: string, term: Terminal): Promise<void> {
   }
 }
 
-const paint = (on: boolean, code: number, text: string) => (on ? `\u001b[${code}m${text}\u001b[0m` : text);
 
 /** Erases the screen and its scrollback, as `clear` does. */
 const CLEAR_SCREEN = '\u001b[H\u001b[2J\u001b[3J';
@@ -78,6 +99,9 @@ function effectText(effect: Effect, term: Terminal): string | undefined {
       return term.tFor('cli')('msg.pageInBrowser', { page: term.tFor('shell')(`nav.${effect.page}`), url: term.server });
     case 'result':
       return effect.previews.map((url) => (term.server ? new URL(url, term.server).href : url)).join('\n') || undefined;
+    case 'attach':
+      // The REPL puts it in the next prompt's line too (repl.ts), as the page does in its input.
+      return effect.marker;
     case 'stop':
       // Typed at the prompt, nothing is running (typed while an answer streams, the REPL stops it).
       return term.tFor?.('cli')('msg.stopHere');
@@ -100,7 +124,7 @@ export async function renderOutputs(outputs: readonly Output[], term: Terminal):
     }
     // Laid out for the width only on a terminal: a pipe gets each row on one line, for scripts.
     const width = term.out.isTTY ? term.out.columns : undefined;
-    const text = output.kind === 'list' ? listText(output, width || 80) : output.kind === 'table' && width ? tableText(output, width) : outputToText(output);
+    const text = output.kind === 'list' ? listText(output, width || 80, coloured) : output.kind === 'table' && width ? tableText(output, width) : outputToText(output);
     if (output.kind === 'error') {
       failed = true;
       term.err.write(`${paint(colours(term.err, term.env), 31, text)}\n`);

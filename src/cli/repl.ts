@@ -10,6 +10,7 @@ import { completeLine } from '../core/host/tabCompletion.ts';
 import { maskSecrets, pushHistory, settingIn, type Output } from '../core/host/index.ts';
 import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON, pasteFilter } from './paste.ts';
 import type { Profile } from './profile.ts';
+import { AttachedMarkers } from '../core/attached.ts';
 import { colours, renderOutputs, type Terminal } from './render.ts';
 import type { CliRuntime } from './runtime.ts';
 import { isStop, typeAhead } from './typeAhead.ts';
@@ -51,6 +52,8 @@ export async function repl(session: CliRuntime, profile: Profile, term: Terminal
   // a question typed blind is what a demanding user would resent; each entered line is also in
   // the history (readline put it there), a press of Up away.
   const held: string[] = [];
+  const attached = new AttachedMarkers();
+  let back: string[] = [];
   const offerHeld = () => {
     const last = held.at(-1);
     held.length = 0;
@@ -106,6 +109,9 @@ export async function repl(session: CliRuntime, profile: Profile, term: Terminal
       if (running!.signal.aborted) term.out.write('\n');
       await renderOutputs(result.outputs, term);
       session.persist();
+      // A page read for the next question waits in the next prompt's line, as in the page's input.
+      for (const o of result.outputs) if (o.kind === 'effect' && o.effect.type === 'attach') attached.add(o.effect.marker);
+      back = attached.after(line, result.parsed.kind === 'chat');
     };
     rl.on('line', async (typed) => {
       // Typed while an answer streams: `:stop` stops it, as Ctrl+C does; any other line waits.
@@ -131,6 +137,8 @@ export async function repl(session: CliRuntime, profile: Profile, term: Terminal
         typing.busy(false);
         if (!(rl as unknown as { closed: boolean }).closed) {
           offerHeld();
+          if (back.length) typing.fill(AttachedMarkers.into(rl.line, back));
+          back = [];
           ask();
         }
       }

@@ -73,7 +73,8 @@ export interface CommandSpec {
 export interface DocsContribution {
   introduction?: string[];
   quickStart?: { key: string; order: number }[];
-  features?: { key: string; order: number; more?: boolean }[];
+  /** `vars`: values the text names that are known only at run time (what the server has configured). */
+  features?: { key: string; order: number; more?: boolean; vars?: Record<string, string> }[];
   functions?: { name: string; params: string; key: string }[];
   shortcuts?: { keys: string; key: string }[];
   gestures?: { gesture: string; key: string }[];
@@ -174,6 +175,8 @@ export interface ServiceAccess {
 export interface PluginContext {
   env: Env;
   manifest: PluginManifest;
+  /** Every installed plugin's manifest (what each declares: its commands, settings, system functions). */
+  manifests(): readonly PluginManifest[];
   t: Translate;
   settings: SettingsStore;
   events: Emitter<ShellEvents>;
@@ -192,6 +195,8 @@ export interface PluginContext {
    * view effect's (e.g. the Subscriptions page's `plan:plus_user`).
    */
   page(page: BackPage, mount: PageMount): void;
+  /** Documentation known only at run time, asked when the Documentation page opens (with docs.ts's). */
+  docs(provider: () => Promise<DocsContribution>): void;
   /** Runs when the plugin deactivates; everything registered through ctx is undone too. */
   onDispose(fn: () => void): void;
 }

@@ -42,8 +42,10 @@ export type GenerationEvent =
   | { type: 'call'; calls: ToolCall[] }
   | { type: 'event'; event: RedirectEvent }
   | { type: 'eval'; score: number | null; reason: string }
-  /** `message`: the error is a catalogue message (shown by its code in the person's language). */
-  | { type: 'error'; error: string; message?: MessageData }
+  /** `message`: the error is a catalogue message (shown by its code in the person's language);
+   *  `retryAt`: when a refused question may be asked again (epoch ms), when the refusal knows,
+   *  for the server's own routes (an API's Retry-After); not sent to the page. */
+  | { type: 'error'; error: string; message?: MessageData; retryAt?: number }
   | { type: 'clear' }
   | { type: 'done'; session: number; time: number; tool_calls?: ToolCall[] };
 
@@ -93,8 +95,10 @@ export const MAX_TOOL_ROUNDS = 5;
 
 
 /** The error event of a turn: the English text, and the message's code when it is one. */
-export function errorEvent(said: string | Message): Extract<GenerationEvent, { type: 'error' }> {
-  return said instanceof Message ? { type: 'error', error: said.text, message: said.toData() } : { type: 'error', error: said };
+export function errorEvent(said: string | Message, retryAt?: number): Extract<GenerationEvent, { type: 'error' }> {
+  const event: Extract<GenerationEvent, { type: 'error' }> = said instanceof Message ? { type: 'error', error: said.text, message: said.toData() } : { type: 'error', error: said };
+  if (retryAt !== undefined) event.retryAt = retryAt;
+  return event;
 }
 
 /** A status line: the operator's own text, or a default's message (shown in the person's language). */

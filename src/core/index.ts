@@ -29,6 +29,7 @@ export * from './generation.ts';
 export * from './mcp.ts';
 export * from './pageElement.ts';
 export * from './functions.ts';
+export * from './workers.ts';
 export * from './usage.ts';
 export * from './json.ts';
 export * from './api/typed.ts';

@@ -8,6 +8,11 @@ export type Effect =
   /** `focus`: what the page puts in view and focuses (the Subscriptions page's `plan:<role>`, `topup:<amount>`). */
   | { type: 'view'; view: 'front' | 'back'; page?: BackPage; focus?: string }
   | { type: 'open'; url: string; blank: boolean }
+  /**
+   * A marker put into the input as an attached file's is (a page read for the next question):
+   * the person sends it with the question, or deletes it to leave that out (src/core/attached.ts).
+   */
+  | { type: 'attach'; marker: string }
   /** A line under the output, which stays as it is (Left at the first log keeps that log in view). */
   | { type: 'notice'; text: string }
   /** Shows what surrounds a saved answer: its image previews, its model-info line, and the stats and self-evaluation it came with. */
@@ -24,6 +29,10 @@ export type BackPage = 'documentation' | 'usage' | 'subscriptions' | 'settings' 
 export interface ListItem {
   text: string;
   active?: boolean;
+  /** Ranges of `text` to highlight ([start, end) offsets), e.g. the words a search matched. */
+  marks?: [number, number][];
+  /** A command line the item runs when chosen (Enter or a click in the browser; the CLI prints it). */
+  run?: string;
 }
 
 export type Output =

@@ -11,6 +11,7 @@ import type { RoleName } from './roles.ts';
 import type { UserSettings } from './userSettings.ts';
 import type { UsageLimits } from './usage.ts';
 import type { AuditApi } from './audit.ts';
+import type { WorkerPool, WorkerPoolOptions } from './workers.ts';
 import type { AttachmentsApi, GenerationRegistry, ModelsApi, SessionOwner, SessionsApi, UploadStoreApi } from './serverTurn.ts';
 
 export type UserRow = Selectable<UsersTable>;
@@ -300,6 +301,8 @@ export interface ServerPluginContext {
   runtimeState(): RuntimeState;
   /** Runs when the server closes (before its database): for what a plugin opened itself, e.g. a listener of its own. */
   onClose(hook: () => Promise<void> | void): void;
+  /** Worker threads for CPU-heavy work (src/core/workers.ts: `module` speaks its protocol); ended when the server closes. */
+  workerPool<J, R>(module: URL, options: WorkerPoolOptions): WorkerPool<J, R>;
 }
 
 /** A file on the server's disk only its creator uses: written at its end, read anywhere, removed when done. */

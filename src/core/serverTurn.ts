@@ -94,7 +94,12 @@ export interface SessionsApi {
   memory(sessionId: number, limit: number): Promise<LogRow[]>;
   /** At login: this browser's anonymous sessions, logs and uploads become the user's. */
   adopt(c: Context<AppEnv>, user: UserRow): Promise<number>;
+  /** What a plugin keeps per browser goes with them: `hook` runs in the adoption's transaction. */
+  onAdopt(hook: AdoptHook): void;
 }
+
+/** Moves a plugin's rows of a browser (`deviceId`, no user) to the user who logged in there. */
+export type AdoptHook = (db: Transaction<Database>, deviceId: string, userId: number) => Promise<void>;
 
 /** A model as the API shows it: never a key; the base URL and the key (masked) to its manager only. */
 export interface PublicModel {
@@ -168,13 +173,21 @@ export type GenerationGuard = (input: { request: GenerateRequest; owner: Session
  * the model was never asked. Uses are counted by their rows: `kind` 'chat', the user's
  * `user_id`, or a visitor's `device_id` and `address` (with `user_id` null).
  */
-export type UseLimit = (input: { db: Transaction<Database>; owner: SessionOwner; now: number }) => Promise<string | Message | undefined>;
+export type UseLimit = (input: { db: Transaction<Database>; owner: SessionOwner; now: number }) => Promise<string | Message | UseRefusal | undefined>;
+
+/** A refusal that knows when the asker may ask again (epoch ms), so an API can send Retry-After. */
+export interface UseRefusal {
+  said: string | Message;
+  retryAt: number;
+}
 
 export interface GenerationRegistry {
   addContextProvider(provider: ContextProvider): void;
   addGuard(guard: GenerationGuard): void;
   addUseLimit(limit: UseLimit): void;
   addTool(name: string, tool: ServerTool): void;
+  /** A tool a plugin added, by name (the function plugin's exec route runs every plugin's system functions). */
+  tool(name: string): ServerTool | undefined;
   /**
    * A one-shot, non-streaming completion with a model the user may use (default: the system's
    * default model), for plugins that need one (a store writing SQL, a node summarizing).

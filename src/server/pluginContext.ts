@@ -2,7 +2,7 @@
 // mail, configuration, response helpers, the egress-safe fetch, sessions, models, and the
 // generation registry its tools, context providers and guards go into.
 import type { Context, Hono } from 'hono';
-import type { AppEnv, ContextProvider, UploadStoreApi, GenerateResult, GenerationGuard, RuntimeState, ServerEventBus, ServerPluginContext, ServerTool, ServerTurnInput, UseLimit } from '../core/index.ts';
+import type { AdoptHook, WorkerPoolOptions, AppEnv, ContextProvider, UploadStoreApi, GenerateResult, GenerationGuard, RuntimeState, ServerEventBus, ServerPluginContext, ServerTool, ServerTurnInput, UseLimit } from '../core/index.ts';
 import { adoptDevice } from './accounts/adopt.ts';
 import type { Accounts } from './accounts/service.ts';
 import { cookieHelpers, isHttps, requireUser } from './auth/session.ts';
@@ -30,6 +30,7 @@ import { streamResponse } from './transport/streamResponse.ts';
 import { ownerOf } from './turn/owner.ts';
 import { canRead, getSession, memory, owns } from './turn/sessions.ts';
 import { useLockKeys } from './turn/uses.ts';
+import { createWorkerPool } from './workers/pool.ts';
 import type { createAttachments } from './uploads/attachments.ts';
 
 export interface PluginContextDeps {
@@ -67,6 +68,7 @@ export function pluginContext(deps: PluginContextDeps): ServerPluginContext {
   const { app, config, db, log, accounts, secret, box, models, egressFetch, attachments, uploads, scratchFile, throttles, setBodyLimit, addGate, addAuthenticator, authenticate, now, events, runtimeState, onClose, contextProviders, guards, useLimits, tools, turns } = deps;
   const clientAddress = (c: Context<AppEnv>): string => addressOf(c, config.trustProxy);
   const addresses = addressReader(config.trustProxy, secret);
+  const adoptHooks: AdoptHook[] = [];
 
   return {
     app,
@@ -115,6 +117,11 @@ export function pluginContext(deps: PluginContextDeps): ServerPluginContext {
     events,
     runtimeState,
     onClose,
+    workerPool: <J, R>(module: URL, options: WorkerPoolOptions) => {
+      const pool = createWorkerPool<J, R>(module, options);
+      onClose(() => pool.close());
+      return pool;
+    },
     egressHost: async (host, port) => {
       if (config.egressAllowHosts.includes(`${host}:${port}`) || config.egressAllowHosts.includes(host)) return host;
       return (await resolvePublicAddresses(host))[0]!.address;
@@ -127,7 +134,8 @@ export function pluginContext(deps: PluginContextDeps): ServerPluginContext {
       owns,
       canRead,
       memory: (id, limit) => memory(db.db, id, limit),
-      adopt: (c, user) => adoptDevice(db.db, ownerOf(c, isHttps(c, config.trustProxy)).deviceId, user.id),
+      adopt: (c, user) => adoptDevice(db.db, ownerOf(c, isHttps(c, config.trustProxy)).deviceId, user.id, adoptHooks),
+      onAdopt: (hook) => void adoptHooks.push(hook),
     },
     models: {
       addSource: (source) => models.addSource(source),
@@ -151,6 +159,7 @@ export function pluginContext(deps: PluginContextDeps): ServerPluginContext {
         if (tools.has(name)) throw new Error(`Tool ${name} is registered twice`);
         tools.set(name, serverTool);
       },
+      tool: (name) => tools.get(name),
       complete: (input) => completeOnce(db.db, models, egressFetch, input),
       run: (input) => {
         if (!turns.run) throw new Error('The server turn is not ready before the plugins are registered');

@@ -18,6 +18,7 @@ import {
   type SystemInfo,
   type Translate,
 } from '../core/host/index.ts';
+import { AttachedMarkers } from '../core/attached.ts';
 import { StateStore } from './stateStore.ts';
 
 export interface ModelInfo {
@@ -60,6 +61,8 @@ interface CompletionCycle {
 export class ShellController {
   readonly state: StateStore<ShellState>;
   private lastInput = '';
+  /** What `attach` effects put into the input (a page read for the next question). */
+  private readonly attached = new AttachedMarkers();
   private cycle: CompletionCycle | undefined;
   private abort: AbortController | undefined;
   private hostPromise: Promise<PluginHost> | undefined;
@@ -203,6 +206,10 @@ export class ShellController {
       case 'result':
         this.state.set({ previews: effect.previews, modelInfo: effect.info, stats: effect.stats ?? null, evaluation: effect.evaluation ?? null });
         break;
+      case 'attach':
+        this.attached.add(effect.marker);
+        this.state.set((s) => ({ input: AttachedMarkers.into(s.input, [effect.marker]) }));
+        break;
     }
   }
 
@@ -249,6 +256,9 @@ export class ShellController {
       for (const url of sent) this.uploaded.add(url);
       this.state.set((s) => ({ input: raw, previews: [...s.previews, ...sent.filter((url) => !s.previews.includes(url))] }));
     }
+    // Markers deleted to type a command come back after it; a question took or dropped them.
+    const back = this.attached.after(raw, result.parsed.kind === 'chat');
+    if (back.length) this.state.set((s) => ({ input: AttachedMarkers.into(s.input, back) }));
     if (result.remember) {
       this.settings.set('history', pushHistory(this.settings.get<string[]>('history'), result.parsed.kind === 'command' ? result.parsed.line : raw));
     }

@@ -174,7 +174,7 @@ describe('locales', () => {
       for (const name of Object.keys(templates)) expect(seen.has(name), `${namespace}: ${name}`).toBe(false);
       names.set(namespace, new Set([...seen, ...Object.keys(templates)]));
     }
-    expect([...english.keys()].sort()).toEqual(['archive', 'audit', 'core', 'function', 'general', 'key', 'model', 'node', 'role', 'session', 'sso', 'store', 'subscription', 'user', 'web']);
+    expect([...english.keys()].sort()).toEqual(['archive', 'audit', 'core', 'function', 'general', 'key', 'model', 'node', 'role', 'search', 'session', 'sso', 'store', 'subscription', 'user', 'web']);
     for (const ns of ['shell', 'core', ...pluginIds]) expect((await loadLocale('en-US', ns))?.err, ns).toBeUndefined();
     // What the page and the terminal show in en-US: each message as its catalogue filled it, a
     // value that reads like a hole or an i18next nesting left as it is.

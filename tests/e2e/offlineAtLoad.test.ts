@@ -54,6 +54,11 @@ describe.skipIf(!HAS_CHROME)('offline at load', () => {
     expect(worker.headers.get('cache-control')).toBe('no-cache');
     const { page, context } = await openApp(browser, server.url, { serviceWorkers: 'allow' });
     expect(await page.locator('link[rel=manifest]').getAttribute('href')).toBe('/manifest.webmanifest');
+    // The worker serves the page at `/` only: another path is the server's answer (its 404), not the page.
+    await expect.poll(() => page.evaluate(() => !!navigator.serviceWorker.controller), { timeout: 20_000 }).toBe(true);
+    const other = await page.goto(`${server.url}/metrics`);
+    expect(other?.status()).toBe(404);
+    expect(await other?.headerValue('content-type')).not.toContain('html');
     await context.close();
   });
 

@@ -47,7 +47,9 @@ export function activateFunction(ctx: PluginContext): void {
   const setEnabled = (names: string[]) => ctx.settings.set('functions', names.join(','));
 
   /** The system functions other installed plugins add (their manifests' `functions`). */
-  const added = (manifests: readonly PluginManifest[] = []) => manifests.flatMap((m) => m.functions ?? []);
+  const added = (manifests: readonly PluginManifest[] = ctx.manifests()) => manifests.flatMap((m) => m.functions ?? []);
+  /** Every system function's name: the built-ins, then the ones other plugins declare. */
+  const systemNames = (manifests?: readonly PluginManifest[]) => [...BUILTIN_NAMES, ...added(manifests).map((f) => f.name)];
 
   /** A function's schema: a built-in's, another plugin's system function's, or an MCP tool's. */
   const find = async (name: string, manifests?: readonly PluginManifest[]): Promise<{ name: string; description?: string; parameters?: unknown } | undefined> =>
@@ -56,7 +58,7 @@ export function activateFunction(ctx: PluginContext): void {
   const list = async (manifests?: readonly PluginManifest[]): Promise<Output[]> => {
     const on = new Set(enabled());
     const tools = await mcpTools();
-    const system = [...BUILTIN_NAMES, ...added(manifests).map((f) => f.name)];
+    const system = systemNames(manifests);
     return [
       { kind: 'list', title: t('title.callables'), items: BUILTIN_FUNCTIONS.map((f) => ({ text: template(f) })) },
       { kind: 'list', title: t('title.system'), items: system.map((name) => ({ text: name, active: on.has(name) })) },
@@ -92,7 +94,7 @@ export function activateFunction(ctx: PluginContext): void {
   });
   // The Settings page: the system's functions and the MCP helper's tools, several at once.
   ctx.choices('functions', async () => [
-    { title: t('title.system'), values: [...BUILTIN_NAMES] },
+    { title: t('title.system'), values: systemNames() },
     { title: t('title.mcp'), values: (await mcpTools()).map((tool) => tool.name) },
   ]);
   // `:set functions "a,b"` and the Settings page: each name must be a function, as with `:function use`.
@@ -103,7 +105,7 @@ export function activateFunction(ctx: PluginContext): void {
     return text(t('msg.inUse', { names: names.join(', ') || '-' }));
   });
   ctx.completion('function', async (prefix) =>
-    [...BUILTIN_NAMES, ...(await mcpTools()).map((tool) => tool.name)].filter((n) => n.startsWith(prefix)),
+    [...systemNames(), ...(await mcpTools()).map((tool) => tool.name)].filter((n) => n.startsWith(prefix)),
   );
 
   // A local model's tool calls: built-ins through the server (logged in), the helper's here.
@@ -111,9 +113,11 @@ export function activateFunction(ctx: PluginContext): void {
     tools: async (names) => {
       const on = new Set(names);
       const loggedIn = Boolean(ctx.settings.get('user'));
-      const builtins = loggedIn ? BUILTIN_FUNCTIONS.filter((f) => on.has(f.name)) : [];
-      const helper = (await mcpTools()).filter((tool) => on.has(tool.name) && !BUILTIN_NAMES.includes(tool.name));
-      return [...builtins, ...helper].map((f) => ({ name: f.name, description: f.description, parameters: f.parameters as Record<string, unknown> | undefined }));
+      // Every system function runs on the server: the built-ins and the other plugins'.
+      const system = loggedIn ? [...BUILTIN_FUNCTIONS, ...added()].filter((f) => on.has(f.name)) : [];
+      const systemOnes = systemNames();
+      const helper = (await mcpTools()).filter((tool) => on.has(tool.name) && !systemOnes.includes(tool.name));
+      return [...system, ...helper].map((f) => ({ name: f.name, description: f.description, parameters: f.parameters as Record<string, unknown> | undefined }));
     },
     call: async (name, args, signal) => {
       const [result] = await runCalls(ctx, [{ name, argsText: JSON.stringify(args ?? {}) }], mcpTools, signal);
@@ -142,7 +146,8 @@ async function runCalls(
   const results: (ExecResult | undefined)[] = calls.map(() => undefined);
   const server: { index: number; name: string; args: Record<string, unknown> }[] = [];
   const local: Promise<void>[] = [];
-  const tools = calls.some((c) => !BUILTIN_NAMES.includes(c.name)) ? await mcpTools() : [];
+  const system = [...BUILTIN_NAMES, ...ctx.manifests().flatMap((m) => (m.functions ?? []).map((f) => f.name))];
+  const tools = calls.some((c) => !system.includes(c.name)) ? await mcpTools() : [];
   calls.forEach((call, index) => {
     const parsed = parseArgs(call.argsText);
     if (!parsed.ok) {
@@ -150,7 +155,7 @@ async function runCalls(
       return;
     }
     const client = ctx.services.maybe(McpRef);
-    if (!BUILTIN_NAMES.includes(call.name) && client && tools.some((tool) => tool.name === call.name)) {
+    if (!system.includes(call.name) && client && tools.some((tool) => tool.name === call.name)) {
       // The local MCP helper's tools run from the browser, never through the server.
       local.push(
         client.call(call.name, parsed.args, signal).then(

@@ -74,7 +74,8 @@ export function functionRoutes(ctx: ServerPluginContext) {
   const runOne = async (call: z.infer<typeof callSchema>, context: Parameters<ServerTool['execute']>[1]): Promise<ExecResult> => {
     const parsed = parseCall(call);
     if (parsed.error) return failure(parsed.text, parsed.error);
-    const serverTool = tools.get(parsed.name);
+    // A built-in, or a system function another plugin added: a local model's toolbox calls both.
+    const serverTool = tools.get(parsed.name) ?? ctx.generation.tool(parsed.name);
     if (!serverTool) return failure(parsed.text, MESSAGES.notFound);
     try {
       const out = await serverTool.execute(parsed.args ?? {}, context);

@@ -27,7 +27,8 @@ type ErrorEvent = Extract<GenerationEvent, { type: 'error' }>;
 function refusal(c: Context, event: ErrorEvent): Response {
   const code = event.message?.code ?? '';
   if (code === 'core.tooManyAnswers') return openAIError(c, 429, event.error, 'rate_limit_exceeded', 1);
-  if (/usageLimit/.test(code)) return openAIError(c, 429, event.error, 'rate_limit_exceeded', 60);
+  // The real wait, when the limit knows it; a limit of 0 never lets the question through.
+  if (/usageLimit/.test(code)) return openAIError(c, 429, event.error, 'rate_limit_exceeded', event.retryAt === undefined ? undefined : Math.max(1, Math.ceil((event.retryAt - Date.now()) / 1000)));
   if (/balanceExceeded/.test(code)) return openAIError(c, 402, event.error, 'insufficient_quota');
   if (/plusRequired/.test(code)) return openAIError(c, 403, event.error, 'plan_required');
   if (code === 'core.modelNotFound' || code === 'core.noModel') return openAIError(c, 404, event.error, 'model_not_found');

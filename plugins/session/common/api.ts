@@ -40,12 +40,7 @@ export interface SessionSummary {
   created_at: number;
 }
 
-/** A match of GET /api/log/search: input and output cut at the preview length. */
-export type SearchMatch = PublicLog;
-
 export const SESSION_LIST_MAX = 35;
 export const SESSION_LOGS_MAX = 1000;
 export const LOG_LIST_MAX = 50;
-export const SEARCH_MAX = 100;
 export const SUMMARY_INPUT_LENGTH = 50;
-export const SEARCH_TEXT_MAX = 200;

@@ -4,7 +4,7 @@
 import type { PluginContext } from '../../../src/core/index.ts';
 import { attachSession, shareSession } from './commands/attach.ts';
 import { listSessions } from './commands/list.ts';
-import { listLogs, searchLogs } from './commands/logs.ts';
+import { listLogs } from './commands/logs.ts';
 import { followNavigation } from './commands/navigate.ts';
 import { sessionAccess } from './commands/shared.ts';
 import { showSession } from './commands/show.ts';
@@ -32,6 +32,5 @@ export function activateSession(ctx: PluginContext): void {
   ctx.handle('session.attach', attachSession(sessions));
   ctx.handle('session.share', shareSession(sessions));
   ctx.handle('log', listLogs(sessions));
-  ctx.handle('search', searchLogs(sessions));
   followNavigation(ctx, sessions);
 }

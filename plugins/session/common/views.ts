@@ -23,9 +23,9 @@ export function formatTime(ms: number): string {
 /** Spec part 3: previews keep 150 characters plus '...'; on one line, so tables stay readable. */
 export const preview = (value: string) => previewLine(value);
 
-export function previewTable(t: Translate, logs: readonly PublicLog[], withSession = false): Output {
-  const columns = [...(withSession ? [t('table.session')] : []), t('table.time'), t('table.input'), t('table.output')];
-  const rows = logs.map((log) => [...(withSession ? [String(log.session)] : []), formatTime(log.time), preview(log.input), preview(log.output)]);
+export function previewTable(t: Translate, logs: readonly PublicLog[]): Output {
+  const columns = [t('table.time'), t('table.input'), t('table.output')];
+  const rows = logs.map((log) => [formatTime(log.time), preview(log.input), preview(log.output)]);
   return { kind: 'table', columns, rows };
 }
 

@@ -1,9 +1,9 @@
 // The session and log API of spec part 7, with the privacy rules the public app lacked: a
 // session is read by its owner (a user, or an anonymous browser through its device cookie)
-// and root, or by anyone once its owner shared it; lists, session navigation and search need
-// a login and show the caller's own sessions and logs only (root: everybody's sessions).
+// and root, or by anyone once its owner shared it; lists and session navigation need a login
+// and show the caller's own sessions only (root: everybody's). Searching logs: plugins/search.
 import { Hono, type Context } from 'hono';
-import { sql, type ExpressionBuilder, type SqlBool } from 'kysely';
+import type { ExpressionBuilder } from 'kysely';
 import { z } from 'zod';
 import {
   SESSION_ID_MAX,
@@ -21,8 +21,6 @@ import {
 } from '../../../src/core/index.ts';
 import {
   LOG_LIST_MAX,
-  SEARCH_MAX,
-  SEARCH_TEXT_MAX,
   SESSION_LIST_MAX,
   SESSION_LOGS_MAX,
   SUMMARY_INPUT_LENGTH,
@@ -41,7 +39,6 @@ const CHAIN_MAX = 64;
 
 const sessionQuery = z.object({ session: z.coerce.number().int().nonnegative() });
 const logQuery = z.object({ session: z.coerce.number().int().nonnegative(), time: z.coerce.number().int().nonnegative() });
-const searchQuery = z.object({ text: z.string().trim().min(1).max(SEARCH_TEXT_MAX) });
 const shareBody = z.object({ session: z.number().int().positive() });
 
 function images(row: Pick<LogRow, 'images'>): string[] {
@@ -55,11 +52,6 @@ function images(row: Pick<LogRow, 'images'>): string[] {
 
 export function publicLog(row: Pick<LogRow, 'session' | 'time' | 'model' | 'input' | 'output' | 'images'>): PublicLog {
   return { session: Number(row.session), time: Number(row.time), model: row.model, input: row.input, output: row.output, images: images(row) };
-}
-
-/** Escapes LIKE wildcards with `!` (an escape character all three engines take the same way). */
-export function likeContains(text: string): string {
-  return `%${text.replace(/[!%_]/g, (ch) => `!${ch}`)}%`;
 }
 
 /** What the routes read of sessions and logs, as their readers may see them. */
@@ -182,23 +174,7 @@ function sessionBook(ctx: ServerPluginContext) {
     return query.orderBy('sessions.id', direction === 'prev' ? 'desc' : 'asc').limit(1).executeTakeFirst();
   }
 
-  /** The caller's logs whose input or output contains `text` (any case), newest first, as previews. */
-  async function search(user: UserRow, text: string): Promise<PublicLog[]> {
-    const pattern = likeContains(text);
-    // lower() on both sides: case-insensitive on every engine, and the same folding on both.
-    const contains = (column: 'logs.input' | 'logs.output') => sql<SqlBool>`lower(${sql.ref(column)}) like lower(${pattern}) escape '!'`;
-    const rows = await db
-      .selectFrom('logs')
-      .select(logColumns)
-      .where('logs.user_id', '=', user.id)
-      .where((eb) => eb.or([contains('logs.input'), contains('logs.output')]))
-      .orderBy('logs.time', 'desc')
-      .limit(SEARCH_MAX)
-      .execute();
-    return rows.map(publicLog).map((log) => ({ ...log, input: previewLine(log.input), output: previewLine(log.output) }));
-  }
-
-  return { detail, summaries, readable, adjacentLog, adjacentSession, search };
+  return { detail, summaries, readable, adjacentLog, adjacentSession };
 }
 
 /** The session and log API's routes; the browser's client is typed from them (SessionRoutes). */
@@ -278,10 +254,6 @@ export function sessionRoutes(ctx: ServerPluginContext) {
       if (!found) return refuse(c, 404, MESSAGES.notFound);
       const logs = await sessions.memory(Number(found.session.id), LOG_LIST_MAX);
       return answer(c, { logs: logs.map(publicLog) });
-    })
-    .get('/api/log/search', requireUser, validate('query', searchQuery), async (c) => {
-      const { text } = c.req.valid('query');
-      return answer(c, { logs: await book.search(me(c), text) });
     });
 }
 

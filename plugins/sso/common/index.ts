@@ -1,7 +1,10 @@
-// The sso commands, on the typed client of the sso routes. Signing on is a navigation: the
-// browser goes to the provider and comes back to the page, which asks what came of it.
-import { effect, error, keptSettings, PlatformRef, saidIn, send, text, typedClient, withApiErrors, type CommandHandler, type Output, type PluginContext, type PublicUser } from '../../../src/core/index.ts';
+// The sso commands, on the typed client of the sso routes. Signing on in the browser is a
+// navigation: it goes to the provider and comes back to the page, which asks what came of it.
+// The terminal signs on with the device authorization grant (device.ts).
+import { effect, error, PlatformRef, send, text, typedClient, withApiErrors, type CommandHandler, type Output, type PluginContext } from '../../../src/core/index.ts';
 import type { SsoRoutes } from '../server/index.ts';
+import { deviceLogin } from './device.ts';
+import { landed } from './landed.ts';
 import { MESSAGES } from './messages.ts';
 
 export { MESSAGES };
@@ -9,7 +12,7 @@ export { MESSAGES };
 export function ssoAccess(ctx: PluginContext) {
   return typedClient<SsoRoutes>(ctx.services.get(PlatformRef).api).api.sso;
 }
-type SsoApi = ReturnType<typeof ssoAccess>;
+export type SsoApi = ReturnType<typeof ssoAccess>;
 
 /** The start route of a provider, as the browser navigates to it. */
 const startUrl = (provider: string | undefined, link: boolean) => {
@@ -19,11 +22,12 @@ const startUrl = (provider: string | undefined, link: boolean) => {
 
 /** Checks the provider by the server's list first, so a typo is said here rather than on a blank page. */
 const goTo =
-  (api: SsoApi, link: boolean): CommandHandler =>
+  (ctx: PluginContext, api: SsoApi, link: boolean): CommandHandler =>
   (c) =>
     withApiErrors(async () => {
-      // The provider's page needs a browser: the terminal client logs in another way.
-      if (c.env !== 'browser') return error(MESSAGES.browserOnly);
+      // The provider's page needs a browser: the terminal signs on with the device grant.
+      const terminal = c.env !== 'browser';
+      if (terminal && link) return error(MESSAGES.browserOnly);
       const { providers } = (await send(api.providers.$get())).result;
       const wanted = c.args.provider?.toLowerCase();
       const names = providers.map((p) => p.name);
@@ -31,35 +35,27 @@ const goTo =
       if (!wanted && providers.length > 1) return error(MESSAGES.whichProvider(names.join(', '), names[0]!));
       if (wanted && !names.includes(wanted)) return error(MESSAGES.unknownProvider(wanted, names.join(', ')));
       const name = wanted ?? names[0]!;
+      if (terminal) return deviceLogin(ctx, api, c, name);
       return [text(MESSAGES.going(name)), effect({ type: 'open', url: startUrl(name, link), blank: false })];
     });
 
-function providersLine(c: Parameters<CommandHandler>[0], providers: { name: string; issuer: string }[]): Output {
-  if (providers.length === 0) return text(MESSAGES.noProviders);
-  return { kind: 'table', columns: [c.t('info.provider'), c.t('info.issuer')], rows: providers.map((p) => [p.name, p.issuer]) };
-}
-
-/** Back from the provider (`?sso=done`): the account the browser is now logged in to, or why not. */
-export async function landed(ctx: PluginContext, api: SsoApi): Promise<void> {
-  const location = globalThis.location as Location | undefined;
-  if (!location || new URLSearchParams(location.search).get('sso') !== 'done') return;
-  globalThis.history?.replaceState(null, '', location.pathname + location.hash);
-  const outputs = await withApiErrors(async (): Promise<Output[]> => {
-    const answer = await send(api.outcome.$get());
-    const user = answer.result.user as PublicUser;
-    ctx.settings.set('user', user.username);
-    // The account's settings, as the user plugin's login applies them.
-    for (const { key } of keptSettings(ctx.settings.specs())) if (key in user.settings) ctx.settings.set(key, user.settings[key] as never);
-    return [text(saidIn(answer))];
-  });
-  ctx.events.emit('output', Array.isArray(outputs) ? outputs : [outputs]);
+function providersLine(c: Parameters<CommandHandler>[0], providers: { name: string; issuer: string }[], redirectUri: string | null): Output[] {
+  if (providers.length === 0) return [text(MESSAGES.noProviders)];
+  const table: Output = { kind: 'table', columns: [c.t('info.provider'), c.t('info.issuer')], rows: providers.map((p) => [p.name, p.issuer]) };
+  // Root's: the return address the operator registers (a provider refusing it shows only its own page).
+  return redirectUri ? [table, text(MESSAGES.redirectUri(redirectUri))] : [table];
 }
 
 export function activateSso(ctx: PluginContext): void {
   const api = ssoAccess(ctx);
-  ctx.handle('login.sso', goTo(api, false));
-  ctx.handle('user.sso.link', goTo(api, true));
-  ctx.handle('sso', (c) => withApiErrors(async () => providersLine(c, (await send(api.providers.$get())).result.providers)));
+  ctx.handle('login.sso', goTo(ctx, api, false));
+  ctx.handle('user.sso.link', goTo(ctx, api, true));
+  ctx.handle('sso', (c) =>
+    withApiErrors(async () => {
+      const { providers, redirectUri } = (await send(api.providers.$get())).result;
+      return providersLine(c, providers, redirectUri);
+    }),
+  );
   ctx.handle('user.sso', (c) =>
     withApiErrors(async () => {
       const { identities } = (await send(api.identity.$get())).result;
@@ -79,5 +75,11 @@ export function activateSso(ctx: PluginContext): void {
       return { kind: 'markdown', text: blocks.join('\n\n') };
     }),
   );
+  // The Documentation page names the providers this server has (none: no line).
+  ctx.docs(async () => {
+    const { providers } = (await send(api.providers.$get())).result;
+    if (!providers.length) return {};
+    return { features: [{ key: 'docs.features.providers', order: 108, more: true, vars: { providers: providers.map((p) => p.name).join(', ') } }] };
+  });
   void landed(ctx, api);
 }

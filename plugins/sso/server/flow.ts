@@ -9,21 +9,21 @@ import type { AppEnv, Message, ServerPluginContext } from '../../../src/core/ind
 import { MESSAGES } from '../common/messages.ts';
 import type { Provider, SsoConfig } from './env.ts';
 import { identities, type Claims } from './identity.ts';
-import { explainFailure, type RelyingParty } from './oidc.ts';
+import { explainFailure, why, type RelyingParty } from './oidc.ts';
 import type { SsoDb } from './table.ts';
 
 const FLOW_MS = 10 * 60_000;
 /** Sign-ons under way at once from one address: each is a row until it ends or expires. */
 export const FLOWS_PER_ADDRESS = 20;
-const LOGIN_MS = 24 * 3_600_000;
+export const LOGIN_MS = 24 * 3_600_000;
 /** How many sign-ons' claims root's `:sso test` keeps. */
 const CLAIMS_KEPT = 20;
 export const FLOW_COOKIE = 'sso_flow';
 export const SAID_COOKIE = 'sso_said';
 const COOKIE_PATH = '/api/sso';
 
-const base64url = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64url');
-const sha256 = async (s: string) => base64url(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(s))));
+export const base64url = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64url');
+export const sha256 = async (s: string) => base64url(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(s))));
 
 /** Where the browser comes back: PUBLIC_URL, else the origin the request came to. */
 export function originOf(ctx: ServerPluginContext, c: Context<AppEnv>): string {
@@ -37,10 +37,23 @@ export function originOf(ctx: ServerPluginContext, c: Context<AppEnv>): string {
   return `${scheme}//${host}`;
 }
 
+export const CALLBACK_PATH = '/api/sso/callback';
+/** The redirect URI of this server, as the provider must have it registered. */
+export const callbackUri = (ctx: ServerPluginContext, c: Context<AppEnv>) => `${originOf(ctx, c)}${CALLBACK_PATH}`;
+
 /** Which outcome a flow had: a message name and its values, signed, for the shell to say. */
 export interface Said {
   name: keyof typeof MESSAGES;
   values: (string | number)[];
+}
+
+/** Root's `:sso test`: the claims as the ID token had them; its own fields about the token stay out (never the token). */
+export async function keepClaims(ctx: ServerPluginContext, provider: Provider, claims: Claims, username: string | null, outcome: string): Promise<void> {
+  const db = ctx.db as unknown as SsoDb;
+  const { at_hash: _a, c_hash: _c, nonce: _n, ...kept } = claims;
+  await db.insertInto('sso_claims').values({ provider: provider.name, subject: claims.sub, username, outcome, claims: JSON.stringify(kept).slice(0, 16_000), created_at: ctx.now() }).execute();
+  const old = await db.selectFrom('sso_claims').select('id').orderBy('id', 'desc').offset(CLAIMS_KEPT).limit(100).execute();
+  if (old.length) await db.deleteFrom('sso_claims').where('id', 'in', old.map((r) => r.id)).execute();
 }
 
 export function flows(ctx: ServerPluginContext, config: SsoConfig, rp: RelyingParty) {
@@ -63,14 +76,6 @@ export function flows(ctx: ServerPluginContext, config: SsoConfig, rp: RelyingPa
     return say(c, { name, values: Object.values(message.params).map((v) => (typeof v === 'object' ? String(v) : v)) }, origin);
   }
 
-  async function keepClaims(provider: Provider, claims: Claims, username: string | null, outcome: string): Promise<void> {
-    // The claims as the ID token had them; its own fields about the token stay out (never the token).
-    const { at_hash: _a, c_hash: _c, nonce: _n, ...kept } = claims;
-    await db.insertInto('sso_claims').values({ provider: provider.name, subject: claims.sub, username, outcome, claims: JSON.stringify(kept).slice(0, 16_000), created_at: ctx.now() }).execute();
-    const old = await db.selectFrom('sso_claims').select('id').orderBy('id', 'desc').offset(CLAIMS_KEPT).limit(100).execute();
-    if (old.length) await db.deleteFrom('sso_claims').where('id', 'in', old.map((r) => r.id)).execute();
-  }
-
   return {
     /** Redirects to the provider's login page, the flow kept in the database. */
     async start(c: Context<AppEnv>, provider: Provider, linkUserId: number | null): Promise<Response> {
@@ -85,14 +90,14 @@ export function flows(ctx: ServerPluginContext, config: SsoConfig, rp: RelyingPa
       try {
         configuration = await rp.configuration(provider);
       } catch (err) {
-        ctx.log.warn({ provider: provider.name, issuer: provider.issuer, error: (err as Error).message, code: (err as { code?: string }).code }, 'sso discovery failed');
+        ctx.log.warn({ provider: provider.name, issuer: provider.issuer, error: why(err) }, 'sso discovery failed');
         return refusedWith(c, 'providerDown', [provider.name]);
       }
       const state = client.randomState();
       const nonce = client.randomNonce();
       const verifier = client.randomPKCECodeVerifier();
       const binding = base64url(crypto.getRandomValues(new Uint8Array(32)));
-      const redirectUri = `${originOf(ctx, c)}/api/sso/callback`;
+      const redirectUri = callbackUri(ctx, c);
       const now = ctx.now();
       await db
         .insertInto('sso_flows')
@@ -120,7 +125,8 @@ export function flows(ctx: ServerPluginContext, config: SsoConfig, rp: RelyingPa
       // Single use, across instances: the one update that marks it used wins.
       const taken = row && row.expires_at > now && row.used_at === null ? await db.updateTable('sso_flows').set({ used_at: now }).where('state_hash', '=', row.state_hash).where('used_at', 'is', null).executeTakeFirst() : undefined;
       if (!row || !taken || Number(taken.numUpdatedRows) !== 1) {
-        ctx.log.warn({ state: state ? 'unknown, expired or used' : 'missing' }, 'sso callback refused');
+        // A provider sending back to another address than the one the flow began at lands here too.
+        ctx.log.warn({ state: state ? 'unknown, expired or used' : 'missing', redirectUri: callbackUri(ctx, c), hint: 'if sign-ons keep failing here, check the redirect URI registered at the provider' }, 'sso callback refused');
         return refusedWith(c, 'flowUnknown');
       }
       // Back to the origin the flow began at, whatever the callback's request says.
@@ -159,13 +165,13 @@ export function flows(ctx: ServerPluginContext, config: SsoConfig, rp: RelyingPa
       }
       const resolved = await people.resolve(c, provider, claims, row.link_user_id);
       if ('refused' in resolved) {
-        await keepClaims(provider, claims, null, resolved.outcome);
+        await keepClaims(ctx, provider, claims, null, resolved.outcome);
         ctx.log.warn({ provider: provider.name, subject: claims.sub, outcome: resolved.outcome }, 'sso sign-on refused');
         return sayMessage(c, resolved.refused, origin);
       }
       const { user } = resolved;
       await people.applyRules(c, provider, claims, user);
-      await keepClaims(provider, claims, user.username, row.link_user_id !== null ? 'linked' : 'loggedIn');
+      await keepClaims(ctx, provider, claims, user.username, row.link_user_id !== null ? 'linked' : 'loggedIn');
       if (row.link_user_id !== null) return refusedWith(c, 'linked', [provider.name, String(claims.email ?? claims.sub)], origin);
       const previous = c.get('token');
       if (previous) await ctx.accounts.revokeToken(previous);

@@ -6,12 +6,15 @@ import type { AppEnv, Message, ServerPluginContext, ServerPluginModule } from '.
 import { SERVER_MESSAGES } from '../../../src/core/serverMessages.ts';
 import { MESSAGES } from '../common/messages.ts';
 import ssoEnv, { type Provider } from './env.ts';
-import { flows, type Said } from './flow.ts';
+import { CALLBACK_PATH, callbackUri, flows, type Said } from './flow.ts';
 import { relyingParty } from './oidc.ts';
 import { localPasswordGates } from './gates.ts';
-import { ssoTablesMigration, type SsoDb } from './table.ts';
+import { devices } from './device.ts';
+import { ssoDevicesMigration, ssoTablesMigration, type SsoDb } from './table.ts';
 
 const startQuery = z.object({ provider: z.string().max(64).optional(), link: z.enum(['1']).optional() });
+const deviceBody = z.object({ provider: z.string().max(64).optional() });
+const pollBody = z.object({ handle: z.string().min(1).max(64) });
 
 /** A message of the catalogue from its name and values (what the outcome cookie carries). */
 function messageOf(said: Said): Message {
@@ -22,7 +25,9 @@ function messageOf(said: Said): Message {
 export function ssoRoutes(ctx: ServerPluginContext) {
   const config = ssoEnv.of(ctx);
   const db = ctx.db as unknown as SsoDb;
-  const flow = flows(ctx, config, relyingParty(config));
+  const rp = relyingParty(config);
+  const flow = flows(ctx, config, rp);
+  const device = devices(ctx, config, rp);
   const byName = (name: string) => config.providers.find((p) => p.name === name);
   const names = () => config.providers.map((p) => p.name).join(', ');
   /** The provider a start names, or why not. */
@@ -34,7 +39,11 @@ export function ssoRoutes(ctx: ServerPluginContext) {
   const refuseChoice = (c: Context<AppEnv>, chosen: Message) => ctx.refuse(c, chosen === MESSAGES.noProviders ? 404 : 400, chosen);
 
   return new Hono<AppEnv>()
-    .get('/api/sso/providers', (c) => ctx.answer(c, { providers: config.providers.map((p) => ({ name: p.name, issuer: p.issuer })) }))
+    .get('/api/sso/providers', (c) => {
+      // Root registers the client at the provider: the exact return address, as this server names it.
+      const redirectUri = c.get('user')?.username === 'root' && config.providers.length ? callbackUri(ctx, c) : null;
+      return ctx.answer(c, { providers: config.providers.map((p) => ({ name: p.name, issuer: p.issuer })), redirectUri });
+    })
     .get('/api/sso/start', ctx.sameSiteOnly, ctx.validate('query', startQuery), async (c) => {
       const { provider, link } = c.req.valid('query');
       const chosen = choose(provider);
@@ -43,6 +52,12 @@ export function ssoRoutes(ctx: ServerPluginContext) {
       if (link && !user) return ctx.refuse(c, 401, SERVER_MESSAGES.pleaseLogin);
       return flow.start(c, chosen, link && user ? user.id : null);
     })
+    .post('/api/sso/device', ctx.validate('json', deviceBody), async (c) => {
+      const chosen = choose(c.req.valid('json').provider);
+      if ('code' in chosen) return refuseChoice(c, chosen);
+      return device.start(c, chosen);
+    })
+    .post('/api/sso/device/poll', ctx.validate('json', pollBody), (c) => device.poll(c, c.req.valid('json').handle, byName))
     .get('/api/sso/callback', (c) => flow.callback(c, byName))
     .get('/api/sso/outcome', async (c) => {
       const said = flow.said(c);
@@ -67,10 +82,16 @@ export function ssoRoutes(ctx: ServerPluginContext) {
 export type SsoRoutes = ReturnType<typeof ssoRoutes>;
 
 const module: ServerPluginModule = {
-  migrations: { '0001_sso_tables': ssoTablesMigration },
+  migrations: { '0001_sso_tables': ssoTablesMigration, '0002_sso_devices': ssoDevicesMigration },
   routes: ssoRoutes,
   register: (ctx: ServerPluginContext) => {
-    localPasswordGates(ctx, ssoEnv.of(ctx));
+    const config = ssoEnv.of(ctx);
+    localPasswordGates(ctx, config);
+    // A provider that refuses the return address shows its own page: the operator finds it here.
+    if (config.providers.length) {
+      const redirectUri = ctx.publicUrl ? `${new URL(ctx.publicUrl).origin}${CALLBACK_PATH}` : `<the address people reach shellchat at>${CALLBACK_PATH} (set PUBLIC_URL to name it)`;
+      ctx.log.info({ providers: config.providers.map((p) => p.name), redirectUri }, 'sso: register this redirect URI at each identity provider');
+    }
     const db = ctx.db as unknown as SsoDb;
     // `:user` shows the identities linked to the account.
     ctx.accounts.describe(async (user) => {

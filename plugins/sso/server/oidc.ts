@@ -6,8 +6,42 @@ import type { Message } from '../../../src/core/index.ts';
 import { MESSAGES } from '../common/messages.ts';
 import type { Provider, SsoConfig } from './env.ts';
 
-/** Seconds a discovery or token request may take before the provider counts as not answering. */
-const REQUEST_TIMEOUT = 10;
+/** Seconds a discovery, key or token request may take before the provider counts as not answering. */
+export const REQUEST_TIMEOUT = 10;
+/** The most an issuer's answer may weigh: a discovery document, keys or tokens are a few kB. */
+export const MAX_ANSWER_BYTES = 1_000_000;
+
+/**
+ * fetch for the issuer's calls: the issuer is the operator's (trusted, and often internal, so
+ * not the egress-safe fetch), but a broken one costs at most REQUEST_TIMEOUT and MAX_ANSWER_BYTES.
+ */
+export async function issuerFetch(url: string, options: client.CustomFetchOptions): Promise<Response> {
+  const timeout = AbortSignal.timeout(REQUEST_TIMEOUT * 1000);
+  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+  const res = await fetch(url, { ...options, signal } as RequestInit);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = res.body?.getReader();
+  for (let part = await reader?.read(); reader && part && !part.done; part = await reader.read()) {
+    size += part.value.byteLength;
+    if (size > MAX_ANSWER_BYTES) {
+      await reader.cancel();
+      throw Object.assign(new Error(`the issuer's answer from ${new URL(url).pathname} is over ${MAX_ANSWER_BYTES} bytes`), { code: 'SSO_ANSWER_TOO_LARGE' });
+    }
+    chunks.push(part.value);
+  }
+  const empty = res.status === 204 || res.status === 304;
+  return new Response(empty ? null : Buffer.concat(chunks), { status: res.status, statusText: res.statusText, headers: res.headers });
+}
+
+/** An error and its causes, as the operator's log says why (fetch failed ← connect ECONNREFUSED ...). */
+export function why(err: unknown): string {
+  const parts: string[] = [];
+  for (let e = err as { message?: string; code?: string; cause?: unknown } | undefined, n = 0; e && n < 4; e = e.cause as typeof e, n++) {
+    parts.push([e.code, e.message].filter(Boolean).join(' '));
+  }
+  return parts.filter(Boolean).join(' ← ');
+}
 
 export function relyingParty(config: SsoConfig) {
   const discovered = new Map<string, Promise<client.Configuration>>();
@@ -24,7 +58,7 @@ export function relyingParty(config: SsoConfig) {
             { [client.clockTolerance]: config.clockToleranceSeconds },
             provider.clientSecret ? client.ClientSecretPost(provider.clientSecret) : client.None(),
             // The issuer is the operator's (not a person's) URL: an internal Keycloak over http is allowed.
-            { timeout: REQUEST_TIMEOUT, ...(issuer.protocol === 'http:' ? { execute: [client.allowInsecureRequests] } : {}) },
+            { timeout: REQUEST_TIMEOUT, [client.customFetch]: issuerFetch, ...(issuer.protocol === 'http:' ? { execute: [client.allowInsecureRequests] } : {}) },
           )
           .then((configuration) => {
             configuration.timeout = REQUEST_TIMEOUT;
@@ -55,7 +89,7 @@ export function explainFailure(err: unknown, provider: Provider, redirectUri: st
   const details = (inner.cause ?? {}) as { claim?: string; error?: string; error_description?: string; alg?: string };
   const providerError = e.error ?? details.error;
   const description = e.error_description ?? details.error_description;
-  const log = { provider: provider.name, code: e.code, error: e.message, check: inner.message, providerError, providerDescription: description, claim: details.claim };
+  const log = { provider: provider.name, code: e.code, error: why(err), check: inner.message, providerError, providerDescription: description, claim: details.claim };
   const message = inner.message ?? '';
   if (e.code === 'OAUTH_JWT_TIMESTAMP_CHECK_FAILED') return { said: MESSAGES.clockSkew, log };
   if (e.code === 'OAUTH_JWT_CLAIM_COMPARISON_FAILED' || e.code === 'OAUTH_JSON_ATTRIBUTE_COMPARISON_FAILED') {
@@ -68,7 +102,7 @@ export function explainFailure(err: unknown, provider: Provider, redirectUri: st
   if (/signature verification failed/i.test(message)) return { said: MESSAGES.tokenInvalid('its signature does not verify'), log };
   if (/"alg"|JWS algorithm/i.test(message) || details.alg) return { said: MESSAGES.tokenInvalid('its signature algorithm is not accepted'), log };
   if (e.code === 'OAUTH_KEY_SELECTION_FAILED') return { said: MESSAGES.tokenInvalid('no key of the provider signed it'), log };
-  if (e.name === 'TypeError' || e.code === 'OAUTH_RESPONSE_IS_NOT_JSON' || e.code === 'OAUTH_RESPONSE_IS_NOT_CONFORM' || /fetch|timeout|ECONN|abort/i.test(e.message ?? '')) {
+  if (e.name === 'TypeError' || e.code === 'OAUTH_RESPONSE_IS_NOT_JSON' || e.code === 'OAUTH_RESPONSE_IS_NOT_CONFORM' || /fetch|timeout|ECONN|abort|SSO_ANSWER_TOO_LARGE/i.test(why(err))) {
     return { said: MESSAGES.providerDown(provider.name), log };
   }
   return { said: MESSAGES.tokenInvalid(e.code ?? 'the provider answered what was not expected'), log };

@@ -48,7 +48,23 @@ export interface SsoClaimsTable {
   created_at: number;
 }
 
-export type SsoDb = Kysely<Database & { sso_flows: SsoFlowsTable; sso_identities: SsoIdentitiesTable; sso_claims: SsoClaimsTable }>;
+/** A terminal's sign-on under way (the device authorization grant), polled from any instance. */
+export interface SsoDevicesTable {
+  /** SHA-256 of the handle the terminal polls with. */
+  handle_hash: string;
+  provider: string;
+  /** The provider's device code, sealed with the server's secret. */
+  device_code: string;
+  /** Seconds between two questions to the provider (raised when it says slow_down). */
+  interval_s: number;
+  /** The provider is asked again no sooner than this, whatever the terminals do. */
+  next_poll_at: number;
+  address: string;
+  created_at: number;
+  expires_at: number;
+}
+
+export type SsoDb = Kysely<Database & { sso_flows: SsoFlowsTable; sso_identities: SsoIdentitiesTable; sso_claims: SsoClaimsTable; sso_devices: SsoDevicesTable }>;
 
 export const ssoTablesMigration: MigrationFactory = (engine, c) => ({
   async up(db) {
@@ -93,5 +109,25 @@ export const ssoTablesMigration: MigrationFactory = (engine, c) => ({
   },
   async down(db) {
     for (const table of ['sso_claims', 'sso_identities', 'sso_flows']) await db.schema.dropTable(table).ifExists().execute();
+  },
+});
+
+export const ssoDevicesMigration: MigrationFactory = (_engine, c) => ({
+  async up(db) {
+    await db.schema
+      .createTable('sso_devices')
+      .addColumn('handle_hash', c.name, (col) => col.primaryKey())
+      .addColumn('provider', c.name, (col) => col.notNull())
+      .addColumn('device_code', c.text, (col) => col.notNull())
+      .addColumn('interval_s', 'integer', (col) => col.notNull())
+      .addColumn('next_poll_at', c.bigint, (col) => col.notNull())
+      .addColumn('address', c.name, (col) => col.notNull())
+      .addColumn('created_at', c.bigint, (col) => col.notNull())
+      .addColumn('expires_at', c.bigint, (col) => col.notNull())
+      .execute();
+    await db.schema.createIndex('sso_devices_address').on('sso_devices').column('address').execute();
+  },
+  async down(db) {
+    await db.schema.dropTable('sso_devices').ifExists().execute();
   },
 });

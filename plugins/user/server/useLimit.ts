@@ -73,6 +73,8 @@ export function registerUseLimit(ctx: ServerPluginContext): void {
     const waits = [await nextAllowed(db, mine(owner), applied, now)];
     if (!owner.user && owner.address) waits.push(await nextAllowed(db, fromAddress(owner.address), times(applied, perAddress), now));
     const refused = waits.filter((t) => t !== undefined);
-    return refused.length ? refusal(!owner.user, Math.max(...refused), now) : undefined;
+    if (!refused.length) return undefined;
+    const at = Math.max(...refused);
+    return Number.isFinite(at) ? { said: refusal(!owner.user, at, now), retryAt: at } : refusal(!owner.user, at, now);
   });
 }

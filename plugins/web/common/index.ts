@@ -1,11 +1,12 @@
 // The web commands, in the browser and the terminal alike: `:web "query"` lists numbered
-// results, `:web open <n|url>` reads a page for the next question (a marker line says what is
-// attached), `:web` lists the pages read. Everything shown of the web is plain text: tables and
-// text lines, never markdown or markup a page chose.
-import { error, PlatformRef, send, text, typedClient, withApiErrors, type Output, type PluginContext } from '../../../src/core/index.ts';
+// results, `:web open <n|url>` reads a page for the next question (its `+page[url]` marker goes
+// into the input, as an attached file's does), `:web` lists the pages read. Everything shown
+// of the web is plain text: tables and text lines, never markdown or markup a page chose.
+import { effect, error, PlatformRef, send, text, typedClient, withApiErrors, type Output, type PluginContext } from '../../../src/core/index.ts';
 import type { WebRoutes } from '../server/index.ts';
 import type { SearchResult } from './api.ts';
 import { MESSAGES } from './messages.ts';
+import { pageMarker } from './marker.ts';
 
 export { MESSAGES };
 
@@ -52,7 +53,8 @@ export function activateWeb(ctx: PluginContext): void {
       const { result } = await send(api().open.$post({ json: { url } }));
       const lines = [c.t('msg.attached', { title: result.title, url: result.url, chars: result.chars.toLocaleString() })];
       if (result.cut) lines.push(c.t('msg.cut', { what: result.cut }));
-      return lines.map((line) => text(line));
+      // The page goes with the question that carries its marker, as an attached file does.
+      return [...lines.map((line) => text(line)), effect({ type: 'attach', marker: pageMarker(result.url) })];
     }),
   );
 }

@@ -32,6 +32,8 @@ const webEnv = definePluginEnv(
     WEB_TURN_MAX_CHARS: doc(number(40_000, 1000, 400_000, true), '`40000`', 'Characters of web text (pages and results) given to the model in one question, all together'),
     WEB_TURN_MAX_CALLS: doc(number(8, 1, 50, true), '`8`', 'Searches and page reads one question may make (the model\'s calls and `+web[...]`); a visitor gets WEB_VISITOR_TURN_MAX_CALLS'),
     WEB_VISITOR_TURN_MAX_CALLS: doc(number(3, 0, 50, true), '`3`', 'Searches and page reads one question of a visitor (not logged in) may make'),
+    WEB_EXTRACT_WORKERS: doc(number(2, 1, 16, true), '`2`', 'Worker threads HTML pages are turned into text in, at once (more wait, up to 128)'),
+    WEB_EXTRACT_TIMEOUT_MS: doc(number(5_000, 100, 60_000, true), '`5000`', 'Longest time one page\'s HTML may take to become text, in milliseconds: past it its worker thread is ended and replaced, and the read says so'),
     WEB_USAGE_LIMITS: doc(limits, '`anonymous:30,150,400;user:300,-,-`', 'Searches and page reads per role and rolling day, week and month, in USAGE_LIMITS\'s form (`role:daily,weekly,monthly;...`); counted in the usage ledger; root has none'),
   },
   (e) => ({
@@ -47,6 +49,8 @@ const webEnv = definePluginEnv(
     turnMaxCalls: e.WEB_TURN_MAX_CALLS,
     visitorTurnMaxCalls: e.WEB_VISITOR_TURN_MAX_CALLS,
     usageLimits: e.WEB_USAGE_LIMITS,
+    extractWorkers: e.WEB_EXTRACT_WORKERS,
+    extractTimeoutMs: e.WEB_EXTRACT_TIMEOUT_MS,
   }),
 );
 

@@ -9,8 +9,10 @@ import { MessageError, saidBy, type AppEnv, type ServerPluginContext, type Serve
 import { QUERY_MAX, READS_LISTED, URL_MAX, type SearchResult } from '../common/api.ts';
 import { MESSAGES } from '../common/messages.ts';
 import { WEB_FUNCTIONS } from '../common/functions.ts';
+import { markedUrls } from '../common/marker.ts';
 import { pageText, resultsText, webDirective } from './context.ts';
 import webEnv, { type WebConfig } from './env.ts';
+import { extractPoolOf, pageReader } from './extractPool.ts';
 import { budgetOf, createLedger, type Ledger, type TurnBudget } from './ledger.ts';
 import { readPage, type Page } from './read.ts';
 import { createReads, readsMigration, type Reads, type WebDb } from './reads.ts';
@@ -33,6 +35,7 @@ function webOf(ctx: ServerPluginContext): Web {
   const config = webEnv.of(ctx);
   const ledger = createLedger(config, { withUseLocks: ctx.withUseLocks, now: () => ctx.now(), visitorsPerAddress: ctx.config.visitorsPerAddress });
   const backend = backendOf(config);
+  const tools = { extractText: (name: string, data: Uint8Array) => ctx.attachments.extractText(name, data), pageOf: pageReader(extractPoolOf(ctx, config)) };
   const web: Web = {
     config,
     ledger,
@@ -45,7 +48,7 @@ function webOf(ctx: ServerPluginContext): Web {
     async read(owner, url, budget, signal) {
       if (!/^https?:\/\//i.test(url)) throw new MessageError(MESSAGES.badUrl);
       await ledger.spend(owner, 'web_fetch', budget);
-      return readPage(ctx.egressFetch, ctx.attachments, url, { maxBytes: config.pageMaxBytes, timeoutMs: config.pageTimeoutMs }, signal);
+      return readPage(ctx.egressFetch, tools, url, { maxBytes: config.pageMaxBytes, timeoutMs: config.pageTimeoutMs, wantChars: config.pageMaxChars }, signal);
     },
   };
   made.set(ctx, web);
@@ -159,12 +162,14 @@ const plugin: ServerPluginModule = {
   register(ctx) {
     const web = webOf(ctx);
     for (const [name, tool] of Object.entries(webTools(ctx))) ctx.generation.addTool(name, tool);
-    // The pages read for this question, and the search a `+web[query]` asks for.
+    // A visitor's reads go on into the account they log in to, as their conversation does.
+    ctx.sessions.onAdopt((db, deviceId, userId) => web.reads.adopt(db, deviceId, userId));
+    // The pages this question carries the markers of (`+page[url]`), and the search a `+web[query]` asks for.
     ctx.generation.addContextProvider(async ({ request, owner, signal, status }) => {
       if (!owner) return;
       const budget = budgetOf(signal);
       const system: string[] = [];
-      for (const page of await web.reads.takePending(owner)) {
+      for (const page of await web.reads.takeNamed(owner, markedUrls(request.user_input))) {
         system.push(pageText({ url: page.url, title: page.title, text: page.body, cut: page.cut }, budget, web.config.pageMaxChars, web.config.turnMaxChars));
       }
       const query = webDirective(request.user_input);

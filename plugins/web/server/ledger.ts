@@ -55,15 +55,16 @@ export function createLedger(config: WebConfig, deps: LedgerDeps) {
     owner.user ? eb('user_id', '=', owner.user.id) : eb.and([eb('user_id', 'is', null), eb('device_id', '=', owner.deviceId)]);
   const fromAddress = (address: string): Rows => (eb) => eb.and([eb('user_id', 'is', null), eb('address', '=', address)]);
 
-  async function used(db: Transaction<Database>, rows: Rows, since: number): Promise<number> {
+  /** Rows of `rows` since each of `sinces`, counted in one query (a search's limit check is on its path). */
+  async function used(db: Transaction<Database>, rows: Rows, sinces: number[]): Promise<number[]> {
     const row = await db
       .selectFrom('usage')
-      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .select((eb) => sinces.map((since, i) => eb.fn.sum<number | string | null>(eb.case().when('created_at', '>=', since).then(1).else(0).end()).as(`n${i}`)))
       .where(rows)
       .where('kind', 'in', ['web_search', 'web_fetch'])
-      .where('created_at', '>=', since)
+      .where('created_at', '>=', Math.min(...sinces))
       .executeTakeFirst();
-    return Number(row?.n ?? 0);
+    return sinces.map((_, i) => Number((row as Record<string, unknown> | undefined)?.[`n${i}`] ?? 0));
   }
 
   /** Throws the refusal when the question's bound is reached (counts the call in `budget`). */
@@ -81,13 +82,14 @@ export function createLedger(config: WebConfig, deps: LedgerDeps) {
     if (!limits) return;
     const counted: [Rows, number][] = [[mine(owner), 1]];
     if (!owner.user && owner.address) counted.push([fromAddress(owner.address), deps.visitorsPerAddress]);
+    const windows = WINDOWS.filter((w) => limits[w] !== null);
+    if (!windows.length) return;
     for (const [rows, factor] of counted) {
-      for (const w of WINDOWS) {
-        const limit = limits[w] === null ? null : limits[w] * factor;
-        if (limit === null) continue;
-        const n = await used(db, rows, at - USAGE_WINDOWS_MS[w]);
-        if (n >= limit) throw new MessageError(MESSAGES.limit(n, limit, WINDOW_WORDS[w]));
-      }
+      const counts = await used(db, rows, windows.map((w) => at - USAGE_WINDOWS_MS[w]));
+      windows.forEach((w, i) => {
+        const limit = limits[w]! * factor;
+        if (counts[i]! >= limit) throw new MessageError(MESSAGES.limit(counts[i]!, limit, WINDOW_WORDS[w]));
+      });
     }
   }
 

@@ -2,12 +2,12 @@
 // loopback and metadata addresses refused after DNS and after each redirect, at most 5
 // redirects), with this plugin's own caps on top: the bytes read (a longer page is read that
 // far and said to be cut), the time (an endless trickle stops there), and the content types
-// (HTML, plain text, PDF). The text comes out of extract.ts (Readability on linkedom) or the
-// server's PDF extraction.
+// (HTML, plain text, PDF). The text comes out of extract.ts (Readability on linkedom, in a
+// worker thread: extractPool.ts) or the server's PDF extraction.
 import { MessageError, saidBy } from '../../../src/core/messages.ts';
 import type { AttachmentsApi } from '../../../src/core/index.ts';
 import { MESSAGES } from '../common/messages.ts';
-import { decode, HTML_MAX_BYTES, htmlToPage, PARSE_MAX_CHARS } from './extract.ts';
+import { decode, HTML_MAX_BYTES, PARSE_MAX_CHARS } from './extract.ts';
 import { plainText } from './plain.ts';
 
 export interface Page {
@@ -22,7 +22,12 @@ export interface Page {
 export interface ReadOptions {
   maxBytes: number;
   timeoutMs: number;
+  /** Characters of text the model is given of a page (WEB_PAGE_MAX_CHARS): what a parse must find. */
+  wantChars: number;
 }
+
+/** The first parse of an HTML page: this many times the text wanted, in characters of HTML. */
+const FIRST_PARSE = 1.5;
 
 const TYPES = ['text/html', 'application/xhtml+xml', 'text/plain', 'application/pdf'];
 
@@ -61,9 +66,14 @@ async function readCapped(body: ReadableStream<Uint8Array>, maxBytes: number, si
   return { data, cut };
 }
 
+/** How a page's text is taken: a PDF's by the server's extraction, HTML's in the web worker pool (extractPool.ts). */
+export interface PageTools extends Pick<AttachmentsApi, 'extractText'> {
+  pageOf(html: string, url: string): Promise<{ title: string; text: string }>;
+}
+
 export async function readPage(
   egressFetch: typeof fetch,
-  attachments: Pick<AttachmentsApi, 'extractText'>,
+  attachments: PageTools,
   url: string,
   options: ReadOptions,
   outer: AbortSignal,
@@ -111,13 +121,18 @@ export async function readPage(
     if (!text) throw new MessageError(MESSAGES.noText);
     return { title: fallbackTitle, url: finalUrl, text, cut: read.cut };
   }
-  let source = decode(read.data, contentType, true);
+  const source = decode(read.data, contentType, true);
   const cuts = [read.cut];
-  if (source.length > PARSE_MAX_CHARS) {
-    cuts.push(`only the first ${PARSE_MAX_CHARS.toLocaleString('en-US')} characters of its HTML were read for text`);
-    source = source.slice(0, PARSE_MAX_CHARS);
+  // Text never outgrows its HTML: a page dense with text gives the model its share from its
+  // beginning, so that is parsed first, and up to PARSE_MAX_CHARS only when it gave too little.
+  const whole = Math.min(source.length, PARSE_MAX_CHARS);
+  let parsed = Math.min(whole, Math.ceil(options.wantChars * FIRST_PARSE));
+  let page = await attachments.pageOf(source.slice(0, parsed), finalUrl);
+  if (page.text.length < options.wantChars && parsed < whole) {
+    parsed = whole;
+    page = await attachments.pageOf(source.slice(0, parsed), finalUrl);
   }
-  const page = htmlToPage(source, finalUrl);
+  if (parsed < source.length) cuts.push(`only the first ${parsed.toLocaleString('en-US')} characters of its HTML were read for text`);
   if (!page.text) throw new MessageError(MESSAGES.noText);
   return { title: page.title || fallbackTitle, url: finalUrl, text: page.text, cut: cuts.filter(Boolean).join('; ') };
 }

@@ -22,6 +22,7 @@ import { PLUGIN_API } from '../contract.ts';
 import type { ShellEvents } from '../events.ts';
 import { parseLine, type ParsedLine } from '../line.ts';
 import { translateMessage, type Message, type MessageData } from '../messages.ts';
+import { loadDocsSources, type DocsSource } from './docs.ts';
 import { outputsInLanguage } from './inLanguage.ts';
 import { error, type BackPage, type Output, type Said } from '../output.ts';
 import { bindArgs, CommandRegistry, formatUsage, usageOf, type RegisteredCommand } from '../registry.ts';
@@ -72,6 +73,7 @@ export class PluginHost {
   private readonly setters = new Map<string, SettingSetter>();
   private readonly choiceProviders = new Map<string, ChoicesProvider>();
   private readonly pages = new Map<BackPage, PageMount>();
+  private readonly liveDocs = new Map<string, () => Promise<DocsContribution>>();
   private coreLoaded?: Promise<void>;
   private readonly active = new Map<string, Promise<Active>>();
 
@@ -127,10 +129,8 @@ export class PluginHost {
   }
 
   /** Every plugin's documentation contributions, loading the lazy ones. */
-  async docsSources(): Promise<{ id: string; docs?: DocsContribution }[]> {
-    return Promise.all(
-      this.entries.map(async (e) => ({ id: e.manifest.id, docs: e.docs ? await e.docs().catch(() => e.manifest.docs) : e.manifest.docs })),
-    );
+  docsSources(): Promise<DocsSource[]> {
+    return loadDocsSources(this.entries, this.liveDocs);
   }
 
   isActive(pluginId: string): boolean {
@@ -209,6 +209,7 @@ export class PluginHost {
     await module.activate({
       env: this.env,
       manifest,
+      manifests: () => this.manifests,
       t: this.t(manifest.id),
       settings: this.options.settings,
       events: this.events,
@@ -243,6 +244,10 @@ export class PluginHost {
         if (!(manifest.pages ?? []).includes(page)) throw new Error(`Plugin ${manifest.id} does not declare page ${page}.`);
         this.pages.set(page, mount);
         disposers.push(() => this.pages.delete(page));
+      },
+      docs: (provider) => {
+        this.liveDocs.set(manifest.id, provider);
+        disposers.push(() => this.liveDocs.delete(manifest.id));
       },
       onDispose: (fn) => disposers.push(fn),
     });

@@ -16,31 +16,17 @@ import {
   type UserSettings,
 } from '../../core/index.ts';
 import { groupPassword, hashPassword, randomAlphanumeric, verifyPassword } from '../auth/password.ts';
-import { hashToken, newToken } from '../auth/tokens.ts';
 import { emailError, groupPasswordWeak, normalizeUsername, passwordError, usernameError } from './validation.ts';
 import { issueEmailToken, peekEmailToken, useEmailToken } from './emailTokens.ts';
-import { MessageError, type Message } from '../../core/messages.ts';
+import type { Message } from '../../core/messages.ts';
+import { AccountError } from './accountError.ts';
+import { groupsOf, joinGroup, leaveGroup } from './groups.ts';
+import { createLoginToken, revokeAllTokens, revokeToken, tokenUser } from './loginTokens.ts';
 import { balanceCents, credit, creditIn, type LedgerKind } from './ledger.ts';
 import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
 
-/** The groups a user belongs to (their own included), by name: where what their groups may see starts. */
-export function groupsOf(db: Kysely<Database>, userId: number): Promise<{ id: number; name: string; owner_id: number }[]> {
-  return db
-    .selectFrom('group_members')
-    .innerJoin('groups', 'groups.id', 'group_members.group_id')
-    .select(['groups.id', 'groups.name', 'groups.owner_id'])
-    .where('group_members.user_id', '=', userId)
-    .orderBy('groups.name')
-    .execute();
-}
-
-export class AccountError extends MessageError {
-  readonly status: 400 | 401 | 403 | 404 | 409;
-  constructor(said: string | Message, status: AccountError['status'] = 400) {
-    super(said);
-    this.status = status;
-  }
-}
+// Where it lived before the split: its importers keep their path.
+export { AccountError };
 
 export interface AccountsOptions {
   /** The server's clock (tests move it): role expiry is decided by it. */
@@ -208,35 +194,21 @@ export class Accounts implements AccountsApi {
     return user && ok ? user : undefined;
   }
 
-  async createLoginToken(userId: number, ttlMs: number): Promise<{ token: string; expiresAt: number }> {
-    const token = newToken();
-    const now = Date.now();
-    const expiresAt = now + ttlMs;
-    await this.db.insertInto('login_tokens').values({ token_hash: hashToken(token), user_id: userId, created_at: now, expires_at: expiresAt }).execute();
-    return { token, expiresAt };
+  createLoginToken(userId: number, ttlMs: number): Promise<{ token: string; expiresAt: number }> {
+    return createLoginToken(this.db, userId, ttlMs);
   }
 
   async userForToken(token: string): Promise<UserRow | undefined> {
-    const row = await this.db
-      .selectFrom('login_tokens')
-      .innerJoin('users', 'users.id', 'login_tokens.user_id')
-      .selectAll('users')
-      .select('login_tokens.expires_at')
-      .where('login_tokens.token_hash', '=', hashToken(token))
-      .executeTakeFirst();
-    if (!row || row.expires_at <= Date.now()) return undefined;
-    const { expires_at: _expires, ...user } = row;
-    return this.current(user as UserRow);
+    const user = await tokenUser(this.db, token);
+    return user && this.current(user);
   }
 
-  async revokeToken(token: string): Promise<void> {
-    await this.db.deleteFrom('login_tokens').where('token_hash', '=', hashToken(token)).execute();
+  revokeToken(token: string): Promise<void> {
+    return revokeToken(this.db, token);
   }
 
-  async revokeAllTokens(userId: number, exceptToken?: string): Promise<void> {
-    let query = this.db.deleteFrom('login_tokens').where('user_id', '=', userId);
-    if (exceptToken) query = query.where('token_hash', '!=', hashToken(exceptToken));
-    await query.execute();
+  revokeAllTokens(userId: number, exceptToken?: string): Promise<void> {
+    return revokeAllTokens(this.db, userId, exceptToken);
   }
 
   async setSettings(user: UserRow, settings: UserSettings): Promise<void> {
@@ -351,24 +323,11 @@ export class Accounts implements AccountsApi {
 
   /** Joins another user's group with that user's group password. */
   async joinGroup(user: UserRow, groupName: string, password: string): Promise<void> {
-    const group = await this.db.selectFrom('groups').selectAll().where('name', '=', normalizeUsername(groupName)).executeTakeFirst();
-    const owner = group ? await this.byId(group.owner_id) : undefined;
-    const expected = owner ? this.settings.normalize(owner.settings).groupPassword : '';
-    // One answer for a missing group and a wrong password, so group names cannot be probed.
-    if (!group || !expected || !(await constantTimeEqual(String(expected), password))) {
-      throw new AccountError(SERVER_MESSAGES.groupDenied, 403);
-    }
-    const existing = await this.db.selectFrom('group_members').select('user_id').where('group_id', '=', group.id).where('user_id', '=', user.id).executeTakeFirst();
-    if (existing) throw new AccountError(SERVER_MESSAGES.alreadyInGroup(group.name), 409);
-    await this.db.insertInto('group_members').values({ group_id: group.id, user_id: user.id, created_at: Date.now() }).execute();
+    return joinGroup(this.db, this.settings, user, groupName, password);
   }
 
   async leaveGroup(user: UserRow, groupName: string): Promise<void> {
-    const group = await this.db.selectFrom('groups').selectAll().where('name', '=', normalizeUsername(groupName)).executeTakeFirst();
-    if (!group) throw new AccountError(SERVER_MESSAGES.groupNotFound, 404);
-    if (group.owner_id === user.id) throw new AccountError(SERVER_MESSAGES.ownGroup);
-    const result = await this.db.deleteFrom('group_members').where('group_id', '=', group.id).where('user_id', '=', user.id).executeTakeFirst();
-    if (Number(result.numDeletedRows) === 0) throw new AccountError(SERVER_MESSAGES.notInGroup(group.name), 404);
+    return leaveGroup(this.db, user, groupName);
   }
 
   async setRole(user: UserRow, role: RoleName, expiresAt: number | null): Promise<void> {
@@ -393,12 +352,6 @@ export class Accounts implements AccountsApi {
       throw err;
     }
   }
-}
-
-async function constantTimeEqual(a: string, b: string): Promise<boolean> {
-  const { timingSafeEqual, createHash } = await import('node:crypto');
-  const digest = (s: string) => createHash('sha256').update(s).digest();
-  return timingSafeEqual(digest(a), digest(b));
 }
 
 // A valid scrypt hash of a random password, used to spend the same time on unknown usernames.

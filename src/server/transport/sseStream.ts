@@ -57,7 +57,9 @@ function sseEncoder(sink: Sink): SseStream {
       } else {
         if (pendingText) out += textFrame(pendingText);
         pendingText = '';
+        // retryAt serves the server's own routes (an API's Retry-After): the page's wire stays as the spec has it.
         const { type, ...data } = event;
+        if ('retryAt' in data) delete data.retryAt;
         out += frame(type, data);
       }
       if (endOfRead) {

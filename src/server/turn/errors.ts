@@ -5,7 +5,14 @@ import { SERVER_MESSAGES } from '../../core/serverMessages.ts';
 import { isConnectionLost } from '../db/connectionLost.ts';
 
 /** A failure whose message is meant for the person as it stands (no model, no vision, a limit). */
-export class GenerationError extends MessageError {}
+export class GenerationError extends MessageError {
+  /** When the refused question may be asked again (epoch ms), when the refusal knows (a usage limit). */
+  readonly retryAt: number | undefined;
+  constructor(said: string | Message, retryAt?: number) {
+    super(said);
+    this.retryAt = retryAt;
+  }
+}
 
 export function errorMessage(err: unknown): string | Message {
   // Never the driver's words (they name the database's address): what it means to the person.

@@ -357,7 +357,7 @@ async function failed(turn: Turn, keepSoFar: KeepSoFar | undefined, err: unknown
   if (!(err instanceof GenerationError) && !(err instanceof SessionError)) turn.deps.log.error({ err: { message: String((err as Error)?.message) } }, 'generation failed');
   const kept = await keep(turn, keepSoFar, 'a cut-off answer');
   if (kept) turn.emit({ type: 'done', session: kept.session, time: kept.time });
-  turn.emit(errorEvent(errorMessage(err)));
+  turn.emit(errorEvent(errorMessage(err), err instanceof GenerationError ? err.retryAt : undefined));
   return undefined;
 }
 

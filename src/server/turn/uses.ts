@@ -70,6 +70,7 @@ export async function reserveUse(db: Kysely<Database>, limits: UseLimit[], owner
     const now = Date.now();
     for (const limit of limits) {
       const refusal = await limit({ db: trx, owner, now });
+      if (typeof refusal === 'object' && 'retryAt' in refusal) throw new GenerationError(refusal.said, refusal.retryAt);
       if (refusal) throw new GenerationError(refusal);
     }
     const insert = trx.insertInto('usage').values({

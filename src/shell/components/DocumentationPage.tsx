@@ -12,7 +12,7 @@ export function DocumentationPage() {
   const ready = useNamespaces([...host.manifests.map((m) => m.id), 'core']);
   const manifests = host.manifests;
   const [sources, routes] = useDocsSources(host);
-  const text: DocsText = { t, tt: (ns, key) => host.t(ns)(key) };
+  const text: DocsText = { t, tt: (ns, key, vars) => host.t(ns)(key, vars) };
   // The routes of this build: the core's, and those of the plugins it ships.
   const api = routes.filter((r) => r.owner === 'core' || manifests.some((m) => m.id === r.owner));
   const groups: Map<string, HelpEntry[]> = ready ? helpEntries(new CommandRegistry(manifests, host.env), (ns) => host.t(ns)) : new Map();

@@ -2,8 +2,9 @@
 // command prints can inject markup. Markdown goes through the one sanitizing renderer in
 // ../markdown, loaded lazily (KaTeX and Prism stay out of the first paint); until it has loaded,
 // the markdown shows as plain text.
-import { lazy, Suspense, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
-import type { Output } from '../../core/index.ts';
+import { lazy, Suspense, useContext, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import type { ListItem, Output } from '../../core/index.ts';
+import { ShellContext } from '../context.tsx';
 import { breakable } from '../breakable.ts';
 import { LoadBoundary, LoadFailed } from './LoadBoundary.tsx';
 import { WindowedTable, WINDOW_THRESHOLD } from './WindowedTable.tsx';
@@ -64,10 +65,10 @@ export function OutputView({ output }: { output: Output }) {
           {output.title && <div className="out-title">{output.title}</div>}
           {output.items.length === 0 && output.empty && <div className="out-text">{output.empty}</div>}
           <ul>
-            {output.items.map((item) => (
-              <li key={item.text} className={item.active ? 'active' : undefined} aria-current={item.active || undefined}>
+            {output.items.map((item, i) => (
+              <li key={`${i}:${item.text}`} className={item.active ? 'active' : undefined} aria-current={item.active || undefined}>
                 {item.active ? '*' : ''}
-                {item.text}
+                {item.run ? <RunItem item={item} /> : marked(item)}
               </li>
             ))}
           </ul>
@@ -88,6 +89,30 @@ export function OutputView({ output }: { output: Output }) {
     case 'effect':
       return null;
   }
+}
+
+/** An item's text with its marks as <mark> elements (text nodes only: never markup from the text). */
+function marked({ text, marks }: ListItem): ReactNode {
+  if (!marks?.length) return text;
+  const parts: ReactNode[] = [];
+  let at = 0;
+  for (const [start, end] of marks) {
+    if (start < at || end <= start || end > text.length) continue;
+    parts.push(text.slice(at, start), <mark key={start}>{text.slice(start, end)}</mark>);
+    at = end;
+  }
+  return [...parts, text.slice(at)];
+}
+
+/** An item that runs a command when chosen: a button, so Enter and a click both choose it. */
+function RunItem({ item }: { item: ListItem }) {
+  const shell = useContext(ShellContext);
+  const run = item.run!;
+  return (
+    <button type="button" className="out-run" onClick={() => void shell?.controller.shortcut(run, () => undefined)}>
+      {marked(item)}
+    </button>
+  );
 }
 
 /**

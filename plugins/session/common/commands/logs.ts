@@ -1,4 +1,4 @@
-// `:log` (the attached session's logs) and `:search <text>` (one's logs that match).
+// `:log`: the attached session's logs.
 import { ApiError, error, send, type CommandHandler } from '../../../../src/core/index.ts';
 import type { PublicLog } from '../api.ts';
 import { guard, previewTable } from '../views.ts';
@@ -18,14 +18,4 @@ export const listLogs =
         throw err;
       }
       return logs.length ? [previewTable(c.t, logs)] : [error(c.t('msg.noLogFound'))];
-    });
-
-export const searchLogs =
-  ({ logApi }: SessionAccess): CommandHandler =>
-  (c) =>
-    guard(async () => {
-      const query = (c.args.text ?? '').trim();
-      if (!query) return [error(c.t('msg.searchEmpty'))];
-      const logs = (await send(logApi.search.$get({ query: { text: query } }))).result.logs;
-      return logs.length ? [previewTable(c.t, logs, true)] : [error(c.t('msg.noLogFound'))];
     });

@@ -32,13 +32,13 @@ export function Features({ features, text: { t, tt } }: { features: Contributed<
       <h2>{t('docs.section.features')}</h2>
       <ol className="features">
         {features.filter((f) => !f.more).map((f) => (
-          <li key={f.ns + f.key}>{tt(f.ns, f.key)}</li>
+          <li key={f.ns + f.key}>{tt(f.ns, f.key, f.vars)}</li>
         ))}
       </ol>
       <h3>{t('docs.moreFeatures')}</h3>
       <ul className="more-features">
         {features.filter((f) => f.more).map((f) => (
-          <li key={f.ns + f.key}>{tt(f.ns, f.key)}</li>
+          <li key={f.ns + f.key}>{tt(f.ns, f.key, f.vars)}</li>
         ))}
       </ul>
     </section>

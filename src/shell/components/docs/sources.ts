@@ -26,5 +26,5 @@ export function useDocsSources(host: PluginHost): Docs {
 /** The page's own words (`t`, the shell's) and a contribution's, by its namespace (`tt`). */
 export interface DocsText {
   t: Translate;
-  tt: (ns: string, key: string) => string;
+  tt: (ns: string, key: string, vars?: Record<string, string>) => string;
 }

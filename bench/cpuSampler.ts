@@ -4,11 +4,11 @@
 import { writeFileSync } from 'node:fs';
 
 const file = process.env.BENCH_CPU_FILE;
-const samples: [number, number][] = [];
+const samples: [number, number, number][] = [];
 const now = () => performance.timeOrigin + performance.now();
 const sample = () => {
   const usage = process.cpuUsage();
-  samples.push([now(), usage.user + usage.system]);
+  samples.push([now(), usage.user + usage.system, usage.system]);
 };
 if (file) {
   sample();

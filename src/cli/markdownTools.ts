@@ -7,7 +7,7 @@ import type { MarkdownTools } from './markdown.ts';
  * first answer seldom waits): marked's inline lexer, and code highlighting (highlight.ts),
  * awaited only once a piece could open a code fence.
  */
-export function markdownTools(): (text: string) => Promise<MarkdownTools> {
+export function markdownTools(): ((text: string) => Promise<MarkdownTools>) & { all: () => Promise<MarkdownTools> } {
   const tools: MarkdownTools = { lex: () => [] };
   const lexer = import('marked').then(({ Lexer }) => {
     tools.lex = (text) => Lexer.lexInline(text);
@@ -18,10 +18,12 @@ export function markdownTools(): (text: string) => Promise<MarkdownTools> {
     })
     .catch(() => undefined);
   let fenced = false;
-  return async (text) => {
+  const get = async (text: string) => {
     await lexer;
     if (!fenced && (text.includes('`') || text.includes('~'))) fenced = true;
     if (fenced) await loaded;
     return tools;
   };
+  // Both parts, awaited before a question is sent: then no piece of its answer waits for a load.
+  return Object.assign(get, { all: () => get('`') });
 }

@@ -86,7 +86,7 @@ export function answerSink(term: Terminal, options: { json: boolean; onEnd?: (in
     else send();
   };
   // Until the renderer has loaded, pieces wait for it, in order; then each renders as it comes
-  // (a piece that could open a code fence waits for the highlighter first, as markdownTools says).
+  // (a piece that could open a code fence or display math waits for their parts, as markdownTools says).
   let chain: Promise<unknown> | undefined;
   let waiting = 0;
   return {
@@ -95,7 +95,7 @@ export function answerSink(term: Terminal, options: { json: boolean; onEnd?: (in
     },
     write(text) {
       const known = ready;
-      if (!waiting && known && (known.highlight || !/[`~]/.test(text))) return render(known, text);
+      if (!waiting && known && (known.highlight || !/[`~$]/.test(text))) return render(known, text);
       waiting++;
       const previous = chain ?? Promise.resolve();
       chain = previous.then(async () => {

@@ -101,6 +101,18 @@ describe('markdown in the terminal, as it arrives', () => {
     expect(styled).toMatch(/\[f\d+\]const\[\]/);
   });
 
+  it('draws display math as Unicode text in place of its TeX, streamed as printed at once; TeX it cannot read stays as typed', () => {
+    const answer = 'Before.\n\n$$\n\\sum_{i=1}^{n} x_i^2 \\leq \\frac{a}{b}\n$$\n\n$$\n\\frac{1}{\n$$\nAfter.';
+    const once = render([answer]);
+    expect(once.screen.text()).toBe('Before.\n\n  ∑ᵢ₌₁ⁿ xᵢ² ≤ a/b\n\n  \\frac{1}{\nAfter.');
+    expect(once.screen.styled()).toContain('[f36]∑ᵢ₌₁ⁿ xᵢ² ≤ a/b');
+    // While its line is typed the TeX shows; once the line ends, the text replaces it.
+    const typed = new VirtualTerminal(80, 24);
+    new LiveMarkdown(tools, { columns: 80, rows: 24 }, (b) => typed.write(b)).push('Before.\n\n$$\n\\sum_{i=1}^{n} x_i^2');
+    expect(typed.text()).toBe('Before.\n\n  \\sum_{i=1}^{n} x_i^2');
+    for (const sizes of [[1], [2, 5], [7, 3, 1]]) expect(render(cut(answer, sizes)).screen.styled()).toBe(once.screen.styled());
+  });
+
   it("shows a paragraph's words as they arrive, and renders a styled word in place once it closes", () => {
     const screen = new VirtualTerminal(80, 24);
     const live = new LiveMarkdown(tools, { columns: 80, rows: 24 }, (b) => screen.write(b));

@@ -82,7 +82,8 @@ export function answerSink(term: Terminal, options: { json: boolean; onEnd?: (in
     incoming += text;
     if (timer) return;
     const wait = sentAt + WRITE_MS - performance.now();
-    if (wait > 0) timer = setTimeout(send, wait);
+    // Timers count from the event loop's clock, which may lag a millisecond behind.
+    if (wait > 0) timer = setTimeout(send, Math.ceil(wait) + 1);
     else send();
   };
   // Until the renderer has loaded, pieces wait for it, in order; then each renders as it comes

@@ -12,17 +12,22 @@ export function markdownTools(): ((text: string) => Promise<MarkdownTools>) & { 
   const lexer = import('marked').then(({ Lexer }) => {
     tools.lex = (text) => Lexer.lexInline(text);
   });
-  const loaded = Promise.all([import('./highlight.ts'), import('./mathText.ts')])
-    .then(([{ lazyHighlighter }, { lazyMath }]) => {
-      tools.highlight = lazyHighlighter();
-      tools.math = lazyMath();
-    })
-    .catch(() => undefined);
+  const highlight = import('./highlight.ts');
+  // KaTeX takes ~40 ms to load: not while the client starts, but before a question is sent (or
+  // a log with math printed), not on an answer's first math while it streams.
+  let loaded: Promise<unknown> | undefined;
+  const load = () =>
+    (loaded ??= Promise.all([highlight, import('./mathText.ts'), import('katex')])
+      .then(([{ lazyHighlighter }, { mathWith }, katex]) => {
+        tools.highlight = lazyHighlighter();
+        tools.math = mathWith(katex.default);
+      })
+      .catch(() => undefined));
   let fenced = false;
   const get = async (text: string) => {
     await lexer;
     if (!fenced && (text.includes('`') || text.includes('~') || text.includes('$'))) fenced = true;
-    if (fenced) await loaded;
+    if (fenced) await load();
     return tools;
   };
   // Both parts, awaited before a question is sent: then no piece of its answer waits for a load.

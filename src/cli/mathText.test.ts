@@ -1,9 +1,10 @@
 // Display math in the terminal (issue 40): KaTeX's reading of the TeX, laid out as one line of
 // Unicode text; what KaTeX cannot read is left to be shown as typed.
 import { describe, expect, it } from 'vitest';
-import { lazyMath } from './mathText.ts';
+import katex from 'katex';
+import { mathWith } from './mathText.ts';
 
-const math = lazyMath();
+const math = mathWith(katex);
 
 describe('display math as text', () => {
   it('writes scripts, operators, fractions, roots, accents and limits in Unicode', () => {

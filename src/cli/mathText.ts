@@ -2,8 +2,6 @@
 // (its MathML output carries every symbol as its character), and the MathML is laid out
 // linearly here: scripts as superscript or subscript characters where all have one (x², xᵢ),
 // else x^(…) and x_(…); a fraction as a/b; a root as √; accents as combining marks.
-import { createRequire } from 'node:module';
-
 interface Katex {
   renderToString(tex: string, options: { output: 'mathml'; throwOnError: boolean; displayMode: boolean; strict: 'ignore' }): string;
 }
@@ -130,8 +128,5 @@ export function mathLine(katex: Katex, tex: string): string | undefined {
   return line.replace(/(^|[([{,=<>≤≥≠≈] ?)([−+±∓]) /g, '$1$2') || undefined;
 }
 
-/** KaTeX, loaded when first needed (it takes ~40 ms to load): then `mathLine` with it. */
-export function lazyMath(): (tex: string) => string | undefined {
-  let katex: Katex | undefined;
-  return (tex) => mathLine((katex ??= createRequire(import.meta.url)('katex') as Katex), tex);
-}
+/** Display math with KaTeX (markdownTools.ts loads it with the renderer, before a question is sent). */
+export const mathWith = (katex: Katex) => (tex: string) => mathLine(katex, tex);

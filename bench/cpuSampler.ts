@@ -1,5 +1,5 @@
 // Preloaded (--import) into the terminal processes benchmark B9 measures: the process's CPU
-// time (µs, all threads) sampled every 20 ms against the wall clock (ms since the epoch, which
+// time (µs, all threads; and its system part) sampled every 20 ms against the wall clock (ms since the epoch, which
 // the benchmark shares with the fake provider's stamps), written to BENCH_CPU_FILE at exit.
 import { writeFileSync } from 'node:fs';
 

@@ -4,6 +4,7 @@
 // - a line of text (paragraph, heading, list item, quote) is cut into segments (inline.ts); the
 //   open one shows as typed and is rendered once it closes (`**bold**` loses its asterisks);
 // - a code line shows as typed and is highlighted when it ends; fences are not shown;
+// - a line of display math ($$ fences) shows as typed and is drawn as Unicode text when it ends;
 // - a table's rows show as typed, and the rows typed so far are drawn as a table once it ends,
 //   as the columns' widths are not known before; a table taller than the window is drawn with
 //   the widths of the rows on the window, and later rows follow them as each ends;

@@ -29,12 +29,12 @@ const epoch = (stamp: number) => performance.timeOrigin + stamp;
  * (stamped as it is sent) as the first word of every line that starts a paragraph, heading,
  * list item, quote or table row; code, math and a table's delimiter row are left as they are.
  */
-export function stampedAnswer(bytes: number): { chunks: string[]; stamps: number } {
+export function stampedAnswer(bytes: number, markdown = generateMarkdown(bytes)): { chunks: string[]; stamps: number } {
   const parts: string[] = [];
   let current = '';
   let inFence = false;
   let inMath = false;
-  for (const line of generateMarkdown(bytes).split('\n')) {
+  for (const line of markdown.split('\n')) {
     const fence = /^\s*(```|~~~)/.test(line);
     const math = /^\s*\$\$/.test(line);
     if (fence) inFence = !inFence;
@@ -67,12 +67,18 @@ export interface RunMeasure {
   latencyMax: number;
   /** The same p95 for the words sent a second or more into the stream (the renderer loaded). */
   latencyP95After1s: number;
+  /** The answer's first stamped word's latency (the client's cold start). */
+  latencyFirst: number;
+  /** CPU (ms) in each tenth of the stream. */
+  tenths: number[];
+  /** The kernel's share of the CPU (system time). */
+  systemMs: number;
 }
 
 const quantile = (xs: number[], q: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * q))] ?? Number.NaN;
 
 /** CPU (µs) at a moment, interpolated between samples. */
-function cpuAt(samples: [number, number][], t: number): number {
+function cpuAt(samples: [number, number, ...number[]][], t: number): number {
   const i = samples.findIndex(([time]) => time >= t);
   if (i < 0) return samples.at(-1)![1];
   if (i === 0) return samples[0]![1];
@@ -99,7 +105,7 @@ async function runInPane(name: string, command: string[], columns: number, rows:
   } finally {
     spawnSync('tmux', [...SOCKET, 'kill-session', '-t', name]);
   }
-  const samples = JSON.parse(readFileSync(cpuFile, 'utf8')) as [number, number][];
+  const samples = JSON.parse(readFileSync(cpuFile, 'utf8')) as [number, number, number][];
   const raw = readFileSync(`${prefix}.raw`).toString('latin1');
   const times = readFileSync(`${prefix}.times`, 'utf8').trim().split('\n').map((l) => l.split(' ').map(Number) as [number, number]);
   const arrival = (offset: number) => times.find(([, length]) => length >= offset)![0];
@@ -123,6 +129,9 @@ async function runInPane(name: string, command: string[], columns: number, rows:
     latencyP95: quantile(latencies, 0.95),
     latencyMax: Math.max(...latencies),
     latencyP95After1s: quantile(after1s, 0.95),
+    latencyFirst: [...seen].find(([stamp]) => sentAt(stamp) === first)![1],
+    systemMs: (samples.findLast(([time]) => time <= last)![2]! - samples.findLast(([time]) => time <= first)![2]!) / 1000,
+    tenths: Array.from({ length: 10 }, (_, i) => cpu(first + i * tenth, first + (i + 1) * tenth) / 1000),
   };
 }
 
@@ -135,7 +144,7 @@ export interface CliStreamResult {
 }
 
 /** Each rate: `runs` rounds of the floor then the client, the same answer at the same pace. */
-export async function runCliStream(options: { rates?: { rate: number; bytes: number }[]; runs?: number; columns?: number; rows?: number; clientNodeArgs?: string[] } = {}): Promise<CliStreamResult[]> {
+export async function runCliStream(options: { rates?: { rate: number; bytes: number; markdown?: string }[]; runs?: number; columns?: number; rows?: number; clientNodeArgs?: string[] } = {}): Promise<CliStreamResult[]> {
   const rates = options.rates ?? [
     { rate: 2000, bytes: 64 * 1024 },
     { rate: 800, bytes: 16 * 1024 },
@@ -149,14 +158,14 @@ export async function runCliStream(options: { rates?: { rate: number; bytes: num
   const results: CliStreamResult[] = [];
   let session = 1_900_000_000_000;
   try {
-    for (const { rate, bytes } of rates) {
-      const { chunks, stamps } = stampedAnswer(bytes);
+    for (const { rate, bytes, markdown } of rates) {
+      const { chunks, stamps } = stampedAnswer(bytes, markdown);
       fake.always({ chunks, delayMs: 1000 / rate, stamp: true });
       const result: CliStreamResult = { rate, bytes, stamps, floor: [], client: [] };
       for (let run = 0; run < runs; run++) {
         result.floor.push(await runInPane(`floor-${rate}-${run}`, [FLOOR, server.url, String(session++)], columns, rows, {}));
         const config = mkdtempSync(path.join(tmpdir(), 'shellchat-cli-bench-config-'));
-        result.client.push(await runInPane(`client-${rate}-${run}`, [...(options.clientNodeArgs ?? []), MAIN, '--server', server.url, 'bench'], columns, rows, { SHELLCHAT_CONFIG_DIR: config }));
+        result.client.push(await runInPane(`client-${rate}-${run}`, [...(options.clientNodeArgs ?? []), MAIN, '--server', server.url, 'bench'], columns, rows, { SHELLCHAT_CONFIG_DIR: config, ...(process.env.BENCH_CLIENT_PLAIN ? { NO_COLOR: '1' } : {}) }));
       }
       results.push(result);
     }
@@ -178,13 +187,16 @@ export const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length 
 
 if (import.meta.main) {
   // BENCH_CLIENT_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the client.
+  // BENCH_CLI_RATES=2000 runs that rate alone (64 KB at 2,000, 16 KB at 800, 1 KB below).
   const clientNodeArgs = process.env.BENCH_CLIENT_NODE_ARGS?.split(' ').filter(Boolean);
-  for (const r of await runCliStream({ runs: Number(process.env.BENCH_RUNS ?? 3), clientNodeArgs })) {
+  const rates = process.env.BENCH_CLI_RATES?.split(',').map(Number).map((rate) => ({ rate, bytes: rate >= 2000 ? 64 * 1024 : rate >= 800 ? 16 * 1024 : 1024 }));
+  for (const r of await runCliStream({ runs: Number(process.env.BENCH_RUNS ?? 3), clientNodeArgs, ...(rates ? { rates } : {}) })) {
     const ratios = r.client.map((c, i) => c.cpuMs / r.floor[i]!.cpuMs);
     console.log(`${r.rate} tok/s, ${(r.bytes / 1024).toFixed(0)} KB, ${r.stamps} first words stamped`);
     for (const [who, ms] of [['floor', r.floor], ['client', r.client]] as const) {
       console.log(`  ${who}: CPU ${medianSpread(ms.map((m) => m.cpuMs), 0)} ms of ${medianSpread(ms.map((m) => m.streamMs / 1000), 1)} s; last/first tenth ${medianSpread(ms.map((m) => m.lastOverFirst))}, last/second ${medianSpread(ms.map((m) => m.lastOverSecond))}; first words seen ${ms.map((m) => m.stampsSeen).join('/')}, latency p50 ${medianSpread(ms.map((m) => m.latencyP50), 1)} p95 ${medianSpread(ms.map((m) => m.latencyP95), 1)} max ${medianSpread(ms.map((m) => m.latencyMax), 1)} ms; p95 from the first second on ${medianSpread(ms.map((m) => m.latencyP95After1s), 1)} ms`);
     }
     console.log(`  client / floor CPU: ${medianSpread(ratios)}`);
+    if (process.env.BENCH_CLI_TENTHS) for (const [who, ms] of [['floor', r.floor], ['client', r.client]] as const) for (const m of ms) console.log(`  ${who} system ${m.systemMs.toFixed(0)} ms; CPU by tenth (ms): ${m.tenths.map((t) => t.toFixed(0)).join(' ')}`);
   }
 }

@@ -57,6 +57,8 @@ describe.skipIf(!HAS_CHROME)('export and import in the browser', () => {
     expect(accept).toContain('.json');
     expect(multiple).toBe(true);
     expect((await seen()).some((text) => /Importing chatgpt-export\.zip: \d+%/.test(text))).toBe(true);
+    // Then, while the server writes them: the conversations done so far, streamed.
+    expect((await seen()).some((text) => /Importing chatgpt-export\.zip: \d+ conversations done/.test(text))).toBe(true);
     expect(report).toContain('Monads and pictures');
     expect(report).toContain('Rust lifetimes');
     expect(report).toContain(MESSAGES.summary(302, 0, 0).text);

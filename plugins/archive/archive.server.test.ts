@@ -2,12 +2,13 @@
 // (conversations.json, the zip, the split files; branches, code, a picture, no model_slug),
 // Claude's, shellchat's own JSON round trip into another account (the same logs and tree),
 // idempotent re-imports, one's own only, and Markdown. Hostile archives: hostile.server.test.ts.
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { engines, startTestServer, type TestServer } from '../../tests/server/support.ts';
 import type { ImportReport } from './common/api.ts';
 import type { ExportedConversation } from './common/format.ts';
 import { MESSAGES } from './common/messages.ts';
-import { branchy, chatgptZip, claudeConversation, claudeZip, json, noSlug, simple } from './fixtures/exports.ts';
+import { branchy, chatgptZip, claudeBranched, claudeConversation, claudeZip, json, noSlug, simple } from './fixtures/exports.ts';
 
 const PW = 'archive-password-1';
 
@@ -137,6 +138,26 @@ for (const engine of await engines()) {
       expect((await importing(cyd, json([claudeConversation]))).body.result).toMatchObject({ imported: 0, skipped: 1 });
     });
 
+    it("keeps a Claude conversation's edits as branches (parent_message_uuid), the shown path first", async () => {
+      const ivy = await account();
+      const { body } = await importing(ivy, claudeZip([claudeBranched]), 'claude.zip');
+      expect(body.result.conversations).toEqual([expect.objectContaining({ title: 'Sorting, edited', status: 'imported', sessions: 2, logs: 3 })]);
+      const tree = await treeOf(ivy.username);
+      expect(tree.map((s) => [s.parent, s.logs.map((l) => [l.input, l.output])])).toEqual([
+        [
+          null,
+          [
+            ['Name a sorting algorithm.', 'Quicksort.'],
+            ['Explain it in one line.', 'Partition around a pivot and recurse.'],
+          ],
+        ],
+        [0, [['Explain it.', 'Pick a pivot, partition, recurse on both sides.']]],
+      ]);
+      // The edit branches after the first answer: what it inherits is the first turn.
+      expect(tree[1]!.branch_time).toBe(tree[0]!.logs[0]!.time);
+      expect(tree[0]!.logs[0]!.time).toBe(Date.parse('2024-07-01T09:00:01Z'));
+    });
+
     it("round-trips shellchat's JSON into another account: the same logs and tree; again adds nothing", async () => {
       const dee = await account();
       await importing(dee, json([branchy, noSlug, simple(7)]));
@@ -178,6 +199,32 @@ for (const engine of await engines()) {
       expect(JSON.parse((await exporting(gus, 'all=1')).text).conversations).toEqual([]);
       expect((await fetch(`${server.url}/api/archive/export?all=1`)).status).toBe(401);
       expect((await fetch(`${server.url}/api/archive/import`, { method: 'POST', body: '[]' })).status).toBe(401);
+    });
+
+    it('writes a batch whole or retries each alone: a conversation the database refuses is refused, nothing of it written, its batch-mates imported', async () => {
+      const db = server.server.db.db;
+      // The database itself refuses one conversation's logs (a trigger), as a failing write would.
+      if (engine === 'sqlite') await sql`CREATE TRIGGER poison BEFORE INSERT ON logs WHEN NEW.input LIKE '%POISON-PILL%' BEGIN SELECT RAISE(ABORT, 'poisoned'); END`.execute(db);
+      else if (engine === 'postgres') {
+        await sql`CREATE FUNCTION poison() RETURNS trigger AS $$ BEGIN IF NEW.input LIKE '%POISON-PILL%' THEN RAISE EXCEPTION 'poisoned'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql`.execute(db);
+        await sql`CREATE TRIGGER poison BEFORE INSERT ON logs FOR EACH ROW EXECUTE FUNCTION poison()`.execute(db);
+      } else await sql.raw(`CREATE TRIGGER poison BEFORE INSERT ON logs FOR EACH ROW BEGIN IF NEW.input LIKE '%POISON-PILL%' THEN SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'poisoned'; END IF; END`).execute(db);
+      try {
+        const kim = await account();
+        const { body } = await importing(kim, json([simple(41), simple(42, 'POISON-PILL'), simple(43)]));
+        expect(body.result.conversations.map((c) => [c.title, c.status, c.reason?.text])).toEqual([
+          ['Plain 41', 'imported', undefined],
+          ['Plain 42', 'refused', MESSAGES.wrongShape('it could not be written').text],
+          ['Plain 43', 'imported', undefined],
+        ]);
+        // Nothing half-written: the refused one has no session, and is not remembered as imported.
+        expect((await treeOf(kim.username)).map((s) => s.logs[0]!.input)).toEqual(['Question number 41. ', 'Question number 43. ']);
+        await sql`DROP TRIGGER poison${sql.raw(engine === 'postgres' ? ' ON logs' : '')}`.execute(db);
+        expect((await importing(kim, json([simple(41), simple(42, 'POISON-PILL'), simple(43)]))).body.result).toMatchObject({ imported: 1, skipped: 2, refused: 0 });
+      } finally {
+        await sql`DROP TRIGGER IF EXISTS poison${sql.raw(engine === 'postgres' ? ' ON logs' : '')}`.execute(db);
+        if (engine === 'postgres') await sql`DROP FUNCTION IF EXISTS poison()`.execute(db);
+      }
     });
 
     it('refuses a conversation of the wrong shape with its reason and imports the others', async () => {

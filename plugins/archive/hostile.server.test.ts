@@ -1,4 +1,4 @@
-// Hostile archives cannot hurt the server (issue 39's rules): a zip bomb, deep JSON, a huge
+// Hostile archives cannot hurt the server (issue 39's rules): a zip bomb (or a picture bomb), deep JSON, a huge
 // string, a flood of conversations, a file that is not what its name says, a body past the
 // size limit, a sender that stalls. Each is refused with the message that names its limit (or,
 // inside a conversation, that conversation is, and the others are imported), while the server
@@ -13,7 +13,7 @@ import { startTestServer, type TestServer } from '../../tests/server/support.ts'
 import type { ImportReport } from './common/api.ts';
 import { CONVERSATIONS_MAX, JSON_DEPTH_MAX, REPORT_ROWS_MAX, STRING_MAX_CHARS } from './common/limits.ts';
 import { MESSAGES } from './common/messages.ts';
-import { json, simple } from './fixtures/exports.ts';
+import { chatgptZip, json, pictured, simple } from './fixtures/exports.ts';
 
 const MB = 1024 * 1024;
 const PW = 'hostile-archive-1';
@@ -185,6 +185,43 @@ describe('hostile archives', () => {
     expect(broken.status).toBe(400);
     expect(broken.body.success).toBe(false);
   }, 60_000);
+
+  // Before the body-limit test: a body refused unread closes its connection, which a next POST could find reset.
+  it("a picture that inflates past an upload's size stops there, its conversation imported without it; a damaged directory is refused", async () => {
+    const out: Uint8Array[] = [];
+    const zip = new Zip((err, data) => {
+      if (err) throw err;
+      out.push(data);
+    });
+    const conversations = new ZipDeflate('conversations.json', { level: 6 });
+    zip.add(conversations);
+    conversations.push(json([pictured(1, 'file_bomb1'), simple(77)]), true);
+    // 200 MB of zeros named as a picture: a few hundred KB zipped.
+    const picture = new ZipDeflate('file_bomb1-huge.png', { level: 9 });
+    zip.add(picture);
+    const zeros = new Uint8Array(MB);
+    for (let i = 0; i < 200; i++) picture.push(zeros, i === 199);
+    zip.end();
+    const body = Buffer.concat(out);
+    expect(body.length).toBeLessThan(MB);
+    const { result, cost } = await measured(() => send(body));
+    withinBounds('picture bomb', cost);
+    expect(result.status).toBe(200);
+    expect(result.body.result!.conversations.map((c) => [c.title, c.status, c.note?.text])).toEqual([
+      ['Picture 1', 'imported', MESSAGES.picturesLeftOut(1, SERVER_MESSAGES.uploadTooLarge.text).text],
+      ['Plain 77', 'imported', undefined],
+    ]);
+    // Cut short (no central directory), or a directory that points past the file's end.
+    const whole = Buffer.from(chatgptZip([simple(78)]));
+    const cut = await send(whole.subarray(0, whole.length - 30));
+    expect(cut.status).toBe(400);
+    expect(cut.body).toEqual(refusal(MESSAGES.badZip('no central directory')));
+    const wrong = Buffer.from(whole);
+    wrong.writeUInt32LE(whole.length, whole.length - 6);
+    const pointed = await send(wrong);
+    expect(pointed.status).toBe(400);
+    expect(pointed.body).toEqual(refusal(MESSAGES.badZip('its directory is out of bounds')));
+  });
 
   it('a body past IMPORT_MAX_MB is refused, declared or streamed', async () => {
     const big = new Uint8Array((MAX_MB + 1) * MB).fill(0x20);

@@ -14,6 +14,8 @@ export interface AnswerInfo {
 }
 
 export interface ChatSink {
+  /** Resolves once the sink can write an answer's first words at once (its renderer loaded). */
+  prepare?(): Promise<void>;
   /** A piece of the answer as it streams. */
   write(text: string): void;
   /** The end of an answer: resolves once all of it is printed. */
@@ -39,45 +41,62 @@ export function answerSink(term: Terminal, options: { json: boolean; onEnd?: (in
   let ready: MarkdownTools | undefined;
   let stream: LiveMarkdown | undefined;
   let failed = false;
-  // What the renderer wrote, sent to the terminal at most once per WRITE_MS: a write to a
-  // terminal is a system call (with its line discipline's work per byte), and at 2,000 tokens
-  // a second one a token was most of the client's CPU; WRITE_MS keeps the delay unseen.
+  // What arrived is rendered and sent to the terminal at most once per WRITE_MS: a write to a
+  // terminal is a system call (with its line discipline's work per byte), and the renderer's
+  // work per push (the open line shown, the cursor's bytes taken) was most of the client's CPU
+  // at 2,000 tokens a second when done per token; WRITE_MS keeps the delay unseen. A piece after
+  // a quiet WRITE_MS goes at once (a slow stream's words wait for nothing).
+  let incoming = '';
+  let sentAt = Number.NEGATIVE_INFINITY;
   let pending = '';
   let timer: NodeJS.Timeout | undefined;
+  const fallBack = (text: string) => {
+    // A fault in the renderer must not lose the answer: the rest of it as it comes.
+    failed = true;
+    if (pending) term.out.write(pending);
+    pending = '';
+    term.out.write(text);
+  };
   const send = () => {
     clearTimeout(timer);
     timer = undefined;
+    sentAt = performance.now();
+    const text = incoming;
+    incoming = '';
+    if (text && stream && !failed) {
+      try {
+        stream.push(text);
+      } catch {
+        return fallBack(text);
+      }
+    }
     if (pending) term.out.write(pending);
     pending = '';
   };
   const output = (bytes: string) => {
     pending += bytes;
-    timer ??= setTimeout(send, WRITE_MS);
   };
   const render = (ready: MarkdownTools, text: string) => {
-    if (failed) {
-      send();
-      term.out.write(text);
-      return;
-    }
+    if (failed) return void term.out.write(text);
     stream ??= new LiveMarkdown(ready, { columns: term.out.columns || 80, rows: term.out.rows || 24 }, output);
-    try {
-      stream.push(text);
-    } catch {
-      // A fault in the renderer must not lose the answer: the rest of it as it comes.
-      failed = true;
-      send();
-      term.out.write(text);
-    }
+    incoming += text;
+    if (timer) return;
+    const wait = sentAt + WRITE_MS - performance.now();
+    // Timers count from the event loop's clock, which may lag a millisecond behind.
+    if (wait > 0) timer = setTimeout(send, Math.ceil(wait) + 1);
+    else send();
   };
   // Until the renderer has loaded, pieces wait for it, in order; then each renders as it comes
-  // (a piece that could open a code fence waits for the highlighter first, as markdownTools says).
+  // (a piece that could open a code fence or display math waits for their parts, as markdownTools says).
   let chain: Promise<unknown> | undefined;
   let waiting = 0;
   return {
+    async prepare() {
+      ready ??= await tools.all().catch(() => undefined);
+    },
     write(text) {
       const known = ready;
-      if (!waiting && known && (known.highlight || !/[`~]/.test(text))) return render(known, text);
+      if (!waiting && known && (known.highlight || !/[`~$]/.test(text))) return render(known, text);
       waiting++;
       const previous = chain ?? Promise.resolve();
       chain = previous.then(async () => {
@@ -89,6 +108,7 @@ export function answerSink(term: Terminal, options: { json: boolean; onEnd?: (in
     async end(info) {
       await chain?.catch(() => undefined);
       chain = undefined;
+      send();
       try {
         if (!failed) stream?.end();
       } catch {

@@ -48,6 +48,9 @@ export function cliChat(sink: ChatSink, extraFiles: () => string) {
             break;
         }
       };
+      // The renderer loads while the question is typed or the session opens; the answer's first
+      // words must not wait for it (issue 40: within 50 ms of arriving).
+      await sink.prepare?.();
       const generate = serverGeneration({ stream: settings.get<boolean>('useStream') !== false, baseUrl: session.server, fetch: session.api.fetch });
       const end = await runTurn(question, render, { settings, generate, signal });
       // Stopped: what came is printed (and kept by the server), nothing more.

@@ -63,6 +63,10 @@ export function classify(line: string, complete: boolean, ctx: LineContext): Lin
       }
       return !complete && /^(`{1,2}|~{1,2})$/.test(rest) ? undefined : paragraph;
     }
+    case '$':
+      // `$$` alone opens display math, read as a fence of its own (markdown.ts renders its lines).
+      if (/^\$\$[ \t]*$/.test(rest)) return complete ? { kind: 'fence', char: '$', length: 2, lang: '' } : undefined;
+      return !complete && rest === '$' ? undefined : paragraph;
     case '|':
       return { kind: 'row' };
     case '-':
@@ -95,6 +99,10 @@ function item(marker: string | undefined, indent: string, pad: string, shown: st
 
 /** Inside a fence: a code line, the closing fence (known once the line ends), or undecided. */
 export function classifyInFence(line: string, complete: boolean, fence: { char: string; length: number }): 'code' | 'close' | undefined {
+  if (fence.char === '$') {
+    if (!/^ {0,3}\${0,2}[ \t]*$/.test(line)) return 'code';
+    return complete ? (/^ {0,3}\$\$[ \t]*$/.test(line) ? 'close' : 'code') : undefined;
+  }
   const m = /^( {0,3})([`~]*)([ \t]*)$/.exec(line);
   if (!m || (m[2] && m[2][0] !== fence.char) || /[`~]/.test(m[2]!.replaceAll(fence.char, '')) || (m[3] && m[2]!.length < fence.length)) return 'code';
   if (!complete) return undefined;

@@ -4,6 +4,7 @@
 // - a line of text (paragraph, heading, list item, quote) is cut into segments (inline.ts); the
 //   open one shows as typed and is rendered once it closes (`**bold**` loses its asterisks);
 // - a code line shows as typed and is highlighted when it ends; fences are not shown;
+// - a line of display math ($$ fences) shows as typed and is drawn as Unicode text when it ends;
 // - a table's rows show as typed, and the rows typed so far are drawn as a table once it ends,
 //   as the columns' widths are not known before; a table taller than the window is drawn with
 //   the widths of the rows on the window, and later rows follow them as each ends;
@@ -20,6 +21,8 @@ export interface MarkdownTools {
   lex(text: string): Token[];
   /** A line of code highlighted in `lang`, or undefined when the language is not known. */
   highlight?(code: string, lang: string): string | undefined;
+  /** A line of display math as text, or undefined when it cannot be read. */
+  math?(tex: string): string | undefined;
 }
 
 type Text = Extract<LineKind, { kind: 'text' }>;
@@ -44,6 +47,7 @@ interface Table {
 }
 
 const CODE = sgr(33);
+const MATH = sgr(36);
 const HEADER = sgr(1);
 const CODE_INDENT = '  ';
 
@@ -252,7 +256,10 @@ export class LiveMarkdown {
   private finishCode(content: number): void {
     const code = sanitize(this.line.slice(content));
     const lang = this.fence?.lang ?? '';
-    const highlighted = lang && this.fits(this.commit.col, code) ? this.tools.highlight?.(code, lang) : undefined;
+    const math = this.fence?.char === '$';
+    const fits = this.fits(this.commit.col, code);
+    const shown = math ? fits && this.tools.math?.(code.trim()) : undefined;
+    const highlighted = shown ? `${MATH}${sanitize(shown)}\u001b[0m` : lang && fits ? this.tools.highlight?.(code, lang) : undefined;
     this.begin();
     if (highlighted === undefined) this.showTyped();
     else {

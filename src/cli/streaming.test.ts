@@ -185,6 +185,10 @@ const RICH = [
   'console.log(`answer: ${answer}`);',
   '```',
   '',
+  '$$',
+  String.raw`\sum_{i=1}^{n} x_i^2 \leq \left( \sum_{i=1}^{n} x_i \right)^{2}`,
+  '$$',
+  '',
   'Setext heading',
   '==============',
   '',
@@ -210,7 +214,8 @@ describe.skipIf(!HAS_TMUX)('the final screen of a streamed answer', () => {
           if (streamed) {
             // Drawn, highlighted and aligned: no markdown left, the table's borders in line.
             const text = await capture(name);
-            expect(text).not.toMatch(/\*\*|```|\|---/);
+            expect(text).not.toMatch(/\*\*|```|\|---|\$\$|\\sum/);
+            expect(text).toContain('  ∑ᵢ₌₁ⁿ xᵢ² ≤ (∑ᵢ₌₁ⁿ xᵢ)²');
             expect(text).toMatch(/│ Bob +│ +ボブ +│ +👍 │ wide characters/);
             // Every row of the first table has its borders in the same columns, wide characters or not.
             const lines = text.split('\n');

@@ -12,7 +12,7 @@ import type { UserSettings } from './userSettings.ts';
 import type { UsageLimits } from './usage.ts';
 import type { AuditApi } from './audit.ts';
 import type { WorkerPool, WorkerPoolOptions } from './workers.ts';
-import type { AttachmentsApi, GenerationRegistry, ModelsApi, SessionOwner, SessionsApi } from './serverTurn.ts';
+import type { AttachmentsApi, GenerationRegistry, ModelsApi, SessionOwner, SessionsApi, UploadStoreApi } from './serverTurn.ts';
 
 export type UserRow = Selectable<UsersTable>;
 
@@ -283,6 +283,10 @@ export interface ServerPluginContext {
   setBodyLimit(path: string, maxBytes: number, options?: { streamed?: boolean }): void;
   /** The files of `+file[url]` and `+image[url]` attachments (src/server/uploads/attachments.ts). */
   attachments: AttachmentsApi;
+  /** A new scratch file on the server's disk, for what is too big to hold in memory (src/server/scratchFile.ts). */
+  scratchFile(): Promise<ScratchFile>;
+  /** Stores files as a user's uploads, within the upload quota (src/server/uploads/store.ts). */
+  uploads: UploadStoreApi;
   /** Says what was changed, for the audit trail (src/server/audit.ts): never a secret in it. */
   audit: AuditApi;
   /**
@@ -299,6 +303,16 @@ export interface ServerPluginContext {
   onClose(hook: () => Promise<void> | void): void;
   /** Worker threads for CPU-heavy work (src/core/workers.ts: `module` speaks its protocol); ended when the server closes. */
   workerPool<J, R>(module: URL, options: WorkerPoolOptions): WorkerPool<J, R>;
+}
+
+/** A file on the server's disk only its creator uses: written at its end, read anywhere, removed when done. */
+export interface ScratchFile {
+  readonly size: number;
+  append(data: Uint8Array): Promise<void>;
+  /** Up to `length` bytes from `at` (fewer at the end). */
+  read(at: number, length: number): Promise<Uint8Array>;
+  /** Closes and deletes it; again does nothing. */
+  remove(): Promise<void>;
 }
 
 /**

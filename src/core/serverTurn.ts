@@ -26,6 +26,24 @@ export interface AttachmentsApi {
   extractText(name: string, data: Uint8Array): Promise<string>;
 }
 
+/** An upload the server stored for someone: its id and the object URL it is served at. */
+export interface StoredUpload {
+  id: string;
+  url: string;
+}
+
+/** Files the server stores as a user's uploads itself (an import's pictures), as a presigned PUT would. */
+export interface UploadStoreApi {
+  /**
+   * Stores `data` as the user's upload named `name` (its extension decides its type), after the
+   * PUT's checks, counted against the user's upload quota; the refusal's message otherwise.
+   * `origin` is the object URL's (the request's, or PUBLIC_URL).
+   */
+  store(userId: number, file: { name: string; data: Uint8Array }, origin: string): Promise<StoredUpload | { refused: Message }>;
+  /** Removes some of the user's uploads (what a failed write had stored). */
+  remove(userId: number, ids: string[]): Promise<void>;
+}
+
 /** What a context provider sees of a generation (role prompt, store results, node output...). */
 export interface GenerationContextInput {
   request: GenerateRequest;

@@ -40,6 +40,8 @@ import { generationRoutes } from './turn/routes.ts';
 import { serverTurnRunner } from './turn/serverTurn.ts';
 import { createAttachments } from './uploads/attachments.ts';
 import { uploadRoutes } from './uploads/routes.ts';
+import { createUploadStore } from './uploads/store.ts';
+import { scratchFiles } from './scratchFile.ts';
 import { pluginFile } from '../core/pluginLayout.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -127,7 +129,9 @@ export async function createServer(config: ServerConfig, options: ServerOptions 
   const closeHooks: (() => Promise<void> | void)[] = [];
   const onClose = (hook: () => Promise<void> | void) => void closeHooks.push(hook);
   const turns: PluginContextDeps['turns'] = {};
-  const context = pluginContext({ app, config, db, log, setBodyLimit, addGate, addAuthenticator, authenticate, now, events, runtimeState, onClose, turns, ...core, ...generation });
+  const scratch = scratchFiles();
+  onClose(() => scratch.removeAll());
+  const context = pluginContext({ app, config, db, log, setBodyLimit, addGate, addAuthenticator, authenticate, now, events, runtimeState, onClose, turns, scratchFile: scratch.create, ...core, ...generation });
   const owners = await mountPlugins(app, plugins, context, config.plugins);
 
   const inflight = new InFlight();
@@ -203,6 +207,7 @@ async function coreServices(config: ServerConfig, db: Db, now: () => number, sha
     models: new ModelRegistry(config.systemModels, box),
     egressFetch,
     attachments: createAttachments(db.db, egressFetch),
+    uploads: createUploadStore(db.db, { ownerBytes: config.uploadQuotaBytes, addressBytes: config.visitors.addressUploadBytes, totalBytes: config.visitors.totalUploadBytes }),
     throttles: createThrottles(shared),
   };
 }

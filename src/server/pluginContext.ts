@@ -2,7 +2,7 @@
 // mail, configuration, response helpers, the egress-safe fetch, sessions, models, and the
 // generation registry its tools, context providers and guards go into.
 import type { Context, Hono } from 'hono';
-import type { AdoptHook, WorkerPoolOptions, AppEnv, ContextProvider, GenerateResult, GenerationGuard, RuntimeState, ServerEventBus, ServerPluginContext, ServerTool, ServerTurnInput, UseLimit } from '../core/index.ts';
+import type { AdoptHook, WorkerPoolOptions, AppEnv, ContextProvider, UploadStoreApi, GenerateResult, GenerationGuard, RuntimeState, ServerEventBus, ServerPluginContext, ServerTool, ServerTurnInput, UseLimit } from '../core/index.ts';
 import { adoptDevice } from './accounts/adopt.ts';
 import type { Accounts } from './accounts/service.ts';
 import { cookieHelpers, isHttps, requireUser } from './auth/session.ts';
@@ -44,6 +44,8 @@ export interface PluginContextDeps {
   models: ModelRegistry;
   egressFetch: typeof fetch;
   attachments: ReturnType<typeof createAttachments>;
+  uploads: UploadStoreApi;
+  scratchFile: ServerPluginContext['scratchFile'];
   throttles: Throttles;
   setBodyLimit(path: string, maxBytes: number, options?: { streamed?: boolean }): void;
   addGate: ServerPluginContext['addGate'];
@@ -63,7 +65,7 @@ export interface PluginContextDeps {
 }
 
 export function pluginContext(deps: PluginContextDeps): ServerPluginContext {
-  const { app, config, db, log, accounts, secret, box, models, egressFetch, attachments, throttles, setBodyLimit, addGate, addAuthenticator, authenticate, now, events, runtimeState, onClose, contextProviders, guards, useLimits, tools, turns } = deps;
+  const { app, config, db, log, accounts, secret, box, models, egressFetch, attachments, uploads, scratchFile, throttles, setBodyLimit, addGate, addAuthenticator, authenticate, now, events, runtimeState, onClose, contextProviders, guards, useLimits, tools, turns } = deps;
   const clientAddress = (c: Context<AppEnv>): string => addressOf(c, config.trustProxy);
   const addresses = addressReader(config.trustProxy, secret);
   const adoptHooks: AdoptHook[] = [];
@@ -108,6 +110,8 @@ export function pluginContext(deps: PluginContextDeps): ServerPluginContext {
     streamResponse,
     now,
     attachments,
+    uploads,
+    scratchFile,
     audit: createAudit(log, now, clientAddress),
     withUseLocks: (owner, work) => withKeyLocks(db.db, useLockKeys(owner), work),
     events,

@@ -14,6 +14,8 @@ export interface ImportedRow {
   session?: number;
   sessions?: number;
   logs?: number;
+  /** Imported, but with something left out (pictures over the upload quota): what, and why. */
+  note?: MessageData;
 }
 
 export interface ImportReport {

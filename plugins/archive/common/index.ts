@@ -8,7 +8,8 @@ import type { ArchiveIo } from './commands/io.ts';
 export * from './api.ts';
 export * from './messages.ts';
 export { exportOptions } from './commands/export.ts';
-export { IMPORT_ACCEPT, type ArchiveFile, type ArchiveIo } from './commands/io.ts';
+export { IMPORT_ACCEPT, type ArchiveFile, type ArchiveIo, type UploadProgress } from './commands/io.ts';
+export { ProgressLines, PROGRESS_TYPE } from './progressLines.ts';
 
 export function activateArchive(ctx: PluginContext, io: ArchiveIo<any> | undefined): void {
   ctx.handle('session.export', exportSessions(ctx, io));

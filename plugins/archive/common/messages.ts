@@ -27,12 +27,14 @@ export const MESSAGES = defineMessages(
     tooManyMessages: 'The conversation has more than {{messagesMax}} messages.',
     wrongShape: 'The conversation is not in the expected shape: {{reason}}',
     empty: 'The conversation has no messages.',
+    picturesLeftOut: 'Imported without {{count}} of its pictures: {{reason}}',
     // The report.
     summary: '{{imported}} imported, {{skipped}} already there, {{refused}} refused.',
     // Commands.
     pickFile: 'Choose a file to import (a .zip or a .json export).',
     noSelection: 'No file selected.',
     importing: 'Importing {{name}}: {{percent}}%',
+    importedSoFar: 'Importing {{name}}: {{count}} conversations done',
     noFile: 'Usage: :session import <file> (a .zip or a .json export).',
     cannotRead: 'Cannot read {{path}}: {{reason}}',
     cannotWrite: 'Cannot write {{path}}: {{reason}}',

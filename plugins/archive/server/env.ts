@@ -4,7 +4,7 @@ import { definePluginEnv, doc, number } from '../../../src/core/envVars.ts';
 
 export default definePluginEnv(
   {
-    IMPORT_MAX_MB: doc(number(512, 1, 16_384, true), '512', 'The largest archive `:session import` takes (POST /api/archive/import), in MB as sent: a ChatGPT or Claude export zip, or a JSON file'),
+    IMPORT_MAX_MB: doc(number(512, 1, 16_384, true), '512', 'The largest archive `:session import` takes (POST /api/archive/import), in MB as sent: a ChatGPT or Claude export zip, or a JSON file. It is held in a temporary file (the system temporary folder) while it is imported, one import per person at a time'),
     IMPORT_INFLATED_MAX_MB: doc(number(2048, 1, 65_536, true), '2048', 'How many MB one import may inflate from a zip, counted as the bytes come out (a zip bomb stops there, refused with a message)'),
     IMPORT_MAX_SECONDS: doc(number(900, 1, 86_400, true), '900', 'How long one import may take, in seconds; the conversations written by then stay, the rest is reported as not read'),
   },

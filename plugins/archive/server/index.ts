@@ -10,10 +10,11 @@ import { REPORT_ROWS_MAX } from '../common/limits.ts';
 import { MESSAGES } from '../common/messages.ts';
 import archiveEnv from './env.ts';
 import { exportText, rootOf } from './export.ts';
-import { convert } from './import/sources.ts';
-import { breather, readArchive } from './import/read.ts';
-import { ArchiveRefused, ConversationRefused } from './import/refusal.ts';
-import { writeConversation } from './import/write.ts';
+import { answerFields } from '../../../src/core/api/client.ts';
+import { readArchive } from './import/read.ts';
+import { ArchiveRefused } from './import/refusal.ts';
+import { runImport } from './import/run.ts';
+import { spool, type Spooled } from './import/spool.ts';
 import { sourcesMigration, type ArchiveDb } from './table.ts';
 
 type C = Context<AppEnv>;
@@ -27,7 +28,7 @@ const exportQuery = z.object({
   session: z.coerce.number().int().positive().optional(),
   all: z.enum(['1', 'true']).optional(),
 });
-const importQuery = z.object({ name: z.string().max(255).optional() });
+const importQuery = z.object({ name: z.string().max(255).optional(), progress: z.enum(['1', 'true']).optional() });
 
 /** The export's file name: what and when, never anything the caller typed. */
 const fileName = (what: string, format: string, now: number) => `shellchat-${what}-${new Date(now).toISOString().slice(0, 10)}.${format}`;
@@ -83,65 +84,105 @@ export function archiveRoutes(ctx: ServerPluginContext) {
       if (!body) return refuse(c, 400, MESSAGES.notArchive);
       if (running.has(user.id)) return refuse(c, 429, MESSAGES.busy);
       running.add(user.id);
+      const started = Date.now();
+      const deadline = started + limits.seconds * 1000;
+      let spooled: Spooled;
+      const file = await ctx.scratchFile().catch((err: unknown) => {
+        running.delete(user.id);
+        throw err;
+      });
+      try {
+        spooled = await spool(body, file, { ...limits, deadline });
+      } catch (err) {
+        running.delete(user.id);
+        await file.remove();
+        if (err instanceof ArchiveRefused) return refuse(c, err.status, err.said);
+        throw err;
+      }
+      const stream = c.req.valid('query').progress !== undefined;
+      const origin = ctx.publicUrl || new URL(c.req.url).origin;
       const report: ImportReport = { conversations: [], imported: 0, skipped: 0, refused: 0 };
+      // What a streamed answer has not sent yet, and who waits for it (the response's pull).
+      const lines: string[] = [];
+      let wake: (() => void) | undefined;
+      let gone = false;
+      const say = (line: object) => {
+        // Nobody reads any more (the client went away): the import goes on to its end, unsaid.
+        if (!stream || gone) return;
+        lines.push(JSON.stringify(line) + '\n');
+        wake?.();
+      };
       // The report's rows, up to a bound (a hostile archive of tiny items would make it huge); the counts are all.
       const row = (entry: ImportedRow) => {
+        report[entry.status]++;
         if (report.conversations.length < REPORT_ROWS_MAX) report.conversations.push(entry);
         else report.unlisted = (report.unlisted ?? 0) + 1;
+        say({ row: entry });
       };
-      const started = Date.now();
-      try {
-        const deadline = started + limits.seconds * 1000;
-        const stopAt = {
-          check: () => {
-            if (Date.now() > deadline) throw new ArchiveRefused(MESSAGES.tooSlow(limits.seconds), 413);
-          },
-        };
-        const items = readArchive(body, { ...limits, deadline });
-        const breathe = breather();
-        for await (const item of items) {
-          await breathe();
-          if ('refused' in item) {
-            report.refused++;
-            row({ title: '', source: '', status: 'refused', reason: item.refused.toData() });
-            continue;
-          }
-          let title = '';
-          let source = '';
-          try {
-            const conversation = convert(item.value, ctx.now());
-            title = conversation.title;
-            source = conversation.source;
-            const written = await writeConversation(db, user, conversation, ctx.now(), stopAt);
-            report[written.status]++;
-            row(
-              written.status === 'imported'
-                ? { title, source, status: 'imported', session: written.session, sessions: written.sessions, logs: written.logs }
-                : { title, source, status: 'skipped', session: written.session },
-            );
-          } catch (err) {
-            // The deadline passed while it was written (rolled back): the archive stops there.
-            if (err instanceof ArchiveRefused) throw err;
-            if (!(err instanceof ConversationRefused)) {
-              // A database failure: this conversation was rolled back; the report says so and the rest goes on.
-              ctx.log.warn({ err: { message: (err as Error).message } }, 'archive import: a conversation failed');
-            }
-            report.refused++;
-            const said = err instanceof ConversationRefused ? err.said : MESSAGES.wrongShape('it could not be written');
-            row({ title, source, status: 'refused', reason: said.toData() });
-          }
+      const stopAt = {
+        check: () => {
+          if (Date.now() > deadline) throw new ArchiveRefused(MESSAGES.tooSlow(limits.seconds), 413);
+        },
+      };
+      /** The import to its end: undefined, or the refusal of an archive of which nothing was read. */
+      const work = (async (): Promise<ArchiveRefused | undefined> => {
+        try {
+          await runImport({ db, ctx, user, archive: readArchive(spooled, { ...limits, deadline }), origin, deadline: stopAt, stopsAt: deadline, row });
+          if (!report.conversations.length) return new ArchiveRefused(MESSAGES.noConversations);
+        } catch (err) {
+          if (!(err instanceof ArchiveRefused)) throw err;
+          // Nothing read yet: the archive is refused; else what was written stays and the report says where it stopped.
+          if (!report.conversations.length) return err;
+          report.stopped = MESSAGES.stopped(err.said).toData();
+        } finally {
+          running.delete(user.id);
+          await file.remove();
         }
-        if (!report.conversations.length) return refuse(c, 400, MESSAGES.noConversations);
-      } catch (err) {
-        if (!(err instanceof ArchiveRefused)) throw err;
-        // Nothing read yet: the archive is refused; else what was written stays and the report says where it stopped.
-        if (!report.conversations.length) return refuse(c, err.status, err.said);
-        report.stopped = MESSAGES.stopped(err.said).toData();
-      } finally {
-        running.delete(user.id);
+        if (report.imported) ctx.audit.record(c, { kind: 'archive.import', target: `user:${user.username}`, after: { imported: report.imported, skipped: report.skipped, refused: report.refused } });
+        return undefined;
+      })();
+      const summary = () => MESSAGES.summary(report.imported, report.skipped, report.refused);
+      if (!stream) {
+        const refused = await work;
+        if (refused) return refuse(c, refused.status, refused.said);
+        return answer(c, report, summary());
       }
-      if (report.imported) ctx.audit.record(c, { kind: 'archive.import', target: `user:${user.username}`, after: { imported: report.imported, skipped: report.skipped, refused: report.refused } });
-      return answer(c, report, MESSAGES.summary(report.imported, report.skipped, report.refused));
+      // Streamed (?progress): a line per conversation as it is written, then the answer itself.
+      // Refused before any conversation: the plain refusal, with its status.
+      const first = await Promise.race([work.then(() => 'done' as const), new Promise<'row'>((resolve) => (wake = () => resolve('row')))]);
+      wake = undefined;
+      if (first === 'done') {
+        const refused = await work;
+        if (refused) return refuse(c, refused.status, refused.said);
+      }
+      let ended = false;
+      work.then(
+        (refused) => {
+          say(refused ? { success: false, ...answerFields('error', refused.said) } : { success: true, ...answerFields('message', summary()), result: report });
+          ended = true;
+          wake?.();
+        },
+        (err: unknown) => {
+          ctx.log.error({ err: { message: (err as Error).message } }, 'archive import failed');
+          say({ success: false, ...answerFields('error', MESSAGES.wrongShape('the import failed')) });
+          ended = true;
+          wake?.();
+        },
+      );
+      const encoder = new TextEncoder();
+      const out = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          while (!lines.length && !ended) await new Promise<void>((resolve) => (wake = resolve));
+          wake = undefined;
+          if (lines.length) controller.enqueue(encoder.encode(lines.splice(0).join('')));
+          else controller.close();
+        },
+        cancel() {
+          gone = true;
+          lines.length = 0;
+        },
+      });
+      return new Response(out, { headers: { 'Content-Type': 'application/x-ndjson; charset=utf-8', 'Cache-Control': 'no-store' } }) as unknown as ReturnType<typeof answer<ImportReport>>;
     });
 }
 

@@ -1,13 +1,16 @@
-// An uploaded archive as a stream of conversations, without holding it: a zip (ChatGPT's or
-// Claude's export, inflated with fflate's streaming Unzip) whose conversations*.json entries are
-// read as they inflate, or a JSON file read as it arrives. What it is comes from its first
+// An uploaded archive as a stream of conversations, without holding it in memory: the body is
+// first written to a scratch file as it arrives (spool.ts; the request then ends, so Node's
+// request timeout never cuts a long import), then read from there: a zip (ChatGPT's or
+// Claude's export) by its central directory (zipFile.ts), its conversations*.json entries
+// parsed as they inflate, or a JSON file parsed as it is read. What it is comes from its first
 // bytes, never from its name. The bounds: bytes received, bytes actually inflated, entries,
 // time (the caller's deadline), and those of items.ts; the event loop gets a turn every piece.
-import { Unzip, UnzipInflate, type UnzipFile } from 'fflate';
-import { ZIP_MAX_ENTRIES } from '../../common/limits.ts';
+import { UPLOAD_MAX_BYTES } from '../../../../src/core/index.ts';
 import { MESSAGES } from '../../common/messages.ts';
 import { ItemReader, type Item } from './items.ts';
 import { ArchiveRefused } from './refusal.ts';
+import type { Spooled } from './spool.ts';
+import { entryBytes, zipEntries, type ZipEntry } from './zipFile.ts';
 
 export interface ReadLimits {
   maxBytes: number;
@@ -18,16 +21,20 @@ export interface ReadLimits {
 }
 
 /**
- * A zip is inflated this much at a time (a bomb's piece inflates to at most ~4 MB at once), and
- * JSON parsed at most PARSE at a time (the tokenizer's cost grows faster than its input's
+ * JSON is parsed at most PARSE at a time (the tokenizer's cost grows faster than its input's
  * size); the event loop gets a turn every 3 ms of work (breather): a request waits for a few
  * of those, not for the import.
  */
-const PIECE = 4 * 1024;
 const PARSE = 4 * 1024;
+const READ = 64 * 1024;
 const MB = 1024 * 1024;
 /** The entries read: ChatGPT's and Claude's conversations files (split or not), shellchat's own. */
 const WANTED = /(^|\/)(conversations(-\d+)?|shellchat[^/]*)\.json$/i;
+/**
+ * A file a ChatGPT export carries: `file-<id>-<name>.png`, `file_<id>-<uuid>.jpeg`, in any folder
+ * (`dalle-generations/`); any type: one an upload cannot be (a .webp) is left out and said.
+ */
+const ASSET = /(?:^|\/)(file[-_][A-Za-z0-9]+)[^/]*\.[A-Za-z0-9]+$/;
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -67,20 +74,30 @@ class JsonText {
   }
 }
 
-export async function* readArchive(body: ReadableStream<Uint8Array>, limits: ReadLimits): AsyncGenerator<Item> {
-  const reader = body.getReader();
-  let received = 0;
+/** A picture the archive carries, by the id its conversations name it with. */
+export type AssetReader = (id: string) => Promise<{ name: string; data: Uint8Array } | { name: string; tooLarge: true } | undefined>;
+
+export interface Archive {
+  items: AsyncGenerator<Item>;
+  /** The archive's pictures (a ChatGPT zip's `file-...` images); nothing for a JSON file. */
+  asset: AssetReader;
+}
+
+/** The archive in a spooled file: its conversations in order, and its pictures on demand. */
+export function readArchive(spooled: Spooled, limits: ReadLimits): Archive {
+  const file = spooled.file;
   let inflated = 0;
-  let kind: 'zip' | 'json' | undefined;
-  const json = new JsonText();
+  const count = (bytes: number) => {
+    // Every inflated byte counts, conversations and pictures alike.
+    inflated += bytes;
+    if (inflated > limits.maxInflated) throw new ArchiveRefused(MESSAGES.inflatedTooLarge(Math.round(limits.maxInflated / MB)), 413);
+  };
   const check = () => {
     if (Date.now() > limits.deadline) throw new ArchiveRefused(MESSAGES.tooSlow(limits.seconds), 413);
   };
-  // The zip's side: what its callbacks inflated (synchronously, inside push), parsed after.
-  const pending: { read: JsonText; data: Uint8Array; final: boolean }[] = [];
   const breathe = breather();
   /** Parses bytes a piece at a time, with a turn of the event loop now and then. */
-  async function* parse(read: JsonText, data: Uint8Array, final: boolean): AsyncGenerator<Item> {
+  async function* parse(read: JsonText, data: Uint8Array): AsyncGenerator<Item> {
     for (let at = 0; at < data.length; at += PARSE) {
       yield* read.push(data.subarray(at, at + PARSE));
       const pause = breathe();
@@ -89,82 +106,54 @@ export async function* readArchive(body: ReadableStream<Uint8Array>, limits: Rea
         await pause;
       }
     }
-    if (final) yield* read.end();
   }
-  let failure: ArchiveRefused | undefined;
-  let entries = 0;
-  let wanted = 0;
-  const unzip = new Unzip();
-  unzip.register(UnzipInflate);
-  unzip.onfile = (file: UnzipFile) => {
-    if (failure) return;
-    if (++entries > ZIP_MAX_ENTRIES) return void (failure = new ArchiveRefused(MESSAGES.tooManyEntries, 413));
-    const read = WANTED.test(file.name) ? new JsonText() : undefined;
-    if (read) wanted++;
-    file.ondata = (err, data, final) => {
-      if (failure) return;
-      try {
-        if (err) throw new ArchiveRefused(MESSAGES.badZip(err.message));
-        // Every inflated byte counts, read or not (a skipped entry may still be inflated to find its end).
-        inflated += data.length;
-        if (inflated > limits.maxInflated) throw new ArchiveRefused(MESSAGES.inflatedTooLarge(Math.round(limits.maxInflated / MB)), 413);
-        if (read) pending.push({ read, data, final });
-      } catch (e) {
-        failure = asRefusal(e);
-        file.terminate();
-      }
-    };
-    if (read) {
-      try {
-        file.start();
-      } catch (e) {
-        failure = new ArchiveRefused(MESSAGES.badZip((e as Error).message));
-      }
-    }
-  };
+  let entries: Promise<ZipEntry[]> | undefined;
+  const directory = () => (entries ??= zipEntries(file, spooled.size));
+  let assets: Map<string, ZipEntry> | undefined;
 
-  try {
-    for (;;) {
-      // A sender that stalls is stopped at the deadline too, not only one that sends.
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const stalled = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new ArchiveRefused(MESSAGES.tooSlow(limits.seconds), 413)), Math.max(0, limits.deadline - Date.now()));
-      });
-      const { done, value } = await Promise.race([reader.read(), stalled]).finally(() => clearTimeout(timer));
-      if (done) break;
-      received += value.length;
-      if (received > limits.maxBytes) throw new ArchiveRefused(MESSAGES.tooLarge(Math.round(limits.maxBytes / MB)), 413);
-      if (kind === undefined && value.length) kind = value[0] === 0x50 && value[1] === 0x4b ? 'zip' : 'json';
-      if (kind === 'json') {
-        yield* parse(json, value, false);
-        continue;
-      }
-      for (let at = 0; at < value.length; at += PIECE) {
+  async function* items(): AsyncGenerator<Item> {
+    if (spooled.kind === 'json') {
+      const json = new JsonText();
+      for (let at = 0; at < spooled.size; at += READ) {
         check();
-        try {
-          // A copy: fflate keeps the bytes it was given between pushes, and the stream may reuse its buffer.
-          unzip.push(value.slice(at, at + PIECE));
-        } catch (e) {
-          failure ??= new ArchiveRefused(MESSAGES.badZip((e as Error).message));
-        }
-        if (failure) throw failure;
-        for (const p of pending.splice(0)) yield* parse(p.read, p.data, p.final);
+        yield* parse(json, await file.read(at, Math.min(READ, spooled.size - at)));
       }
-    }
-    if (kind === undefined) throw new ArchiveRefused(MESSAGES.notArchive);
-    if (kind === 'json') {
       yield* json.end();
       return;
     }
-    try {
-      unzip.push(new Uint8Array(0), true);
-    } catch (e) {
-      failure ??= new ArchiveRefused(MESSAGES.badZip((e as Error).message));
+    const wanted = (await directory()).filter((e) => WANTED.test(e.name));
+    if (!wanted.length) throw new ArchiveRefused(MESSAGES.notArchive);
+    for (const entry of wanted) {
+      const json = new JsonText();
+      for await (const data of entryBytes(file, entry, count)) {
+        check();
+        yield* parse(json, data);
+      }
+      yield* json.end();
     }
-    if (failure) throw failure;
-    for (const p of pending.splice(0)) yield* parse(p.read, p.data, p.final);
-    if (!wanted) throw new ArchiveRefused(MESSAGES.notArchive);
-  } finally {
-    reader.cancel().catch(() => undefined);
   }
+
+  const asset: AssetReader = async (id) => {
+    if (spooled.kind !== 'zip') return undefined;
+    if (!assets) {
+      assets = new Map();
+      for (const e of await directory()) {
+        const m = ASSET.exec(e.name);
+        if (m && !assets.has(m[1]!)) assets.set(m[1]!, e);
+      }
+    }
+    const entry = assets.get(id);
+    if (!entry) return undefined;
+    const pieces: Uint8Array[] = [];
+    let size = 0;
+    for await (const data of entryBytes(file, entry, count)) {
+      size += data.length;
+      // Past an upload's size it is refused anyway: not inflated further.
+      if (size > UPLOAD_MAX_BYTES) return { name: entry.name.split('/').pop()!, tooLarge: true };
+      pieces.push(data);
+    }
+    return { name: entry.name.split('/').pop()!, data: Buffer.concat(pieces) };
+  };
+
+  return { items: items(), asset };
 }

@@ -27,6 +27,8 @@ function millis(value: unknown): number | null {
 const tooMany = (n: number) => {
   if (n > CONVERSATION_MAX_MESSAGES) throw new ConversationRefused(MESSAGES.tooManyMessages);
 };
+/** A picture the archive itself carries, by its id: replaced by its upload's URL, or dropped (import/assets.ts). */
+export const ASSET = 'asset:';
 const httpUrl = (v: unknown) => typeof v === 'string' && /^https?:\/\//i.test(v) && v.length <= 2048;
 
 /** Which export a conversation comes from, by its shape (never by the file's name). */
@@ -50,10 +52,15 @@ function chatgptText(content: Record<string, unknown>): { text: string; images: 
   for (const part of Array.isArray(content.parts) ? content.parts : []) {
     if (typeof part === 'string') parts.push(part);
     else if (isObject(part) && part.content_type === 'image_asset_pointer') {
-      // The picture is a file of the export's zip, not a URL: named in the text, kept if it has a URL.
+      // The picture is a file of the export's zip, not a URL: named in the text, and asked for
+      // from the zip by its id (ASSET), stored as the importer's upload when it is there.
       const pointer = str(part.asset_pointer);
       if (httpUrl(pointer)) images.push(pointer);
-      else parts.push(`[image: ${pointer.replace(/^[a-z-]+:\/\//, '') || 'attached'}]`);
+      else {
+        const id = pointer.replace(/^[a-z-]+:\/\//, '');
+        parts.push(`[image: ${id || 'attached'}]`);
+        if (/^file[-_][A-Za-z0-9]+$/.test(id)) images.push(ASSET + id);
+      }
     }
   }
   return { text: parts.filter(Boolean).join('\n\n'), images };

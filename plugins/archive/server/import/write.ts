@@ -1,97 +1,150 @@
-// One conversation into the importer's sessions and logs, in one transaction: all of it, or
-// nothing (a failure rolls it back and the report says why). The conversation's source id is
-// written with it, so the same conversation is found, and skipped, the next time.
-import { SESSION_ID_MAX, SESSION_ID_MIN, type Database, type LogsTable, type UserRow } from '../../../../src/core/index.ts';
+// Conversations into the importer's sessions and logs. A batch of conversations is written in
+// one transaction with multi-row statements (a few round trips for the batch, not several per
+// conversation: PostgreSQL's cost was its round trips); should the batch fail, each of its
+// conversations is written again alone, in its own transaction, so one that cannot be written
+// is refused and the others are not: never half of a conversation either way. Each
+// conversation's source id is written with it, so the same conversation is skipped next time.
+import { SESSION_ID_MAX, SESSION_ID_MIN, type Database, type LogsTable, type SessionsTable, type UserRow } from '../../../../src/core/index.ts';
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { ArchiveDb } from '../table.ts';
 import type { ImportedConversation } from './model.ts';
 
 export type Written = { status: 'imported'; session: number; sessions: number; logs: number } | { status: 'skipped'; session: number };
 
-/** Rows per INSERT, and characters: MySQL's packet stays far under its limit. */
+/** Rows per INSERT, and characters: MySQL's packet and PostgreSQL's 65,535 parameters stay far off. */
 const BATCH_ROWS = 200;
 const BATCH_CHARS = 2 * 1024 * 1024;
-
-/**
- * A free session id at or after `wanted` (session ids are times: a taken one moves a
- * millisecond). Many conversations of one moment probe longer and longer: the import's deadline
- * bounds that too.
- */
-async function freeId(trx: Transaction<Database>, wanted: number, taken: Set<number>, deadline: Deadline): Promise<number> {
-  let id = Math.min(Math.max(Math.round(wanted), SESSION_ID_MIN), SESSION_ID_MAX);
-  for (let probes = 1; ; probes++) {
-    if (probes % 100 === 0) deadline.check();
-    if (!taken.has(id) && !(await trx.selectFrom('sessions').select('id').where('id', '=', id).executeTakeFirst())) return id;
-    id++;
-  }
-}
+/** Session ids looked up at once. */
+const IDS_AT_ONCE = 500;
 
 /** The import's deadline: `check` throws the archive's refusal once it passed. */
 export interface Deadline {
   check(): void;
 }
 
-export async function writeConversation(db: ArchiveDb, user: UserRow, conversation: ImportedConversation, now: number, deadline: Deadline): Promise<Written> {
-  const found = await db
-    .selectFrom('archive_sources')
-    .select('session_id')
-    .where('user_id', '=', user.id)
-    .where('source', '=', conversation.source)
-    .where('source_id', '=', conversation.sourceId)
-    .executeTakeFirst();
-  if (found) return { status: 'skipped', session: Number(found.session_id) };
-  const root = conversation.sessions[0]!;
-  // Shellchat's own export read back into the same account: its sessions are already there.
-  if (conversation.source === 'shellchat' && root.id !== undefined) {
-    const own = await db.selectFrom('sessions').select('id').where('id', '=', root.id).where('user_id', '=', user.id).executeTakeFirst();
-    if (own) return { status: 'skipped', session: root.id };
+const keyOf = (c: ImportedConversation) => `${c.source}\u0000${c.sourceId}`;
+
+/**
+ * Which of these conversations are there already (imported before, or shellchat's own sessions
+ * read back into the same account): their first session, by position.
+ */
+export async function alreadyThere(db: ArchiveDb, user: UserRow, conversations: ImportedConversation[]): Promise<Map<number, number>> {
+  const found = new Map<number, number>();
+  if (!conversations.length) return found;
+  const ids = [...new Set(conversations.map((c) => c.sourceId))];
+  const known = new Map<string, number>();
+  for (let i = 0; i < ids.length; i += IDS_AT_ONCE) {
+    const rows = await db.selectFrom('archive_sources').select(['source', 'source_id', 'session_id']).where('user_id', '=', user.id).where('source_id', 'in', ids.slice(i, i + IDS_AT_ONCE)).execute();
+    for (const r of rows) known.set(`${r.source}\u0000${r.source_id}`, Number(r.session_id));
   }
-  return (db as unknown as Kysely<Database>).transaction().execute(async (trx) => {
-    const ids = new Map<string, number>();
-    const taken = new Set<number>();
-    let logs = 0;
-    for (const session of conversation.sessions) {
-      const id = await freeId(trx, session.id ?? session.logs[0]?.time ?? session.createdAt, taken, deadline);
+  const own = conversations.flatMap((c) => (c.source === 'shellchat' && c.sessions[0]!.id !== undefined ? [c.sessions[0]!.id] : []));
+  const mine = new Set<number>();
+  for (let i = 0; i < own.length; i += IDS_AT_ONCE) {
+    const rows = await db.selectFrom('sessions').select('id').where('user_id', '=', user.id).where('id', 'in', own.slice(i, i + IDS_AT_ONCE)).execute();
+    for (const r of rows) mine.add(Number(r.id));
+  }
+  conversations.forEach((c, i) => {
+    const session = known.get(keyOf(c));
+    if (session !== undefined) found.set(i, session);
+    else if (c.source === 'shellchat' && c.sessions[0]!.id !== undefined && mine.has(c.sessions[0]!.id)) found.set(i, c.sessions[0]!.id);
+  });
+  return found;
+}
+
+/**
+ * Free session ids for every session of these conversations, each at or after the one it wants
+ * (session ids are times: a taken one moves a millisecond), looked up many at once. Many
+ * conversations of one moment probe longer and longer: the import's deadline bounds that too.
+ */
+async function freeIds(trx: Transaction<Database>, conversations: ImportedConversation[], deadline: Deadline): Promise<number[][]> {
+  const taken = new Set<number>();
+  const wanted = conversations.map((c) => c.sessions.map((s) => Math.min(Math.max(Math.round(s.id ?? s.logs[0]?.time ?? s.createdAt), SESSION_ID_MIN), SESSION_ID_MAX)));
+  // Within the batch first: two sessions never want the same id.
+  const ids = wanted.map((list) =>
+    list.map((id) => {
+      while (taken.has(id)) id++;
       taken.add(id);
-      ids.set(session.key, id);
-      const parent = session.parent === null ? null : (ids.get(session.parent) ?? null);
-      await trx
-        .insertInto('sessions')
-        .values({ id, parent_id: parent, branch_time: parent === null ? null : session.branchTime, user_id: user.id, device_id: null, shared: 0, created_at: session.createdAt || id, updated_at: now })
-        .execute();
-      let batch: Insertable<LogsTable>[] = [];
-      let chars = 0;
-      const flush = async () => {
-        if (batch.length) await trx.insertInto('logs').values(batch).execute();
-        batch = [];
-        chars = 0;
-      };
-      for (const log of session.logs) {
-        batch.push({
-          session: id,
-          time: log.time,
-          user_id: user.id,
-          device_id: null,
-          model: log.model,
-          input: log.input,
-          output: log.output,
-          images: JSON.stringify(log.images),
-          tools: JSON.stringify(log.tools ?? []),
-          input_tokens: log.inputTokens ?? 0,
-          output_tokens: log.outputTokens ?? 0,
-          created_at: now,
-        });
-        chars += log.input.length + log.output.length;
-        if (batch.length >= BATCH_ROWS || chars >= BATCH_CHARS) await flush();
-      }
-      await flush();
-      logs += session.logs.length;
+      return id;
+    }),
+  );
+  // Then against the table: the ids in use move on, until none is.
+  for (let round = 1; ; round++) {
+    if (round % 10 === 0) deadline.check();
+    const all = ids.flat();
+    const used = new Set<number>();
+    for (let i = 0; i < all.length; i += IDS_AT_ONCE) {
+      for (const r of await trx.selectFrom('sessions').select('id').where('id', 'in', all.slice(i, i + IDS_AT_ONCE)).execute()) used.add(Number(r.id));
     }
-    const first = ids.get(root.key)!;
-    await (trx as unknown as ArchiveDb)
-      .insertInto('archive_sources')
-      .values({ user_id: user.id, source: conversation.source, source_id: conversation.sourceId, session_id: first, created_at: now })
-      .execute();
-    return { status: 'imported' as const, session: first, sessions: conversation.sessions.length, logs };
+    if (!used.size) return ids;
+    for (const list of ids) {
+      for (let j = 0; j < list.length; j++) {
+        if (!used.has(list[j]!)) continue;
+        let id = list[j]! + 1;
+        while (taken.has(id)) id++;
+        taken.add(id);
+        list[j] = id;
+      }
+    }
+  }
+}
+
+/** Inserts rows a batch at a time (rows, and characters for the logs). */
+async function insertAll<T>(rows: T[], chars: (row: T) => number, write: (rows: T[]) => Promise<unknown>): Promise<void> {
+  let batch: T[] = [];
+  let size = 0;
+  for (const row of rows) {
+    batch.push(row);
+    size += chars(row);
+    if (batch.length >= BATCH_ROWS || size >= BATCH_CHARS) {
+      await write(batch);
+      batch = [];
+      size = 0;
+    }
+  }
+  if (batch.length) await write(batch);
+}
+
+/** Writes conversations (none there yet) in one transaction: all of them, or none. */
+export async function writeAll(db: ArchiveDb, user: UserRow, conversations: ImportedConversation[], now: number, deadline: Deadline): Promise<Written[]> {
+  return (db as unknown as Kysely<Database>).transaction().execute(async (trx) => {
+    const ids = await freeIds(trx, conversations, deadline);
+    const sessions: Insertable<SessionsTable>[] = [];
+    const logs: Insertable<LogsTable>[] = [];
+    const sources: { user_id: number; source: string; source_id: string; session_id: number; created_at: number }[] = [];
+    const written = conversations.map((conversation, c): Written => {
+      const byKey = new Map<string, number>();
+      let count = 0;
+      conversation.sessions.forEach((session, s) => {
+        const id = ids[c]![s]!;
+        byKey.set(session.key, id);
+        const parent = session.parent === null ? null : (byKey.get(session.parent) ?? null);
+        // Parents come before their branches (model.ts), so a multi-row insert meets them in order.
+        sessions.push({ id, parent_id: parent, branch_time: parent === null ? null : session.branchTime, user_id: user.id, device_id: null, shared: 0, created_at: session.createdAt || id, updated_at: now });
+        for (const log of session.logs) {
+          logs.push({
+            session: id,
+            time: log.time,
+            user_id: user.id,
+            device_id: null,
+            model: log.model,
+            input: log.input,
+            output: log.output,
+            images: JSON.stringify(log.images),
+            tools: JSON.stringify(log.tools ?? []),
+            input_tokens: log.inputTokens ?? 0,
+            output_tokens: log.outputTokens ?? 0,
+            created_at: now,
+          });
+        }
+        count += session.logs.length;
+      });
+      const first = ids[c]![0]!;
+      sources.push({ user_id: user.id, source: conversation.source, source_id: conversation.sourceId, session_id: first, created_at: now });
+      return { status: 'imported', session: first, sessions: conversation.sessions.length, logs: count };
+    });
+    await insertAll(sessions, () => 0, (rows) => trx.insertInto('sessions').values(rows).execute());
+    await insertAll(logs, (l) => String(l.input).length + String(l.output).length, (rows) => trx.insertInto('logs').values(rows).execute());
+    await insertAll(sources, () => 0, (rows) => (trx as unknown as ArchiveDb).insertInto('archive_sources').values(rows).execute());
+    return written;
   });
 }

@@ -1,0 +1,24 @@
+// Display math in the terminal (issue 40): KaTeX's reading of the TeX, laid out as one line of
+// Unicode text; what KaTeX cannot read is left to be shown as typed.
+import { describe, expect, it } from 'vitest';
+import katex from 'katex';
+import { mathWith } from './mathText.ts';
+
+const math = mathWith(katex);
+
+describe('display math as text', () => {
+  it('writes scripts, operators, fractions, roots, accents and limits in Unicode', () => {
+    expect(math('E = mc^2')).toBe('E = mc²');
+    expect(math(String.raw`\sum_{i=1}^{n} x_i^9 \leq \left( \sum_{i=1}^{n} x_i \right)^{9}`)).toBe('∑ᵢ₌₁ⁿ xᵢ⁹ ≤ (∑ᵢ₌₁ⁿ xᵢ)⁹');
+    expect(math(String.raw`\frac{a+b}{\sqrt{2\pi}} \neq \alpha\mathbb{R}`)).toBe('(a + b)/√(2π) ≠ αℝ');
+    expect(math(String.raw`\int_0^{3} e^{-x^2} \, dx`)).toBe('∫₀³ e^(−x²) dx');
+    expect(math(String.raw`\lim_{x \to 0} \frac{\sin x}{x} = 1`)).toBe('lim_(x→0) (sin x)/x = 1');
+    expect(math(String.raw`\sqrt[3]{8} = 2, \quad f(x) = -x + \vec{v} \cdot \hat{y}`)).toBe('³√8 = 2, f(x) = −x + v\u20d7 ⋅ y\u0302');
+  });
+
+  it('leaves what KaTeX cannot read (and nothing) to be shown as typed', () => {
+    expect(math(String.raw`\frac{1}{`)).toBeUndefined();
+    expect(math(String.raw`\nosuchcommand{x}`)).toBeUndefined();
+    expect(math('  ')).toBeUndefined();
+  });
+});

@@ -1,0 +1,49 @@
+// A long answer arriving at once, or a long log opened (the brief "bigchunk"), in real
+// Chromium: the page's renderer (`sliced`) parses only the blocks near the view, in slices of
+// a few blocks each instead of one task for the whole text, and ends as the same DOM as the
+// text rendered at once. Counts, not times: they hold on a loaded machine.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateMarkdown } from '../../bench/render/generate.ts';
+import { openRenderPage, type RenderPage } from './renderPage.ts';
+import { HAS_CHROME } from './support.ts';
+
+describe.skipIf(!HAS_CHROME)('sliced rendering of a long text', () => {
+  let r: RenderPage;
+  beforeAll(async () => {
+    r = await openRenderPage();
+  });
+  afterAll(async () => {
+    await r?.close();
+  });
+
+  it('parses a 120 KB text near the view only, a few blocks a task, and ends as the one-shot DOM once all of it is seen', async () => {
+    const opened = await r.page.evaluate((t) => window.__sliced.open(t), generateMarkdown(120 * 1024, 4));
+    expect(opened.blocks).toBeGreaterThan(300);
+    // The first render did not parse everything: most blocks wait, as written.
+    expect(opened.atMount.deferred).toBeGreaterThan(opened.blocks / 2);
+    // Settled with a 768 px view at the top: the groups far below are still waiting...
+    expect(opened.settled.groupsWaiting).toBeGreaterThan(opened.settled.groups / 2);
+    // ...and those near it were parsed in later tasks, none of which took every block.
+    expect(opened.stats.slices).toBeGreaterThan(0);
+    expect(opened.stats.mostJobs).toBeLessThan(opened.blocks - opened.settled.deferred);
+    // A reader scrolling through it a view at a time: each group is parsed as it comes near.
+    const finished = await r.page.evaluate(() => window.__sliced.finish());
+    expect(finished.views).toBeGreaterThan(20);
+    expect(finished.left.deferred).toBe(0);
+    // In many slices: no task parsed the text whole.
+    expect(finished.stats.slices).toBeGreaterThan(10);
+    expect(finished.stats.mostJobs).toBeLessThan(opened.blocks / 4);
+    expect(finished.same).toBe(true);
+  }, 240_000);
+
+  it('a streamed answer rendered sliced ends as the one-shot DOM', async () => {
+    await r.page.evaluate((t) => window.__sliced.stream(t, 133), generateMarkdown(24 * 1024, 3));
+    const finished = await r.page.evaluate(() => window.__sliced.finish());
+    expect(finished.left.deferred).toBe(0);
+    expect(finished.same).toBe(true);
+  }, 240_000);
+
+  it('logged no page errors', () => {
+    expect(r.errors).toEqual([]);
+  });
+});

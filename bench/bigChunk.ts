@@ -58,7 +58,7 @@ export interface ChunkResult {
 }
 
 export async function runBigChunk(options: { sizes?: number[]; build?: boolean } = {}): Promise<ChunkResult[]> {
-  const sizes = options.sizes ?? (process.env.BENCH_SIZES ?? '32,200').split(',').map(Number);
+  const sizes = options.sizes ?? (process.env.BENCH_SIZES ?? '1,32,200').split(',').map(Number);
   if (options.build !== false) await buildApp(DIST);
   mkdirSync(path.join(DIST, 'assets'), { recursive: true });
   writeFileSync(path.join(DIST, 'assets', 'floor.html'), FLOOR_HTML);

@@ -16,9 +16,9 @@ describe.skipIf(!HAS_CHROME)('sliced rendering of a long text', () => {
     await r?.close();
   });
 
-  it('parses a 120 KB text near the view only, a few blocks a task, and ends as the one-shot DOM once all of it is seen', async () => {
-    const opened = await r.page.evaluate((t) => window.__sliced.open(t), generateMarkdown(120 * 1024, 4));
-    expect(opened.blocks).toBeGreaterThan(300);
+  it('parses a 48 KB text near the view only, a few blocks a task, and ends as the one-shot DOM once all of it is seen', async () => {
+    const opened = await r.page.evaluate((t) => window.__sliced.open(t), generateMarkdown(48 * 1024, 4));
+    expect(opened.blocks).toBeGreaterThan(150);
     // The first render did not parse everything: most blocks wait, as written.
     expect(opened.atMount.deferred).toBeGreaterThan(opened.blocks / 2);
     // Settled with a 768 px view at the top: the groups far below are still waiting...
@@ -28,7 +28,7 @@ describe.skipIf(!HAS_CHROME)('sliced rendering of a long text', () => {
     expect(opened.stats.mostJobs).toBeLessThan(opened.blocks - opened.settled.deferred);
     // A reader scrolling through it a view at a time: each group is parsed as it comes near.
     const finished = await r.page.evaluate(() => window.__sliced.finish());
-    expect(finished.views).toBeGreaterThan(20);
+    expect(finished.views).toBeGreaterThan(10);
     expect(finished.left.deferred).toBe(0);
     // In many slices: no task parsed the text whole.
     expect(finished.stats.slices).toBeGreaterThan(10);

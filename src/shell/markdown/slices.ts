@@ -1,9 +1,9 @@
 // Time slices for rendering finished blocks: a long answer arriving at once (or a long log
 // opened) parsed every block in one task (32 KB of rich markdown: one 233-367 ms block of
 // main-thread work). With slicing on, one synchronous render parses blocks for SLICE_MS at
-// most, top first; the rest are parsed in later tasks of SLICE_MS each, in document order, and
-// each slice's blocks are committed in the same task, so the page paints and takes input between.
-import { flushSync } from 'react-dom';
+// most, top first; the rest are parsed in later tasks of SLICE_MS each, in document order
+// (React renders each slice's blocks in one batch after it), so the page paints and takes
+// input between. (flushSync here brought react-dom's index into the first paint's JS.)
 
 /** How far beyond the view a group of blocks counts as near, and is parsed (IntersectionObserver). */
 export const NEAR_MARGIN = '100% 0px';
@@ -60,15 +60,13 @@ function slice(): void {
   scheduled = false;
   const start = performance.now();
   const done: Job[] = [];
-  // Jobs parse (and cache) here; their components render in the same task, all in one commit.
-  flushSync(() => {
-    while (queue.length && performance.now() - start < SLICE_MS) {
-      const job = queue.shift()!;
-      if (job.cancelled) continue;
-      job.run();
-      done.push(job);
-    }
-  });
+  // Jobs parse (and cache) here and set their components' state, rendered in one batch.
+  while (queue.length && performance.now() - start < SLICE_MS) {
+    const job = queue.shift()!;
+    if (job.cancelled) continue;
+    job.run();
+    done.push(job);
+  }
   if (done.length) {
     sliceStats.slices++;
     sliceStats.mostJobs = Math.max(sliceStats.mostJobs, done.length);

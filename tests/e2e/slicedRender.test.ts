@@ -36,6 +36,14 @@ describe.skipIf(!HAS_CHROME)('sliced rendering of a long text', () => {
     expect(finished.same).toBe(true);
   }, 240_000);
 
+  it('opening another long text after reading one to its end parses only what is near the view of the new one', async () => {
+    await r.page.evaluate((t) => window.__sliced.open(t), generateMarkdown(32 * 1024, 5));
+    const next = await r.page.evaluate((t) => window.__sliced.replace(t), generateMarkdown(32 * 1024, 6));
+    expect(next.groupsWaiting).toBeGreaterThan(next.groups / 2);
+    const finished = await r.page.evaluate(() => window.__sliced.finish());
+    expect(finished.same).toBe(true);
+  }, 240_000);
+
   it('a streamed answer rendered sliced ends as the one-shot DOM', async () => {
     await r.page.evaluate((t) => window.__sliced.stream(t, 133), generateMarkdown(24 * 1024, 3));
     const finished = await r.page.evaluate(() => window.__sliced.finish());

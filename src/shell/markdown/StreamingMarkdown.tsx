@@ -224,7 +224,15 @@ function Blocks({ text, done, sync = false, className }: Omit<StreamingMarkdownP
   const shown = useFrameText(text, done || sync);
   const splitter = useRef<BlockSplitter>(null);
   splitter.current ??= new BlockSplitter();
-  const split = useMemo(() => splitter.current!.update(shown), [shown]);
+  // A text that does not extend the last one (another log) is a new generation: with `sliced`,
+  // its groups are new, so only those near the view now are parsed (not all that were before).
+  const generation = useRef({ text: '', count: 0 });
+  const split = useMemo(() => {
+    if (!shown.startsWith(generation.current.text)) generation.current.count++;
+    generation.current.text = shown;
+    return splitter.current!.update(shown);
+  }, [shown]);
+  const prefix = useContext(Sliced) ? `${generation.current.count}:` : '';
   const classes = className ? `markdown ${className}` : 'markdown';
   // One document (footnotes need it) only when no part of it is past the bounds.
   if (done && split.footnotes && shown.length <= MAX_MARKDOWN_CHARS && split.tail.length <= MAX_BLOCK_CHARS && split.blocks.every((b) => b.length <= MAX_BLOCK_CHARS)) {
@@ -258,8 +266,8 @@ function Blocks({ text, done, sync = false, className }: Omit<StreamingMarkdownP
   return (
     <div className={classes} data-streaming={done ? undefined : 'true'}>
       {[
-        ...groups.map((blocks, i) => <Group key={i} blocks={blocks} definitions={definitions} plainFrom={plainFrom[i]!} tail={i === tailGroup ? tailElement : undefined} eager={i === 0 || i === tailGroup} />),
-        tailElement && tailGroup === groups.length && <Group key={tailGroup} blocks={NO_BLOCKS} definitions={definitions} plainFrom={0} tail={tailElement} eager />,
+        ...groups.map((blocks, i) => <Group key={prefix + i} blocks={blocks} definitions={definitions} plainFrom={plainFrom[i]!} tail={i === tailGroup ? tailElement : undefined} eager={i === 0 || i === tailGroup} />),
+        tailElement && tailGroup === groups.length && <Group key={prefix + tailGroup} blocks={NO_BLOCKS} definitions={definitions} plainFrom={0} tail={tailElement} eager />,
       ]}
     </div>
   );

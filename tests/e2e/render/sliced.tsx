@@ -23,6 +23,20 @@ async function quiet(): Promise<void> {
   }
 }
 
+/** Scrolls through `el` a view at a time, letting each settle; returns how many views it took. */
+async function readThrough(el: HTMLElement): Promise<number> {
+  let views = 0;
+  await quiet();
+  // Until its end is in view, or the page ends (the page may end a fraction of a pixel below).
+  for (let moved = true; moved && el.getBoundingClientRect().bottom > innerHeight + 1; views++) {
+    const before = scrollY;
+    scrollBy(0, innerHeight);
+    await quiet();
+    moved = scrollY !== before;
+  }
+  return views;
+}
+
 const counts = (el: HTMLElement) => ({
   deferred: el.querySelectorAll('[data-deferred]').length,
   groups: el.querySelectorAll('.md-group').length,
@@ -46,6 +60,18 @@ export const sliced = {
     return { blocks: split.blocks.length + (split.tail ? 1 : 0), atMount, settled: counts(el), stats: { ...sliceStats } };
   },
 
+  /** Reads the last text through to its end, then opens `next` in its place at the top (the
+   *  next log): how many of its groups wait. */
+  async replace(next: string): Promise<ReturnType<typeof counts>> {
+    const { root, el } = current!;
+    await readThrough(el);
+    scrollTo(0, 0);
+    flushSync(() => root.render(<StreamingMarkdown text={next} done sliced />));
+    current!.text = next;
+    await quiet();
+    return counts(el);
+  },
+
   /** Streams `text` sliced, `chunk` characters an update, then ends it (an answer). */
   async stream(text: string, chunk: number): Promise<void> {
     clearMarkdownCache();
@@ -62,12 +88,7 @@ export const sliced = {
    *  is <Markdown>'s (the text rendered at once, not sliced). */
   async finish(): Promise<{ same: boolean; left: ReturnType<typeof counts>; stats: typeof sliceStats; views: number }> {
     const { root, el, text } = current!;
-    let views = 0;
-    await quiet();
-    for (; el.getBoundingClientRect().bottom > innerHeight && views < 2000; views++) {
-      scrollBy(0, innerHeight);
-      await quiet();
-    }
+    const views = await readThrough(el);
     const left = counts(el);
     const fresh = document.createElement('div');
     const freshRoot = createRoot(fresh);

@@ -87,6 +87,21 @@ if (existsSync(CHROME_PATH)) {
   }
 }
 
+console.log('\nB1 a long answer at once (bench/bigChunk.ts): 1, 32 and 200 KB of rich markdown in one piece, app and floor, to a second after its end; 3 runs, median (lowest-highest)');
+if (existsSync(CHROME_PATH)) {
+  const { loadavg } = await import('node:os');
+  const { runBigChunkRuns, summary } = await import('./bigChunk.ts');
+  const load = loadavg()[0]!.toFixed(1);
+  for (const [kb, results] of await runBigChunkRuns(3)) {
+    const { ratio, longest, line } = summary(kb, results);
+    console.log(`  ${line} (load average ${load})`);
+    if (kb >= 32) {
+      check(longest.median <= 50, `${kb} KB at once: no task of the app over 50 ms (${longest.text} ms)`);
+      check(ratio.median <= 4, `${kb} KB at once: main thread <= 4x the floor (${ratio.text}x)`);
+    }
+  }
+}
+
 console.log('\nB3 long session: opening 1,000 logs in Chromium, beside an everything-mounted table in the same page');
 const { runLongSession } = await import('./longSession.ts');
 const long = await runLongSession();

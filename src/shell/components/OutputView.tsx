@@ -48,8 +48,8 @@ export function OutputView({ output }: { output: Output }) {
           )}
         >
           <Suspense fallback={<div className="out-text">{output.text}</div>}>
-            {/* A streamed answer's text changes at most once a frame already (the chat's frameBatcher). */}
-            <StreamingMarkdown text={output.text} done={!output.streaming} sync />
+            {/* A streamed answer's text changes at most once a frame already (the chat's frameBatcher); a long one arriving at once is parsed in slices. */}
+            <StreamingMarkdown text={output.text} done={!output.streaming} sync sliced />
           </Suspense>
         </LoadBoundary>
       );

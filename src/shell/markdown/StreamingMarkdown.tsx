@@ -26,9 +26,14 @@
 //   nested brackets in one paragraph: 86 s; 32 KB: 3 s) or much time per item (KaTeX: ~0.25 ms
 //   a formula): a block longer than MAX_BLOCK_CHARS, and everything after the first
 //   MAX_MARKDOWN_CHARS of a text, is shown as plain text, as written.
-import { memo, useEffect, useMemo, useRef, useState, type ReactElement } from 'react';
+// - With `sliced` (the page), a finished block not in the cache is parsed only once its group
+//   comes near the view, and for SLICE_MS per task at most (slices.ts), top first; the others
+//   show their text as written until then, and are rendered once: a long text arriving at once
+//   costs neither a long task nor the parsing of what nobody has scrolled to.
+import { createContext, memo, useContext, useEffect, useMemo, useRef, useState, type ReactElement, type RefObject } from 'react';
 import { BlockSplitter, GROUP_SIZE, type OpenKind } from './blocks.ts';
 import { renderMarkdown } from './pipeline.ts';
+import { later, NEAR_MARGIN, passHasTime } from './slices.ts';
 
 const CACHE_LIMIT = 1000;
 const NO_BLOCKS: readonly string[] = [];
@@ -70,12 +75,68 @@ export function clearMarkdownCache(): void {
 const withDefinitions = (text: string, definitions: string) =>
   definitions && text.includes('[') ? `${text}\n\n${definitions}` : text;
 
-/** One block. `final` blocks go through the cache; the growing tail of a stream does not (it
- *  would only evict finished blocks). */
+const Sliced = createContext(false);
+/** Whether the group has come near the view (with `sliced`; always true without). */
+const Near = createContext(true);
+
+/** Keeps a finished block's elements in the cache (re-mounting a rendered answer is cheap). */
+function remember(markdown: string, element: ReactElement): void {
+  if (cache.has(markdown)) return;
+  cache.set(markdown, element);
+  if (cache.size > CACHE_LIMIT) cache.delete(cache.keys().next().value!);
+}
+
+/** A block's markdown rendered. With `sliced`, a finished one not in the cache is parsed once
+ *  its group is near the view, now if this pass has time left, else in a later slice; its text
+ *  is shown as written meanwhile. One component for the tail and the finished block, and the
+ *  tail's last elements kept, so a tail that finishes as it was is not rendered again. The
+ *  growing tail does not go through the cache (it would only evict finished blocks). */
+function Parsed({ markdown, final }: { markdown: string; final: boolean }) {
+  const sliced = useContext(Sliced) && final;
+  const near = useContext(Near);
+  const [ready, setReady] = useState<{ markdown: string; element: ReactElement } | null>(null);
+  const last = useRef(ready);
+  const kept = [ready, last.current].find((r) => r?.markdown === markdown)?.element;
+  if (kept && final) remember(markdown, kept);
+  const deferred = !kept && sliced && !cache.has(markdown) && !(near && passHasTime());
+  const element = kept ?? (deferred ? null : final ? renderCached(markdown) : renderMarkdown(markdown));
+  useEffect(() => {
+    if (element) last.current = { markdown, element };
+  });
+  useEffect(() => {
+    if (!deferred || !near) return;
+    return later(() => setReady({ markdown, element: renderCached(markdown) }));
+  }, [deferred, near, markdown]);
+  return (
+    element ?? (
+      <div className="md-deferred" data-deferred="true">
+        {markdown}
+      </div>
+    )
+  );
+}
+
+/** Whether a group is near the view, from the start (`eager`) or once an IntersectionObserver
+ *  sees it within NEAR_MARGIN; once near, it stays near. */
+function useNear(eager: boolean): [RefObject<HTMLDivElement | null>, boolean] {
+  const sliced = useContext(Sliced);
+  const ref = useRef<HTMLDivElement>(null);
+  const [near, setNear] = useState(eager || !sliced);
+  useEffect(() => {
+    if (near) return;
+    if (!ref.current || typeof IntersectionObserver === 'undefined') return setNear(true);
+    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && setNear(true), { rootMargin: NEAR_MARGIN });
+    observer.observe(ref.current);
+    return () => observer.disconnect();
+  }, [near]);
+  return [ref, near];
+}
+
+/** One block. */
 const Block = memo(function Block({ text, definitions, final, plain = false }: { text: string; definitions: string; final: boolean; plain?: boolean }) {
   if (plain || text.length > MAX_BLOCK_CHARS) return <Plain text={text} />;
   const markdown = withDefinitions(text, definitions);
-  return final ? renderCached(markdown) : renderMarkdown(markdown);
+  return <Parsed markdown={markdown} final={final} />;
 });
 
 /**
@@ -85,11 +146,14 @@ const Block = memo(function Block({ text, definitions, final, plain = false }: {
  * the answer. The tail is rendered where its block will stay, under the key it will keep, so
  * that when it is finished React updates its DOM in place instead of building it again.
  */
-const Group = memo(function Group({ blocks, definitions, plainFrom, tail }: { blocks: readonly string[]; definitions: string; plainFrom: number; tail?: ReactElement }) {
+const Group = memo(function Group({ blocks, definitions, plainFrom, tail, eager }: { blocks: readonly string[]; definitions: string; plainFrom: number; tail?: ReactElement; eager: boolean }) {
+  const [ref, near] = useNear(eager);
   return (
-    <div className="md-group">
-      {/* One array with the tail: keys only match within the same array. */}
-      {[...blocks.map((text, i) => <Block key={i} text={text} definitions={definitions} final plain={i >= plainFrom} />), tail]}
+    <div className="md-group" ref={ref}>
+      <Near.Provider value={near}>
+        {/* One array with the tail: keys only match within the same array. */}
+        {[...blocks.map((text, i) => <Block key={i} text={text} definitions={definitions} final plain={i >= plainFrom} />), tail]}
+      </Near.Provider>
     </div>
   );
 });
@@ -142,14 +206,33 @@ export interface StreamingMarkdownProps {
    *  again cost a second render a frame and a frame's delay), or times or inspects each update
    *  (benchmarks and tests). */
   sync?: boolean;
+  /** Parse finished blocks in time slices (slices.ts) instead of all in one render: the page's
+   *  view of answers and logs. Off, every block is in the DOM when the render returns. */
+  sliced?: boolean;
   className?: string;
 }
 
-export function StreamingMarkdown({ text, done, sync = false, className }: StreamingMarkdownProps) {
+export function StreamingMarkdown({ sliced = false, ...props }: StreamingMarkdownProps) {
+  return (
+    <Sliced.Provider value={sliced}>
+      <Blocks {...props} />
+    </Sliced.Provider>
+  );
+}
+
+function Blocks({ text, done, sync = false, className }: Omit<StreamingMarkdownProps, 'sliced'>) {
   const shown = useFrameText(text, done || sync);
   const splitter = useRef<BlockSplitter>(null);
   splitter.current ??= new BlockSplitter();
-  const split = useMemo(() => splitter.current!.update(shown), [shown]);
+  // A text that does not extend the last one (another log) is a new generation: with `sliced`,
+  // its groups are new, so only those near the view now are parsed (not all that were before).
+  const generation = useRef({ text: '', count: 0 });
+  const split = useMemo(() => {
+    if (!shown.startsWith(generation.current.text)) generation.current.count++;
+    generation.current.text = shown;
+    return splitter.current!.update(shown);
+  }, [shown]);
+  const prefix = useContext(Sliced) ? `${generation.current.count}:` : '';
   const classes = className ? `markdown ${className}` : 'markdown';
   // One document (footnotes need it) only when no part of it is past the bounds.
   if (done && split.footnotes && shown.length <= MAX_MARKDOWN_CHARS && split.tail.length <= MAX_BLOCK_CHARS && split.blocks.every((b) => b.length <= MAX_BLOCK_CHARS)) {
@@ -183,8 +266,8 @@ export function StreamingMarkdown({ text, done, sync = false, className }: Strea
   return (
     <div className={classes} data-streaming={done ? undefined : 'true'}>
       {[
-        ...groups.map((blocks, i) => <Group key={i} blocks={blocks} definitions={definitions} plainFrom={plainFrom[i]!} tail={i === tailGroup ? tailElement : undefined} />),
-        tailElement && tailGroup === groups.length && <Group key={tailGroup} blocks={NO_BLOCKS} definitions={definitions} plainFrom={0} tail={tailElement} />,
+        ...groups.map((blocks, i) => <Group key={prefix + i} blocks={blocks} definitions={definitions} plainFrom={plainFrom[i]!} tail={i === tailGroup ? tailElement : undefined} eager={i === 0 || i === tailGroup} />),
+        tailElement && tailGroup === groups.length && <Group key={prefix + tailGroup} blocks={NO_BLOCKS} definitions={definitions} plainFrom={0} tail={tailElement} eager />,
       ]}
     </div>
   );

@@ -18,6 +18,7 @@ import { Markdown, StreamingMarkdown } from '../../../src/shell/markdown/index.t
 import { renderMarkdown } from '../../../src/shell/markdown/pipeline.ts';
 import '../../../src/shell/styles.css';
 import { scan } from './scan.ts';
+import { sliced } from './sliced.tsx';
 
 interface Payload {
   id: number;
@@ -367,4 +368,5 @@ const api = {
 };
 
 window.__page = api;
+window.__sliced = sliced;
 document.title = 'ready';

@@ -1,0 +1,103 @@
+// The renderer page's checks of `sliced` rendering (StreamingMarkdown, slices.ts): a long text
+// rendered at once is parsed near the view only, in slices, and ends as the same DOM.
+import { flushSync } from 'react-dom';
+import { createRoot, type Root } from 'react-dom/client';
+import { clearMarkdownCache, Markdown, splitBlocks, StreamingMarkdown } from '../../../src/shell/markdown/index.ts';
+import { pendingSlices, sliceStats } from '../../../src/shell/markdown/slices.ts';
+
+declare global {
+  interface Window {
+    __sliced: typeof sliced;
+  }
+}
+
+const stage = document.getElementById('stage')!;
+const frame = () => new Promise<void>((resolve) => requestAnimationFrame(() => resolve()));
+let current: { root: Root; el: HTMLElement; text: string } | undefined;
+
+/** Until the observers have run and no slice is left (a few frames with nothing pending). */
+async function quiet(): Promise<void> {
+  for (let calm = 0; calm < 5; ) {
+    await frame();
+    calm = pendingSlices() ? 0 : calm + 1;
+  }
+}
+
+/** Scrolls through `el` a view at a time, letting each settle; returns how many views it took. */
+async function readThrough(el: HTMLElement): Promise<number> {
+  let views = 0;
+  await quiet();
+  // Until its end is in view, or the page ends (the page may end a fraction of a pixel below).
+  for (let moved = true; moved && el.getBoundingClientRect().bottom > innerHeight + 1; views++) {
+    const before = scrollY;
+    scrollBy(0, innerHeight);
+    await quiet();
+    moved = scrollY !== before;
+  }
+  return views;
+}
+
+const counts = (el: HTMLElement) => ({
+  deferred: el.querySelectorAll('[data-deferred]').length,
+  groups: el.querySelectorAll('.md-group').length,
+  groupsWaiting: [...el.querySelectorAll('.md-group')].filter((g) => g.querySelector(':scope > [data-deferred]')).length,
+});
+
+export const sliced = {
+  /** Renders `text` at once (a log opened), sliced, at the top of the page, and lets it settle. */
+  async open(text: string): Promise<{ blocks: number; atMount: ReturnType<typeof counts>; settled: ReturnType<typeof counts>; stats: typeof sliceStats }> {
+    clearMarkdownCache();
+    Object.assign(sliceStats, { slices: 0, mostJobs: 0, deferred: 0 });
+    scrollTo(0, 0);
+    const el = document.createElement('div');
+    stage.prepend(el);
+    const root = createRoot(el);
+    flushSync(() => root.render(<StreamingMarkdown text={text} done sliced />));
+    const atMount = counts(el);
+    await quiet();
+    current = { root, el, text };
+    const split = splitBlocks(text);
+    return { blocks: split.blocks.length + (split.tail ? 1 : 0), atMount, settled: counts(el), stats: { ...sliceStats } };
+  },
+
+  /** Reads the last text through to its end, then opens `next` in its place at the top (the
+   *  next log): how many of its groups wait. */
+  async replace(next: string): Promise<ReturnType<typeof counts>> {
+    const { root, el } = current!;
+    await readThrough(el);
+    scrollTo(0, 0);
+    flushSync(() => root.render(<StreamingMarkdown text={next} done sliced />));
+    current!.text = next;
+    await quiet();
+    return counts(el);
+  },
+
+  /** Streams `text` sliced, `chunk` characters an update, then ends it (an answer). */
+  async stream(text: string, chunk: number): Promise<void> {
+    clearMarkdownCache();
+    scrollTo(0, 0);
+    const el = document.createElement('div');
+    stage.prepend(el);
+    const root = createRoot(el);
+    for (let end = chunk; end < text.length; end += chunk) flushSync(() => root.render(<StreamingMarkdown text={text.slice(0, end)} done={false} sync sliced />));
+    flushSync(() => root.render(<StreamingMarkdown text={text} done sliced />));
+    current = { root, el, text };
+  },
+
+  /** Scrolls through the last text a view at a time, as a reader would, then: whether its DOM
+   *  is <Markdown>'s (the text rendered at once, not sliced). */
+  async finish(): Promise<{ same: boolean; left: ReturnType<typeof counts>; stats: typeof sliceStats; views: number }> {
+    const { root, el, text } = current!;
+    const views = await readThrough(el);
+    const left = counts(el);
+    const fresh = document.createElement('div');
+    const freshRoot = createRoot(fresh);
+    flushSync(() => freshRoot.render(<Markdown text={text} />));
+    const same = fresh.innerHTML === el.innerHTML;
+    freshRoot.unmount();
+    root.unmount();
+    el.remove();
+    return { same, left, stats: { ...sliceStats }, views };
+  },
+};
+

@@ -145,6 +145,11 @@ describe.each(await engines())('CJK log search on %s', (engine) => {
       expect(await objects()).toEqual([]);
       await db.connection().execute(async (conn) => migration.up(conn as never));
       expect(await inputs(ada, '一种动物')).toEqual(['貘是一种动物']);
+      // Only logs holding CJK text are in the trigram index: ASCII or accented Latin is not.
+      const latin = await insert(adaId, [{ input: 'plain ascii', output: 'naïve “quotes” 🙂' }, { input: 'question', output: '答えは東京です' }]);
+      const ids = (await db.selectFrom('logs').select('id').where('session', '=', latin).orderBy('id').execute()).map((r) => Number(r.id));
+      const indexed = (await sql<{ id: number }>`SELECT rowid AS id FROM logs_cjk WHERE rowid IN (${sql.join(ids)})`.execute(db)).rows.map((r) => Number(r.id));
+      expect(indexed).toEqual([ids[1]]);
     }
   });
 });

@@ -1,6 +1,6 @@
 // A search with a Chinese, Japanese or Korean term, found as a substring (terms.ts): on SQLite
 // through the trigram index of the logs holding CJK text (cjkSchema.ts) for terms of 3
-// characters or more, the shorter ones checked with instr() (among the user's CJK_SCAN newest
+// characters or more, the shorter ones checked with LIKE (among the user's CJK_SCAN newest
 // logs holding CJK text when no term is that long); on PostgreSQL and MySQL/MariaDB, among the
 // user's CJK_SCAN_UNINDEXED newest logs. Other words of the search are then found
 // as substrings too. The RANKED_MAX newest matches are scored as the word searches are.
@@ -11,7 +11,7 @@ import type { Engine } from './search.ts';
 
 /**
  * The newest logs of the user holding CJK text that SQLite reads at most for terms of 1-2
- * characters: reading a log costs ~2.5 µs (bench/README.md, B13), so about 12 ms.
+ * characters: its cost is in reading them (B13 in bench/README.md).
  */
 export const CJK_SCAN = 5_000;
 /** The newest logs of the user PostgreSQL and MySQL/MariaDB read at most for a CJK search (as many as MySQL for short words). */

@@ -3,12 +3,16 @@
 // scoring, the rows, titles and snippets), beside the substring LIKE scan the session plugin
 // did before, in the same run; plus how fast the triggers index logs as they are written.
 // 1,000 users; one of them holds 10% of all logs (the worst case for the owner filter), and
-// half of the searches are that user's.
+// half of the searches are that user's. Another user, writing in Chinese and Japanese (no spaces
+// between words), holds another 10%, and 5% of the others' logs are CJK too: CJK searches of 1,
+// 2, 3-4 characters and mixed with a Latin word, half of them that user's, are timed apart,
+// beside a LIKE scan of the user's logs for the same terms.
 // Run alone: `node bench/logSearch.ts [logs]`.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Kysely, SqliteDialect } from 'kysely';
+import { createSqliteCjkIndex } from '../plugins/search/server/cjkSchema.ts';
 import { createSqliteIndex } from '../plugins/search/server/schema.ts';
 import { logSearch } from '../plugins/search/server/search.ts';
 import { searchTerms } from '../plugins/search/server/terms.ts';
@@ -46,6 +50,11 @@ export interface LogSearchRun {
   ours: Percentiles;
   naive: Percentiles;
   ratio: number;
+  /** CJK searches: all, then by kind. */
+  cjk: Percentiles;
+  cjkByKind: Record<string, Percentiles>;
+  cjkNaive: Percentiles;
+  cjkRatio: number;
 }
 export interface LogSearchReport {
   logs: number;
@@ -56,6 +65,21 @@ export interface LogSearchReport {
   naiveQueries: number;
 }
 
+/** Zipf(1.07) over 20,000 CJK words of 1-4 characters, from 3,000 Han characters and katakana. */
+function cjkVocabulary(random: () => number, size = 20_000) {
+  const han = (k: number) => String.fromCodePoint(0x4e00 + k);
+  const words = Array.from({ length: size }, (_, i) => {
+    const n = i < 500 ? 1 + (i % 2) : 2 + (i % 3);
+    let w = '';
+    for (let k = 0; k < n; k++) w += i % 7 === 3 ? String.fromCodePoint(0x30a2 + Math.floor(random() * 80)) : han(Math.floor(random() * 3000));
+    return w;
+  });
+  const { sample } = vocabulary(size);
+  return { words, sample };
+}
+/** Japanese particles between words in a third of the CJK logs. */
+const PARTICLES = ['の', 'が', 'を', 'に', 'は', 'で', 'と'];
+
 const RUNS = 3;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 /** A figure over the runs as `median (lowest-highest)`. */
@@ -64,6 +88,8 @@ export const medianOf = median;
 
 const USERS = 1_000;
 const HEAVY = 1;
+/** The user writing in CJK only. */
+const CJK_HEAVY = USERS + 1;
 
 export async function runLogSearch(logs = 1_000_000): Promise<LogSearchReport> {
   const dir = mkdtempSync(path.join(tmpdir(), 'shellchat-logsearch-'));
@@ -86,6 +112,18 @@ export async function runLogSearch(logs = 1_000_000): Promise<LogSearchReport> {
       for (let k = 0; k < n; k++) parts[k] = words[sample(random())]!;
       return parts.join(' ');
     };
+    await createSqliteCjkIndex(db as never);
+    const cjk = cjkVocabulary(rng(11));
+    const cjkText = (n: number, japanese: boolean) => {
+      let out = '';
+      for (let k = 0; k < n; k++) {
+        out += cjk.words[cjk.sample(random())]!;
+        if (k % 10 === 9) out += ` ${words[sample(random())]!} `;
+        else if (japanese) out += PARTICLES[k % PARTICLES.length]!;
+        else if (k % 12 === 11) out += '，';
+      }
+      return out;
+    };
     const insert = raw.prepare(`INSERT INTO logs (session, time, user_id, device_id, model, input, output, images, tools, input_tokens, output_tokens, created_at)
       VALUES (?, ?, ?, NULL, 'm', ?, ?, '[]', '[]', 0, 0, 0)`);
     let indexMs = 0;
@@ -95,14 +133,18 @@ export async function runLogSearch(logs = 1_000_000): Promise<LogSearchReport> {
       const rows: [number, number, number, string, string][] = [];
       for (let i = start; i < Math.min(logs, start + batch); i++) {
         // Every tenth log is the heavy user's; ten logs a session.
-        const user = i % 10 === 0 ? HEAVY : 2 + (i % (USERS - 1));
-        rows.push([base + Math.floor(i / 10) * 1000, base + i, user, text(15), text(60)]);
+        const user = i % 10 === 0 ? HEAVY : i % 10 === 5 ? CJK_HEAVY : 2 + (i % (USERS - 1));
+        const r = user === CJK_HEAVY ? random() / 10 : random() * 2;
+        // In Chinese or Japanese (a third of those).
+        if (r < 0.1) rows.push([base + Math.floor(i / 10) * 1000, base + i, user, cjkText(15, r < 0.033), cjkText(60, r < 0.033)]);
+        else rows.push([base + Math.floor(i / 10) * 1000, base + i, user, text(15), text(60)]);
       }
       const t0 = performance.now();
       raw.transaction(() => rows.forEach((r) => insert.run(...r)))();
       indexMs += performance.now() - t0;
     }
     raw.exec("INSERT INTO logs_fts(logs_fts) VALUES('optimize')");
+    raw.exec("INSERT INTO logs_cjk(logs_cjk) VALUES('optimize')");
     raw.pragma('wal_checkpoint(TRUNCATE)');
 
     // Searches as people type them: one to three words of mid and rare vocabulary, some with a common word.
@@ -116,7 +158,23 @@ export async function runLogSearch(logs = 1_000_000): Promise<LogSearchReport> {
       () => `${pick(25, 200)}`,
     ];
     const searches = Array.from({ length: 200 }, (_, i) => templates[i % templates.length]!());
+    const cjkPick = (lo: number, hi: number, len?: number) => {
+      for (;;) {
+        const w = cjk.words[lo + Math.floor(q() * (hi - lo))]!;
+        if (len === undefined || [...w].length === len) return w;
+      }
+    };
+    // A CJK search of each kind in turn: a 1-character word, a 2-character one, 3-4 characters, a CJK word and a Latin one.
+    const cjkKinds: [string, () => string][] = [
+      ['1 char', () => cjkPick(0, 500, 1)],
+      ['2 chars', () => cjkPick(100, 5000, 2)],
+      ['3-4 chars', () => `${cjkPick(500, 20000, 3)}`],
+      ['CJK + Latin', () => `${cjkPick(100, 3000, 2)} ${pick(25, 300)}`],
+    ];
+    const cjkSearches = Array.from({ length: 200 }, (_, i) => ({ kind: cjkKinds[i % cjkKinds.length]![0], text: cjkKinds[i % cjkKinds.length]![1]() }));
     const userOf = (i: number) => (i % 2 === 0 ? HEAVY : 2 + ((i * 7919) % (USERS - 1)));
+    // Each kind of search in turn, for the CJK user and for another.
+    const cjkUserOf = (i: number) => (Math.floor(i / cjkKinds.length) % 2 === 0 ? CJK_HEAVY : userOf(i));
     const finder = logSearch(db, 'sqlite');
     for (const s of searches.slice(0, 10)) await finder.search(userOf(0), searchTerms(s)); // warm-up
     // The substring search the session plugin did before (lower() LIKE on both columns, newest first).
@@ -139,8 +197,25 @@ export async function runLogSearch(logs = 1_000_000): Promise<LogSearchReport> {
         naiveStmt.all(userOf(i), pattern, pattern);
         naive.push(performance.now() - t);
       }
-      const [o, n] = [stats(ours), stats(naive)];
-      runs.push({ ours: o, naive: n, ratio: n.p95 / o.p95 });
+      const cjkTimes: number[] = [];
+      const byKind = new Map<string, number[]>();
+      for (const [i, { kind, text: s }] of cjkSearches.entries()) {
+        const t = performance.now();
+        await finder.search(cjkUserOf(i), searchTerms(s));
+        const ms = performance.now() - t;
+        cjkTimes.push(ms);
+        byKind.set(kind, [...(byKind.get(kind) ?? []), ms]);
+      }
+      const cjkNaive: number[] = [];
+      for (const [i, { text: s }] of cjkSearches.slice(0, naiveCount).entries()) {
+        const pattern = `%${searchTerms(s)[0]}%`;
+        const t = performance.now();
+        naiveStmt.all(cjkUserOf(i), pattern, pattern);
+        cjkNaive.push(performance.now() - t);
+      }
+      const [o, n, c, cn] = [stats(ours), stats(naive), stats(cjkTimes), stats(cjkNaive)];
+      const cjkByKind = Object.fromEntries([...byKind].map(([k, xs]) => [k, stats(xs)]));
+      runs.push({ ours: o, naive: n, ratio: n.p95 / o.p95, cjk: c, cjkByKind, cjkNaive: cn, cjkRatio: cn.p95 / c.p95 });
     }
     return { logs, indexLogsPerS: logs / (indexMs / 1000), runs, queries: searches.length, naiveQueries: naiveCount };
   } finally {
@@ -152,9 +227,14 @@ export async function runLogSearch(logs = 1_000_000): Promise<LogSearchReport> {
 if (import.meta.main) {
   const n = Number(process.argv[2] ?? 1_000_000);
   const r = await runLogSearch(n);
-  console.log(`:search over ${r.logs.toLocaleString('en')} logs (1,000 users, one with 10%; SQLite FTS5), ${RUNS} runs: median (lowest-highest)`);
+  console.log(`:search over ${r.logs.toLocaleString('en')} logs (1,000 users, one with 10%, a CJK one with 10%; SQLite FTS5), ${RUNS} runs: median (lowest-highest)`);
   console.log(`  ours  (${r.queries} searches): p50 ${spread(r.runs.map((x) => x.ours.p50))} / p95 ${spread(r.runs.map((x) => x.ours.p95))} / p99 ${spread(r.runs.map((x) => x.ours.p99))} ms`);
   console.log(`  naive (${r.naiveQueries} searches, LIKE scan of the user's logs): p50 ${spread(r.runs.map((x) => x.naive.p50))} / p95 ${spread(r.runs.map((x) => x.naive.p95))} ms`);
   console.log(`  ratio naive/ours at p95: ${spread(r.runs.map((x) => x.ratio), 1)}x`);
+  console.log(`  CJK (${r.queries} searches, half the CJK user's): p50 ${spread(r.runs.map((x) => x.cjk.p50))} / p95 ${spread(r.runs.map((x) => x.cjk.p95))} / p99 ${spread(r.runs.map((x) => x.cjk.p99))} ms`);
+  for (const kind of Object.keys(r.runs[0]!.cjkByKind)) {
+    console.log(`    ${kind}: p50 ${spread(r.runs.map((x) => x.cjkByKind[kind]!.p50))} / p95 ${spread(r.runs.map((x) => x.cjkByKind[kind]!.p95))} ms`);
+  }
+  console.log(`  CJK naive (LIKE scan of the user's logs): p95 ${spread(r.runs.map((x) => x.cjkNaive.p95))} ms; ratio naive/ours at p95 ${spread(r.runs.map((x) => x.cjkRatio), 1)}x`);
   console.log(`  indexing through the triggers: ${Math.round(r.indexLogsPerS).toLocaleString('en')} logs/s`);
 }

@@ -198,6 +198,14 @@ console.log('\nB13 :search (issue 39): one user\'s logs among 1,000,000 (SQLite 
   const p95 = r.runs.map((x) => x.ours.p95);
   console.log(`  ours p50 ${spread(r.runs.map((x) => x.ours.p50))} / p95 ${spread(p95)} ms; LIKE p95 ${spread(r.runs.map((x) => x.naive.p95), 0)} ms: ${spread(r.runs.map((x) => x.ratio), 0)}x; indexing ${Math.round(r.indexLogsPerS).toLocaleString('en')} logs/s`);
   check(medianOf(p95) <= 20, `p95 <= 20 ms at 1M logs (${medianOf(p95).toFixed(2)} ms)`);
+  const kinds = Object.keys(r.runs[0]!.cjkByKind);
+  const cjkP95 = r.runs.map((x) => x.cjk.p95);
+  console.log(`  CJK p50 ${spread(r.runs.map((x) => x.cjk.p50))} / p95 ${spread(r.runs.map((x) => x.cjk.p95))} ms (${kinds.map((k) => `${k} p95 ${spread(r.runs.map((x) => x.cjkByKind[k]!.p95))}`).join('; ')}); LIKE p95 ${spread(r.runs.map((x) => x.cjkNaive.p95), 0)} ms`);
+  check(medianOf(cjkP95) <= 50, `CJK p95 <= 50 ms at 1M logs (${medianOf(cjkP95).toFixed(2)} ms)`);
+  const { runCjkIndexing, printCjkIndexing } = await import('./cjkIndexing.ts');
+  const ix = await runCjkIndexing();
+  printCjkIndexing(ix);
+  check(medianOf(ix.ascii.ratio) <= 1.1, `an ASCII log's insert <= 1.1x with the CJK index (${medianOf(ix.ascii.ratio).toFixed(2)}x)`);
 }
 
 console.log('\nWeb (issue 37): reading a 2 MB article (egress-safe fetch + Readability on linkedom in the extraction worker), beside the fetch alone; a :web search through the server, beside the SearXNG backend asked directly');

@@ -6,7 +6,7 @@ import { listText } from '../../src/cli/render.ts';
 import { resultItem } from './common/index.ts';
 import { SEARCH_TERMS_MAX } from './common/api.ts';
 import { sqliteMatch } from './server/search.ts';
-import { markTerms, searchTerms, snippet } from './server/terms.ts';
+import { isCjk, markTerms, searchTerms, snippet } from './server/terms.ts';
 
 describe('search terms', () => {
   it('keeps only words, folded, each once, at most SEARCH_TERMS_MAX', () => {
@@ -15,6 +15,13 @@ describe('search terms', () => {
     expect(searchTerms('" * ( ) - : ^ {} \' \\ % _')).toEqual([]);
     expect(searchTerms(Array.from({ length: 50 }, (_, i) => `w${i}`).join(' '))).toHaveLength(SEARCH_TERMS_MAX);
     expect(searchTerms(`${'x'.repeat(65)} ok`)).toEqual(['ok']);
+  });
+
+  it('splits CJK from other letters, keeps CJK as written (Hangul is not decomposed), digits with their Latin word', () => {
+    expect(searchTerms('MySQL数据库 "timeout"')).toEqual(['mysql', '数据库', 'timeout']);
+    expect(searchTerms('검색을 h264中文v2 データベース')).toEqual(['검색을', 'h264', '中文', 'v2', 'データベース']);
+    expect(isCjk('검색')).toBe(true);
+    expect(isCjk('über')).toBe(false);
   });
 
   it('quotes every term in the SQLite MATCH, under the owner tag', () => {
@@ -28,6 +35,16 @@ describe('snippets', () => {
       [0, 6],
       [20, 26],
     ]);
+  });
+
+  it('marks CJK terms wherever they are in a run, longest first, without overlaps', () => {
+    const text = '我们的数据库连接超时了, 数据 too; 검색을 했어요';
+    const marks = markTerms(text, ['数据', '数据库', '검색', 'too']);
+    expect(marks.map(([a, b]) => text.slice(a, b))).toEqual(['数据库', '数据', 'too', '검색']);
+    const long = `${'前文'.repeat(200)}数据库${'后文'.repeat(200)}`;
+    const { snippet: piece, marks: found } = snippet(long, ['数据库']);
+    expect(piece.length).toBeLessThanOrEqual(162);
+    expect(found.map(([a, b]) => piece.slice(a, b))).toEqual(['数据库']);
   });
 
   it('cuts around the first match on one line, without cutting a word or a surrogate pair', () => {

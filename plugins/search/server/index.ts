@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { AppEnv, ServerPluginContext, ServerPluginModule, UserRow } from '../../../src/core/index.ts';
 import { SEARCH_TEXT_MAX, type OpenedLog } from '../common/api.ts';
 import { MESSAGES } from '../common/messages.ts';
+import { cjkMigration } from './cjkSchema.ts';
 import { searchMigration } from './schema.ts';
 import { logSearch } from './search.ts';
 import { searchTerms } from './terms.ts';
@@ -67,7 +68,7 @@ export function searchRoutes(ctx: ServerPluginContext) {
 export type SearchRoutes = ReturnType<typeof searchRoutes>;
 
 const plugin: ServerPluginModule = {
-  migrations: { '0001_log_index': searchMigration },
+  migrations: { '0001_log_index': searchMigration, '0002_cjk_index': cjkMigration },
   routes: searchRoutes,
 };
 

@@ -1,13 +1,14 @@
 // Ranked full-text search over one user's logs, per engine (schema.ts holds the indexes): BM25
 // on SQLite (sqliteRank.ts), ts_rank on PostgreSQL, MATCH relevance on MySQL/MariaDB, among the
 // RANKED_MAX newest matches; newer first among equals. Every word must be found (AND; on
-// SQLite a very common one only when no rarer one is given).
+// SQLite a very common one only when no rarer one is given). A search with a CJK term: cjkSearch.ts.
 import { sql, type Kysely } from 'kysely';
 import { previewLine, type Database } from '../../../src/core/index.ts';
 import { SEARCH_RESULTS_MAX, type LogMatch } from '../common/api.ts';
 import { pgDocument } from './schema.ts';
 import { RANKED_MAX, sqliteRanking } from './sqliteRank.ts';
-import { fold, snippet } from './terms.ts';
+import { fold, isCjk, snippet } from './terms.ts';
+import { cjkSearch } from './cjkSearch.ts';
 
 export { RANKED_MAX, sqliteMatch } from './sqliteRank.ts';
 
@@ -27,6 +28,7 @@ const distinct = ({ snippet: text, marks }: { snippet: string; marks: [number, n
 
 export function logSearch(db: Kysely<Database>, engine: Engine) {
   const sqliteRanked = sqliteRanking(db);
+  const cjkRanked = cjkSearch(db, engine);
   let minToken: Promise<number> | undefined;
   /** InnoDB's smallest indexed word, read once. */
   const mysqlMinToken = () =>
@@ -37,6 +39,7 @@ export function logSearch(db: Kysely<Database>, engine: Engine) {
 
   /** The ids of the user's best-matching logs, best first. */
   async function rankedIds(userId: number, terms: string[], limit: number): Promise<number[]> {
+    if (terms.some(isCjk)) return cjkRanked(userId, terms, limit);
     if (engine === 'sqlite') return sqliteRanked(userId, terms, limit);
     if (engine === 'postgres') {
       // plainto_tsquery: the words ANDed, no operator syntax read from them.

@@ -6,7 +6,7 @@
 // question counting twice the answer.
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../../src/core/index.ts';
-import { fold } from './terms.ts';
+import { fold, isCjk } from './terms.ts';
 
 /** Matches ranked at most, the most recently written: the bound on a search's cost, on every engine. */
 export const RANKED_MAX = 500;
@@ -25,17 +25,45 @@ export const sqliteMatch = (userId: number, terms: readonly string[]) => `owner 
 const WORD_CHAR = /[\p{L}\p{N}]/u;
 const isWordChar = (ch: string | undefined) => ch !== undefined && WORD_CHAR.test(ch);
 
-/** How many times each term is a whole word of the text (folded as the index folds it). */
+/** How many times each term is a whole word of the text (folded as the index folds it), a CJK term anywhere in it. */
 function counts(text: string, terms: readonly string[]): number[] {
   // eslint-disable-next-line no-control-regex
   const hay = /[^\x00-\x7f]/.test(text) ? fold(text) : text.toLowerCase();
   return terms.map((term) => {
+    const cjk = isCjk(term);
+    const where = cjk ? text : hay;
     let n = 0;
-    for (let i = hay.indexOf(term); i !== -1; i = hay.indexOf(term, i + term.length)) {
-      if (!isWordChar(hay[i - 1]) && !isWordChar(hay[i + term.length])) n++;
+    for (let i = where.indexOf(term); i !== -1; i = where.indexOf(term, i + term.length)) {
+      if (cjk || (!isWordChar(where[i - 1]) && !isWordChar(where[i + term.length]))) n++;
     }
     return n;
   });
+}
+
+/**
+ * Found logs (ids) scored BM25-style on their first SCORED_CHARS characters, a term's weight from
+ * its share of the latest logs; the best `limit`, newer first among equals. Any engine.
+ */
+export async function scoreLogs(db: Kysely<Database>, ids: number[], terms: string[], share: (term: string) => number, limit: number): Promise<number[]> {
+  if (!ids.length) return [];
+  const rows = await db
+    .selectFrom('logs')
+    .select((eb) => ['id', eb.fn<string>('substr', ['input', sql.lit(1), sql.lit(SCORED_CHARS)]).as('input'), eb.fn<string>('substr', ['output', sql.lit(1), sql.lit(SCORED_CHARS)]).as('output')])
+    .where('id', 'in', ids)
+    .execute();
+  const weight = terms.map((t) => Math.log(1 + 1 / share(t)));
+  const scored = rows.map((r) => {
+    const [inInput, inOutput] = [counts(r.input, terms), counts(r.output, terms)];
+    return { id: Number(r.id), tf: inInput.map((n, i) => 2 * n + inOutput[i]!), length: (r.input.length + r.output.length) / 6 + 1 };
+  });
+  const average = scored.reduce((sum, s) => sum + s.length, 0) / scored.length;
+  // BM25 (k1 1.2, b 0.75); newer first among equals.
+  const score = (s: (typeof scored)[number]) => s.tf.reduce((sum, f, i) => sum + (weight[i]! * f * 2.2) / (f + 1.2 * (0.25 + (0.75 * s.length) / average)), 0);
+  return scored
+    .map((s) => ({ id: s.id, score: score(s) }))
+    .sort((a, b) => b.score - a.score || b.id - a.id)
+    .slice(0, limit)
+    .map((s) => s.id);
 }
 
 export function sqliteRanking(db: Kysely<Database>) {
@@ -59,24 +87,6 @@ export function sqliteRanking(db: Kysely<Database>) {
     // All common: the rarest of them alone.
     if (!required.length) required = [terms.reduce((a, b) => (share.get(a)! <= share.get(b)! ? a : b))];
     const found = await sql<{ id: number }>`SELECT rowid AS id FROM logs_fts WHERE logs_fts MATCH ${sqliteMatch(userId, required)} ORDER BY rowid DESC LIMIT ${RANKED_MAX}`.execute(db);
-    if (!found.rows.length) return [];
-    const rows = await db
-      .selectFrom('logs')
-      .select((eb) => ['id', eb.fn<string>('substr', ['input', sql.lit(1), sql.lit(SCORED_CHARS)]).as('input'), eb.fn<string>('substr', ['output', sql.lit(1), sql.lit(SCORED_CHARS)]).as('output')])
-      .where('id', 'in', found.rows.map((r) => Number(r.id)))
-      .execute();
-    const weight = terms.map((t) => Math.log(1 + 1 / share.get(t)!));
-    const scored = rows.map((r) => {
-      const [inInput, inOutput] = [counts(r.input, terms), counts(r.output, terms)];
-      return { id: Number(r.id), tf: inInput.map((n, i) => 2 * n + inOutput[i]!), length: (r.input.length + r.output.length) / 6 + 1 };
-    });
-    const average = scored.reduce((sum, s) => sum + s.length, 0) / scored.length;
-    // BM25 (k1 1.2, b 0.75); newer first among equals.
-    const score = (s: (typeof scored)[number]) => s.tf.reduce((sum, f, i) => sum + (weight[i]! * f * 2.2) / (f + 1.2 * (0.25 + (0.75 * s.length) / average)), 0);
-    return scored
-      .map((s) => ({ id: s.id, score: score(s) }))
-      .sort((a, b) => b.score - a.score || b.id - a.id)
-      .slice(0, limit)
-      .map((s) => s.id);
+    return scoreLogs(db, found.rows.map((r) => Number(r.id)), terms, (t) => share.get(t)!, limit);
   };
 }

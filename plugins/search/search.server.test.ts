@@ -176,16 +176,19 @@ describe.each(await engines())('log search on %s', (engine) => {
     expect(await inputs(ada, 'dugong sirenian')).toEqual(['dugong dugong dugong sirenian']);
   });
 
-  it.runIf(engine === 'sqlite')('leaves a word of most of the latest logs out of the MATCH when a rarer one is given, ranking both', { timeout: 30_000 }, async () => {
-    await insert(adaId, [{ input: 'zebu and yak' }, { input: 'a yak alone' }]);
-    await insert(adaId, Array.from({ length: 250 }, () => ({ input: 'zebu filler' })));
-    const found = await search(ada, 'zebu yak');
-    // "zebu" is in nearly every latest log: "yak" finds both, the one with both words first.
-    expect(found.map((m) => m.snippet)).toEqual(['zebu and yak', 'a yak alone']);
-    expect(marked(found[0]!)).toEqual(['zebu', 'yak']);
-    // Alone, a common word is still searched.
-    expect(await search(ada, 'zebu')).toHaveLength(SEARCH_RESULTS_MAX);
-  });
+  // SQLite only (its own ranking drops common words); defined there alone rather than skipped elsewhere.
+  if (engine === 'sqlite') {
+    it('leaves a word of most of the latest logs out of the MATCH when a rarer one is given, ranking both', { timeout: 30_000 }, async () => {
+      await insert(adaId, [{ input: 'zebu and yak' }, { input: 'a yak alone' }]);
+      await insert(adaId, Array.from({ length: 250 }, () => ({ input: 'zebu filler' })));
+      const found = await search(ada, 'zebu yak');
+      // "zebu" is in nearly every latest log: "yak" finds both, the one with both words first.
+      expect(found.map((m) => m.snippet)).toEqual(['zebu and yak', 'a yak alone']);
+      expect(marked(found[0]!)).toEqual(['zebu', 'yak']);
+      // Alone, a common word is still searched.
+      expect(await search(ada, 'zebu')).toHaveLength(SEARCH_RESULTS_MAX);
+    });
+  }
 
   it('keeps a huge log searchable with a bounded snippet', async () => {
     await insert(adaId, [{ input: 'big answer', output: `${'lorem ipsum dolor '.repeat(60_000)} narwhal` }]);

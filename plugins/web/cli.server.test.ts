@@ -25,10 +25,10 @@ afterAll(async () => {
 });
 
 /** The CLI as a child process (asynchronously: the server under test is in this process). */
-function cli(args: string[]): Promise<{ status: number | null; out: string; err: string }> {
+function cli(args: string[], server = t.url): Promise<{ status: number | null; out: string; err: string }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'shellchat-web-cli-'));
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [MAIN, '--server', t.url, ...args], { env: { ...process.env, SHELLCHAT_CONFIG_DIR: dir, NO_COLOR: '' } });
+    const child = spawn(process.execPath, [MAIN, '--server', server, ...args], { env: { ...process.env, SHELLCHAT_CONFIG_DIR: dir, NO_COLOR: '' } });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += String(d)));
@@ -43,6 +43,18 @@ describe('the terminal client', () => {
     const run = await cli([`:web open ${site.origin}/article/rust`]);
     expect(run.err).toBe('');
     expect(run.out.split('\n')).toEqual([expect.stringMatching(/^Attached to your next question: Async fn in traits/), `+page[${site.origin}/article/rust]`, '']);
+  }, 60_000);
+
+  it('a +web[query] question on a server with no search backend says so in one line, and asks no model', async () => {
+    const none = await startTestServer('sqlite', { MODEL: 'gpt-demo', OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'sk-test' });
+    try {
+      const asked = fake.requests.length;
+      const run = await cli(['What is new? +web[rust 1.75]'], none.url);
+      expect(`${run.out}${run.err}`.trim()).toBe('Web search is not configured on this server (set SEARXNG_URL or BRAVE_SEARCH_API_KEY).');
+      expect(fake.requests.length).toBe(asked);
+    } finally {
+      await none.close();
+    }
   }, 60_000);
 
   it.skipIf(!HAS_TMUX)('puts the marker in the next prompt, again after a command, and the question carries the page', async () => {

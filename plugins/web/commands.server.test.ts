@@ -60,6 +60,10 @@ describe(':web', () => {
     expect(big.text).not.toMatch(/longer than|characters past|were read/);
     // Why a page could not be read (the egress-safe fetch's refusal) is said in the language too.
     expect((await t.run(`:web open ${site.origin}/to-loopback`)).text).toBe('Die Seite konnte nicht gelesen werden: Verbindung zu 127.0.0.1 abgelehnt (Loopback-Adresse).');
+    // So is fetch's own refusal of a port browsers refuse (it says only 'fetch failed').
+    expect((await t.run(':web open http://example.test:1/')).text).toBe('Die Seite konnte nicht gelesen werden: der Port ist nicht erlaubt (Browser lehnen ihn ebenfalls ab).');
+    // The list of pages read writes its character counts as the language does, whatever the system's locale.
+    expect((await t.run(':web')).text).toMatch(/\/big\s+20\.000\s+für die nächste Frage/);
   });
 
   it('says in the page what it is doing while a search or a page read is on its way (a slow network showed nothing)', async () => {

@@ -3,6 +3,7 @@
 // server over HTTP; then questions whose fake model (the OpenAI wire format) calls web_search
 // and web_fetch, a `+web[query]` question, the usage limits, and a page of prompt injection.
 import dns from 'node:dns';
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { GenerationEvent } from '../../src/core/index.ts';
 import { streamGeneration } from '../../src/core/api/generationClient.ts';
@@ -18,16 +19,27 @@ let t: TestServer;
 let session = 1_830_000_000_000;
 
 const PAGE_MAX_BYTES = 1024 * 1024;
+/** A port nothing listens on (allowed to the egress fetch): its connection is refused. */
+let closedPort: number;
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const probe = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
 
 
 beforeAll(async () => {
+  closedPort = await freePort();
   site = await startFakeWeb();
   fake = await startFakeOpenAI();
   t = await startTestServer('sqlite', {
     MODEL: 'gpt-4o-mini',
     OPENAI_BASE_URL: fake.url,
     SEARXNG_URL: site.searxngUrl,
-    EGRESS_ALLOW_HOSTS: `localhost:${site.port}`,
+    EGRESS_ALLOW_HOSTS: `localhost:${site.port},localhost:${closedPort}`,
     WEB_PAGE_MAX_BYTES: String(PAGE_MAX_BYTES),
     WEB_PAGE_TIMEOUT_MS: '1500',
     WEB_PAGE_MAX_CHARS: '5000',
@@ -54,11 +66,11 @@ const search = async (client: Api, query: string) => withResult(await client.pos
 const open = async (client: Api, url: string) => withResult(await client.post<{ title: string; url: string; chars: number; cut: string }>('/api/web/open', { url }));
 const reads = async (client: Api) => withResult(await client.get<{ reads: { title: string; url: string; chars: number; cut: string; pending: boolean }[] }>('/api/web/reads'));
 
-async function ask(body: Record<string, unknown>, client: Api): Promise<GenerationEvent[]> {
+async function ask(body: Record<string, unknown>, client: Api, server = t): Promise<GenerationEvent[]> {
   const events: GenerationEvent[] = [];
   await streamGeneration({ user_input: 'q', session: ++session, ...body } as never, (e) => events.push(e), {
     signal: new AbortController().signal,
-    baseUrl: t.url,
+    baseUrl: server.url,
     fetch: client.raw,
   });
   return events;
@@ -165,6 +177,15 @@ describe('reading a page', () => {
     const { result } = await open(t.client(), `${site.origin}/trickle`);
     expect(result.cut).toBe('the page took too long to arrive; only its beginning was read');
     expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it('says why a page could not be read, by code: it took too long, a refused port, a closed port', async () => {
+    const raw = async (url: string) => (await t.client().raw(`${t.url}/api/web/open`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url }) })).json();
+    const started = Date.now();
+    expect(await raw(`${site.origin}/hang`)).toMatchObject({ error: 'The page could not be read: it took too long.', params: { detail: { code: 'web.tookTooLong' } } });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(await raw('http://example.test:1/')).toMatchObject({ error: 'The page could not be read: the port is not allowed (browsers refuse it too).', params: { detail: { code: 'web.portRefused' } } });
+    expect(await raw(`http://localhost:${closedPort}/`)).toMatchObject({ error: 'The page could not be read: the host refused the connection.', params: { detail: { code: 'web.connectionRefused' } } });
   });
 
   it('follows up to 5 redirects, and refuses a sixth', async () => {
@@ -276,6 +297,25 @@ describe('the model searching and reading', () => {
     expect(system).toContain('Web search results for "rust 1.75 async"');
     expect(system).toContain(`[1] Async fn in traits stabilized (localhost) ${site.origin}/article/rust`);
   });
+
+  it("+web[query] with no search backend is refused with :web's one line (by its code), before anything is asked or spent", async () => {
+    const none = await startTestServer('sqlite', { MODEL: 'gpt-4o-mini', OPENAI_BASE_URL: fake.url });
+    try {
+      const client = none.client();
+      const asked = fake.requests.length;
+      const events = await ask({ user_input: 'What is new? +web[rust 1.75 async]' }, client, none);
+      expect(events.filter((e) => e.type === 'error')).toEqual([
+        { type: 'error', error: 'Web search is not configured on this server (set SEARXNG_URL or BRAVE_SEARCH_API_KEY).', message: expect.objectContaining({ code: 'web.notConfigured' }) },
+      ]);
+      expect(events.some((e) => e.type === 'text' || e.type === 'done')).toBe(false);
+      expect(fake.requests.length).toBe(asked);
+      // The same question without the marker goes on.
+      fake.reply({ text: 'ok' });
+      expect(answerOf(await ask({ user_input: 'What is new?' }, client, none))).toBe('ok');
+    } finally {
+      await none.close();
+    }
+  }, 60_000);
 
   it("bounds a visitor's searches and reads per question, and tells the model when it is over", async () => {
     const before = site.searches.length;

@@ -25,7 +25,7 @@ export function activateWeb(ctx: PluginContext): void {
           kind: 'table',
           title: c.t('title.reads'),
           columns: [c.t('col.title'), c.t('col.url'), c.t('col.chars'), c.t('col.state')],
-          rows: result.reads.map((r) => [r.title, r.url, r.chars.toLocaleString(), r.pending ? c.t('state.pending') : c.t('state.read')]),
+          rows: result.reads.map((r) => [r.title, r.url, c.t('cell.chars', { chars: r.chars }), r.pending ? c.t('state.pending') : c.t('state.read')]),
         };
       }
       if (!query) return error(MESSAGES.emptyQuery);

@@ -22,7 +22,7 @@ export function pageReader(pool: WorkerPool<ExtractJob, ExtractResult>) {
       return await pool.run({ html, url });
     } catch (err) {
       if (!(err instanceof WorkerPoolError)) throw new MessageError(MESSAGES.noText);
-      const why = { time: 'its text took too long to extract.', memory: 'its text took too much memory to extract.', crashed: 'its text could not be extracted.', busy: 'the server is reading too many pages; try again shortly.' }[err.failure];
+      const why = { time: MESSAGES.extractSlow, memory: MESSAGES.extractMemory, crashed: MESSAGES.extractCrashed, busy: MESSAGES.extractBusy }[err.failure];
       throw new MessageError(MESSAGES.notFetched(why));
     }
   };

@@ -72,7 +72,7 @@ export function webRoutes(ctx: ServerPluginContext) {
   const { validate, answer, refuse, sessions } = ctx;
   const failed = (c: Parameters<typeof refuse>[0], err: unknown) => {
     if (!(err instanceof MessageError)) ctx.log.warn({ err: { message: String((err as Error)?.message) } }, 'web request failed');
-    return refuse(c, statusOf(err), err instanceof MessageError ? saidBy(err) : MESSAGES.notFetched('unexpected failure'));
+    return refuse(c, statusOf(err), err instanceof MessageError ? saidBy(err) : MESSAGES.notFetched(MESSAGES.unexpected));
   };
   return new Hono<AppEnv>()
     .post('/api/web/search', validate('json', searchBody), async (c) => {
@@ -162,6 +162,10 @@ const plugin: ServerPluginModule = {
     for (const [name, tool] of Object.entries(webTools(ctx))) ctx.generation.addTool(name, tool);
     // A visitor's reads go on into the account they log in to, as their conversation does.
     ctx.sessions.onAdopt((db, deviceId, userId) => web.reads.adopt(db, deviceId, userId));
+    // A `+web[query]` on a server without a search backend is refused before anything is asked
+    // or spent, in `:web`'s words: the person asked for the web, and an answer without it would
+    // read as if it had searched. The question comes back into the input to send without it.
+    ctx.generation.addGuard(async ({ request }) => (!backendOf(web.config) && webDirective(request.user_input) ? MESSAGES.notConfigured : undefined));
     // The pages this question carries the markers of (`+page[url]`), and the search a `+web[query]` asks for.
     ctx.generation.addContextProvider(async ({ request, owner, signal, status }) => {
       if (!owner) return;

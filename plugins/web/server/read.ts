@@ -4,7 +4,7 @@
 // far and said to be cut), the time (an endless trickle stops there), and the content types
 // (HTML, plain text, PDF). The text comes out of extract.ts (Readability on linkedom, in a
 // worker thread: extractPool.ts) or the server's PDF extraction.
-import { MessageError, saidBy } from '../../../src/core/messages.ts';
+import { MessageError, saidBy, type Message } from '../../../src/core/messages.ts';
 import type { AttachmentsApi } from '../../../src/core/index.ts';
 import { MESSAGES } from '../common/messages.ts';
 import { cutWords, type Cut } from '../common/api.ts';
@@ -69,6 +69,26 @@ async function readCapped(body: ReadableStream<Uint8Array>, maxBytes: number, si
   return { data, cut };
 }
 
+/** The errors an error stands for: its causes, and an AggregateError's errors (both of localhost's addresses refused). */
+function causesOf(err: unknown, depth = 0): { message?: unknown; code?: unknown }[] {
+  if (!err || typeof err !== 'object' || depth > 5) return [];
+  const e = err as { cause?: unknown; errors?: unknown };
+  const inner = Array.isArray(e.errors) ? e.errors : [];
+  return [err as { message?: unknown; code?: unknown }, ...causesOf(e.cause, depth + 1), ...inner.flatMap((x) => causesOf(x, depth + 1))];
+}
+
+/** Why a page could not be fetched, as a message a person reads in their language (fetch says only 'fetch failed'). */
+export function whyNotFetched(err: unknown, timedOut: boolean): string | Message {
+  if (timedOut) return MESSAGES.tookTooLong;
+  const said = saidBy(err);
+  if (typeof said !== 'string') return said;
+  const causes = causesOf(err);
+  // undici refuses the fetch standard's blocked ports (1, 25, 6000...) before connecting.
+  if (causes.some((c) => c.message === 'bad port')) return MESSAGES.portRefused;
+  if (causes.some((c) => c.code === 'ECONNREFUSED')) return MESSAGES.connectionRefused;
+  return said;
+}
+
 /** The cuts, and the same in words. */
 export const cutOf = (cuts: Cut[]): { cut: string; cuts: Cut[] } => ({ cut: cuts.map(cutWords).join('; '), cuts });
 
@@ -91,7 +111,7 @@ export async function readPage(
     response = await egressFetch(url, { signal, headers: { accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,application/pdf;q=0.8', 'user-agent': 'shellchat-web/1.0' } });
   } catch (err) {
     if (outer.aborted) throw err;
-    throw new MessageError(MESSAGES.notFetched(signal.aborted ? 'it took too long.' : saidBy(err)));
+    throw new MessageError(MESSAGES.notFetched(whyNotFetched(err, signal.aborted)));
   }
   const finalUrl = response.url || url;
   if (!response.ok || !response.body) {
@@ -111,7 +131,7 @@ export async function readPage(
     read = await readCapped(response.body, html ? Math.min(options.maxBytes, HTML_MAX_BYTES) : options.maxBytes, signal);
   } catch (err) {
     if (outer.aborted) throw err;
-    throw new MessageError(MESSAGES.notFetched(signal.aborted ? 'it took too long.' : saidBy(err)));
+    throw new MessageError(MESSAGES.notFetched(whyNotFetched(err, signal.aborted)));
   }
   const fallbackTitle = new URL(finalUrl).hostname;
   if (type === 'application/pdf') {

@@ -82,6 +82,24 @@ describe.skipIf(!HAS_CHROME)('web', () => {
     await context.close();
   });
 
+  it("+web[query] on a server with no search backend says :web's line in the page's language, and the question stays in the input", async () => {
+    const bare = await startServer({ MODEL: 'gpt-demo', OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'sk-test' });
+    try {
+      const { page, context, errors } = await openApp(browser, bare.url);
+      const asked = fake.requests.length;
+      const question = 'What is new? +web[rust 1.75]';
+      expect(await run(page, question)).toBe('Web search is not configured on this server (set SEARXNG_URL or BRAVE_SEARCH_API_KEY).');
+      expect(await page.getByTestId('input').inputValue()).toBe(question);
+      await run(page, ':lang use de-DE');
+      expect(await run(page, question)).toBe('Die Websuche ist auf diesem Server nicht eingerichtet (SEARXNG_URL oder BRAVE_SEARCH_API_KEY setzen).');
+      expect(fake.requests.length).toBe(asked);
+      expect(errors).toEqual([]);
+      await context.close();
+    } finally {
+      await bare.stop();
+    }
+  });
+
   it('the model searches, reads, and cites numbered sources that link to the pages', async () => {
     const { page, context, errors } = await openApp(browser, server.url);
     expect(await run(page, ':function use web_search')).toBe('Function web_search is in use.');

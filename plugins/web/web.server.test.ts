@@ -298,7 +298,7 @@ describe('the model searching and reading', () => {
     expect(system).toContain(`[1] Async fn in traits stabilized (localhost) ${site.origin}/article/rust`);
   });
 
-  it("+web[query] with no search backend is refused with :web's one line (by its code), before anything is asked or spent", async () => {
+  it("+web[query] with no search backend is refused with :web's one line (by its code), before the model is asked or a log is written", async () => {
     const none = await startTestServer('sqlite', { MODEL: 'gpt-4o-mini', OPENAI_BASE_URL: fake.url });
     try {
       const client = none.client();

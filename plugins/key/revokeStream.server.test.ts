@@ -2,7 +2,8 @@
 // fake-provider streams with a key, `:key rm` from the owner's session, and each stream of that key
 // ends within a couple of seconds with the 401's wording as an OpenAI error event, its provider
 // request closed, while another key's concurrent stream runs to its end. On PostgreSQL and MariaDB
-// a second server on the same database ends its stream too. A deleted user's key the same.
+// a second server on the same database ends its stream too. A call answered whole gets the 401,
+// as does a stream cut before its first token. A deleted user's key the same.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from '../../tests/fixtures/fakeOpenAI.ts';
 import { engines, freshDatabase, startTestServer, type TestServer } from '../../tests/server/support.ts';
@@ -85,7 +86,9 @@ for (const engine of await engines()) {
       const kept = await addKey(t, ':key add "kept"');
       const other = b ?? a;
       const [here, there, untouched] = await Promise.all([stream(a, doomed), stream(other, doomed), stream(other, kept)]);
-      expect(await until(() => [here, there, untouched].every(answering))).toBe(true);
+      // A call answered whole, running meanwhile: its answer is the 401 instead.
+      const whole = v1(other, '/chat/completions', doomed, ask('a long answer'));
+      expect(await until(() => [here, there, untouched].every(answering) && fake.openStreams() === 4)).toBe(true);
 
       expect((await t.run(':key rm "doomed"')).text).toBe('Key "doomed" revoked.');
       const revokedAt = performance.now();
@@ -99,17 +102,32 @@ for (const engine of await engines()) {
         expect(s.text.endsWith(errorEvent(refused.json.error.message))).toBe(true);
         expect(s.text).not.toContain('"finish_reason":"stop"');
       }
-      // Both provider requests of the revoked key are closed; the kept key's one is not.
-      expect(await until(() => fake.aborted() === 2, 2000)).toBe(true);
+      expect(await whole).toMatchObject({ status: 401, json: { error: { message: refused.json.error.message, code: 'invalid_api_key' } } });
+      // The three provider requests of the revoked key are closed; the kept key's one is not.
+      expect(await until(() => fake.aborted() === 3, 2000)).toBe(true);
       expect(untouched.endedAt).toBe(0);
 
       await untouched.done;
       expect(contentOf(untouched.text)).toBe('word '.repeat(CHUNKS));
       expect(untouched.text).toContain('"finish_reason":"stop"');
       expect(untouched.text).not.toContain('"error"');
-      expect(fake.aborted()).toBe(2);
+      expect(fake.aborted()).toBe(3);
       expect(fake.openStreams()).toBe(0);
     }, 30_000);
+
+    // The status path is the same code on every engine: defined on SQLite alone.
+    if (engine === 'sqlite')
+      it('answers 401 when the key is revoked before the first token', async () => {
+        fake.reset();
+        fake.always({ ...SLOW, firstDelayMs: 4000 });
+        const t = await signedUp(a, 'rvearly');
+        const key = await addKey(t, ':key add "early"');
+        const call = v1(a, '/chat/completions', key, ask('slow to start', { stream: true }));
+        expect(await until(() => fake.openStreams() === 1)).toBe(true);
+        expect((await t.run(':key rm "early"')).text).toBe('Key "early" revoked.');
+        expect(await call).toMatchObject({ status: 401, json: { error: { message: 'This API key was revoked.', type: 'invalid_request_error', code: 'invalid_api_key' } } });
+        expect(await until(() => fake.aborted() === 1, 2000)).toBe(true);
+      }, 30_000);
 
     it("ends a deleted user's stream the same way", async () => {
       const t = await signedUp(a, `rvgone${engine}`);

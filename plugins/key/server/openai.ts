@@ -40,7 +40,7 @@ function refusal(c: Context, event: ErrorEvent): Response {
 }
 
 /** How often a running call's key is re-read: a revoked key's streams end within about this. */
-export const KEY_CHECK_EVERY_MS = 1000;
+const KEY_CHECK_EVERY_MS = 1000;
 
 type Refusal = NonNullable<Awaited<ReturnType<typeof keyStillLive>>>;
 /** Ends a running call when its key stops answering; returns the function that stops watching. */

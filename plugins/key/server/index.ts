@@ -9,7 +9,7 @@ import type { CreatedKey } from '../common/api.ts';
 import { KEY_NAME_MAX, MAX_KEYS_PER_USER } from '../common/limits.ts';
 import { MESSAGES } from '../common/messages.ts';
 import { checkKeyName, expiresIn } from '../common/rules.ts';
-import { findKey, keysOfRequests, looksLikeKey, monthUsage, newKey, publicKey, tagOf } from './keys.ts';
+import { findKey, keysOfRequests, looksLikeKey, monthUsage, newKey, publicKey, refusalOf, tagOf } from './keys.ts';
 import { openAIError, openAIRoutes } from './openai.ts';
 import { keysMigration, type KeysDb } from './table.ts';
 
@@ -113,10 +113,9 @@ function keyBook(ctx: ServerPluginContext) {
     const refuse = (message: typeof MESSAGES.invalidKey) =>
       c.req.path.startsWith('/v1/') ? openAIError(c, 401, message.text, 'invalid_api_key') : ctx.refuse(c, 401, message);
     const row = await findKey(db, secret);
-    if (!row) return refuse(MESSAGES.invalidKey);
-    if (Number(row.revoked)) return refuse(MESSAGES.revoked);
     const now = ctx.now();
-    if (row.expires_at !== null && Number(row.expires_at) <= now) return refuse(MESSAGES.expired);
+    const early = refusalOf(row, true, now);
+    if (!row || early) return refuse(early ?? MESSAGES.invalidKey);
     const found = await db.selectFrom('users').selectAll().where('id', '=', row.user_id).executeTakeFirst();
     if (!found) return refuse(MESSAGES.invalidKey);
     if (row.last_used_at === null || now - Number(row.last_used_at) >= LAST_USED_EVERY_MS) {

@@ -1,10 +1,11 @@
 // The keys themselves: made from 32 random bytes and shown once, kept as a SHA-256 hash, found by
 // their shown prefix and compared in constant time, revoked at once for every instance (each
-// request reads the row), and their calls' tokens and fees counted from the usage ledger by tag.
+// request reads the row, a running call re-reads it: watch.ts), and their calls' tokens and fees counted from the usage ledger by tag.
 import type { Context } from 'hono';
 import type { AppEnv, ServerPluginContext, UserRow } from '../../../src/core/index.ts';
 import type { PublicKey } from '../common/api.ts';
 import { KEY_BYTES, KEY_PREFIX, SHOWN_PREFIX_LENGTH } from '../common/limits.ts';
+import { MESSAGES } from '../common/messages.ts';
 import type { KeysDb, KeysTable } from './table.ts';
 import type { Selectable } from 'kysely';
 
@@ -46,6 +47,25 @@ export async function findKey(db: KeysDb, secret: string): Promise<KeyRow | unde
   let found: KeyRow | undefined;
   for (const row of rows) if (sameDigest(row.hash, wanted) && !found) found = row;
   return found;
+}
+
+/** Why a key is refused (its 401's wording), or undefined while it is live: revoked, expired, or gone with its user. */
+export function refusalOf(row: Pick<KeyRow, 'revoked' | 'expires_at'> | undefined, ownerExists: boolean, now: number) {
+  if (!row || !ownerExists) return MESSAGES.invalidKey;
+  if (Number(row.revoked)) return MESSAGES.revoked;
+  if (row.expires_at !== null && Number(row.expires_at) <= now) return MESSAGES.expired;
+  return undefined;
+}
+
+/** A running call's re-check of its key: one read by primary key, with its owner. */
+export async function keyStillLive(db: KeysDb, keyId: number, now: () => number) {
+  const row = await db
+    .selectFrom('api_keys')
+    .leftJoin('users', 'users.id', 'api_keys.user_id')
+    .select(['api_keys.revoked', 'api_keys.expires_at', 'users.id as owner'])
+    .where('api_keys.id', '=', keyId)
+    .executeTakeFirst();
+  return refusalOf(row, row?.owner != null, now());
 }
 
 /** The first day of this month (UTC), from which `:key ls` counts tokens and fees. */

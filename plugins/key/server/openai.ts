@@ -2,12 +2,15 @@
 // each call one turn of the page's pipeline (ctx.generation.run): its caps, limits, balance gate,
 // role and stores, usage ledger (tagged with the key) and log (the key's own session, unless
 // --no-log). Errors in OpenAI's shape; a refusal before the first token is the HTTP status, one
-// after it an error event in the stream. A client that goes away stops the provider's request.
+// after it an error event in the stream. A client that goes away stops the provider's request,
+// and so does the key's revocation, expiry or owner's deletion while the call runs (watch.ts).
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { AppEnv, GenerateRequest, GenerationEvent, ServerPluginContext, StreamSink } from '../../../src/core/index.ts';
 import { MESSAGES } from '../common/messages.ts';
-import { keyOf, looksLikeKey } from './keys.ts';
+import { keyOf, keyStillLive, looksLikeKey } from './keys.ts';
+import type { KeysDb } from './table.ts';
+import { keyWatcher } from './watch.ts';
 import { chatBody, chunk, conversationOf, lastUserText, toolChoiceOf, toolsOf, usageChunk, usageJson, wireToolCalls, type ChatBody } from './wire.ts';
 
 /** A whole conversation with its tools fits here; larger bodies are refused before they are read. */
@@ -36,9 +39,22 @@ function refusal(c: Context, event: ErrorEvent): Response {
   return openAIError(c, 502, event.error, 'upstream_error');
 }
 
+/** How often a running call's key is re-read: a revoked key's streams end within about this. */
+const KEY_CHECK_EVERY_MS = 1000;
+
+type Refusal = NonNullable<Awaited<ReturnType<typeof keyStillLive>>>;
+/** Ends a running call when its key stops answering; returns the function that stops watching. */
+type CutOff = (end: (why: Refusal) => void) => () => void;
+
+/** A revoked key's refusal as an event of a stream already answered (the 401's wording and code). */
+const revokedEvent = (why: Refusal) => `data: ${JSON.stringify({ error: { message: why.text, type: TYPES[401], param: null, code: 'invalid_api_key' } })}\n\n`;
+
 const completionId = () => `chatcmpl-${Buffer.from(crypto.getRandomValues(new Uint8Array(12))).toString('base64url')}`;
 
 export function openAIRoutes(ctx: ServerPluginContext) {
+  const watcher = keyWatcher((id) => keyStillLive(ctx.db as KeysDb, id, ctx.now), KEY_CHECK_EVERY_MS, (err) =>
+    ctx.log.warn({ err: { message: String((err as Error)?.message) } }, 'a key re-check failed'),
+  );
   /** The request's key: a bearer `sk-sc-...` secret of a live key, or a 401 in OpenAI's shape. */
   const tooLarge = (c: Context) => {
     // The rest of the body stays unread, so the connection cannot carry another request.
@@ -100,18 +116,25 @@ export function openAIRoutes(ctx: ServerPluginContext) {
         ...(tools.length ? { mcp_tools: tools } : {}),
       };
       const turn = { user, request, conversation: conversationOf(body), toolChoice: toolChoiceOf(body), tag: `key:${key.id}`, noLog: !!Number(key.no_log), address: ctx.clientAddress(c) };
-      return body.stream ? streamed(ctx, c, turn, body) : whole(ctx, c, turn);
+      const cutOff: CutOff = (end) => watcher.watch(Number(key.id), end);
+      return body.stream ? streamed(ctx, c, turn, body, cutOff) : whole(ctx, c, turn, cutOff);
     });
 }
 
 type TurnInput = Omit<Parameters<ServerPluginContext['generation']['run']>[0], 'emit' | 'signal'>;
 
 /** A completion answered whole. */
-async function whole(ctx: ServerPluginContext, c: Context<AppEnv>, turn: TurnInput): Promise<Response> {
+async function whole(ctx: ServerPluginContext, c: Context<AppEnv>, turn: TurnInput, cutOff: CutOff): Promise<Response> {
   const abort = new AbortController();
   c.req.raw.signal.addEventListener('abort', () => abort.abort(), { once: true });
   let failed: ErrorEvent | undefined;
-  const result = await ctx.generation.run({ ...turn, signal: abort.signal, emit: (e) => void (e.type === 'error' && (failed ??= e)) });
+  let revoked: Refusal | undefined;
+  const unwatch = cutOff((why) => {
+    revoked = why;
+    abort.abort();
+  });
+  const result = await ctx.generation.run({ ...turn, signal: abort.signal, emit: (e) => void (e.type === 'error' && (failed ??= e)) }).finally(unwatch);
+  if (revoked) return openAIError(c, 401, revoked.text, 'invalid_api_key');
   if (!result) return refusal(c, failed ?? { type: 'error', error: 'The answer failed.' });
   const calls = wireToolCalls(result.tool_calls);
   return c.json({
@@ -137,7 +160,7 @@ async function whole(ctx: ServerPluginContext, c: Context<AppEnv>, turn: TurnInp
  * chunk written at once, the tool calls one chunk, the finish reason, the usage when asked, and
  * `[DONE]`. A client that reads slowly holds the provider back (emit's promise), as on the page.
  */
-function streamed(ctx: ServerPluginContext, c: Context<AppEnv>, turn: TurnInput, body: ChatBody): Promise<Response> {
+function streamed(ctx: ServerPluginContext, c: Context<AppEnv>, turn: TurnInput, body: ChatBody, cutOff: CutOff): Promise<Response> {
   const abort = new AbortController();
   c.req.raw.signal.addEventListener('abort', () => abort.abort(), { once: true });
   const id = completionId();
@@ -159,7 +182,17 @@ function streamed(ctx: ServerPluginContext, c: Context<AppEnv>, turn: TurnInput,
     };
     const held = () => (sink!.full() ? sink!.ready() : undefined);
     let failure: ErrorEvent | undefined;
+    // A revoked key: the refusal (a 401 before the first token, an error event after it), the
+    // stream's end at once, and the turn aborted (the provider's request closed).
+    let revoked = false;
+    const unwatch = cutOff((why) => {
+      revoked = true;
+      if (sink) sink.end(`${revokedEvent(why)}data: [DONE]\n\n`);
+      else respond(openAIError(c, 401, why.text, 'invalid_api_key'));
+      abort.abort();
+    });
     const emit = (e: GenerationEvent) => {
+      if (revoked) return undefined;
       if (e.type === 'model') model = e.model;
       else if (e.type === 'text') {
         begin();
@@ -174,8 +207,9 @@ function streamed(ctx: ServerPluginContext, c: Context<AppEnv>, turn: TurnInput,
       }
       return undefined;
     };
-    void ctx.generation.run({ ...turn, signal: abort.signal, emit }).then(
+    void ctx.generation.run({ ...turn, signal: abort.signal, emit }).finally(unwatch).then(
       (result) => {
+        if (revoked) return;
         if (!result && !sink) return respond(refusal(c, failure ?? { type: 'error', error: 'The answer failed.' }));
         begin();
         let last = '';
@@ -187,6 +221,7 @@ function streamed(ctx: ServerPluginContext, c: Context<AppEnv>, turn: TurnInput,
       },
       (err: unknown) => {
         ctx.log.error({ err: { message: String((err as Error)?.message) } }, 'an API turn failed');
+        if (revoked) return;
         if (!sink) return respond(openAIError(c, 500, 'The answer failed.', null));
         sink.end();
       },

@@ -59,14 +59,15 @@ describe.skipIf(!HAS_CHROME)('sliced rendering of a long text', () => {
   }, 240_000);
 
   it("opening another text while one is parsed in idle time drops the old one's idle work", async () => {
-    await r.page.evaluate((t) => window.__sliced.open(t), generateMarkdown(96 * 1024, 7));
+    await r.page.evaluate((t) => window.__sliced.open(t, false), generateMarkdown(96 * 1024, 7));
     const next = await r.page.evaluate((t) => window.__sliced.switchTo(t), generateMarkdown(8 * 1024, 8));
     // The old text still had more idle work waiting than the new one has groups...
     expect(next.before).toBeGreaterThan(next.groups);
     // ...and none of it is left after the switch: only the new groups wait, and are run.
     expect(next.after).toBeLessThan(next.groups);
     expect(next.done).toBe(true);
-    expect(next.idleRuns).toBe(next.after);
+    // (A group the observer sees near first is not run as idle work.)
+    expect(next.idleRuns).toBeLessThanOrEqual(next.after);
     const finished = await r.page.evaluate(() => window.__sliced.finish());
     expect(finished.same).toBe(true);
   }, 240_000);

@@ -66,8 +66,9 @@ const counts = (el: HTMLElement) => ({
 });
 
 export const sliced = {
-  /** Renders `text` at once (a log opened), sliced, at the top of the page, and lets it settle. */
-  async open(text: string): Promise<{ blocks: number; atMount: ReturnType<typeof counts>; settled: ReturnType<typeof counts>; stats: typeof sliceStats }> {
+  /** Renders `text` at once (a log opened), sliced, at the top of the page, and lets it settle
+   *  (until no slice is left; idle work may still be waiting) unless `settle` is false. */
+  async open(text: string, settle = true): Promise<{ blocks: number; atMount: ReturnType<typeof counts>; settled: ReturnType<typeof counts>; stats: typeof sliceStats }> {
     clearMarkdownCache();
     Object.assign(sliceStats, { slices: 0, mostJobs: 0, deferred: 0, mostInPass: 0, idleRuns: 0 });
     scrollTo(0, 0);
@@ -76,7 +77,7 @@ export const sliced = {
     const root = createRoot(el);
     flushSync(() => root.render(<StreamingMarkdown text={text} done sliced />));
     const atMount = counts(el);
-    await quiet();
+    if (settle) await quiet();
     current = { root, el, text };
     const split = splitBlocks(text);
     return { blocks: split.blocks.length + (split.tail ? 1 : 0), atMount, settled: counts(el), stats: { ...sliceStats } };

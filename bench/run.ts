@@ -87,7 +87,7 @@ if (existsSync(CHROME_PATH)) {
   }
 }
 
-console.log('\nB1 a long answer at once (bench/bigChunk.ts): 1, 32 and 200 KB of rich markdown in one piece, app and floor, to a second after its end; 3 runs, median (lowest-highest)');
+console.log('\nB1 a long answer at once (bench/bigChunk.ts): 1, 32 and 200 KB of rich markdown in one piece, app and floor, to a second after its end and until all parsed; 3 runs, median (lowest-highest)');
 if (existsSync(CHROME_PATH)) {
   const { loadavg } = await import('node:os');
   const { runBigChunkRuns, summary } = await import('./bigChunk.ts');

@@ -29,11 +29,12 @@
 // - With `sliced` (the page), a finished block not in the cache is parsed only once its group
 //   comes near the view, and for SLICE_MS per task at most (slices.ts), top first; the others
 //   show their text as written until then, and are rendered once: a long text arriving at once
-//   costs neither a long task nor the parsing of what nobody has scrolled to.
+//   costs no long task. Then the groups not yet near are parsed in idle time, one a time, the
+//   nearest to the view first, so find-in-page, copy and screen readers get the rendered text.
 import { createContext, memo, useContext, useEffect, useMemo, useRef, useState, type ReactElement, type RefObject } from 'react';
 import { BlockSplitter, GROUP_SIZE, type OpenKind } from './blocks.ts';
 import { renderMarkdown } from './pipeline.ts';
-import { later, NEAR_MARGIN, passHasTime } from './slices.ts';
+import { later, NEAR_MARGIN, passHasTime, whenIdle } from './slices.ts';
 
 const CACHE_LIMIT = 1000;
 const NO_BLOCKS: readonly string[] = [];
@@ -116,18 +117,33 @@ function Parsed({ markdown, final }: { markdown: string; final: boolean }) {
   );
 }
 
-/** Whether a group is near the view, from the start (`eager`) or once an IntersectionObserver
- *  sees it within NEAR_MARGIN; once near, it stays near. */
+/** How far an element is from the view (px; 0 within it). */
+function distanceFromView(el: HTMLElement): number {
+  const { top, bottom } = el.getBoundingClientRect();
+  return top > innerHeight ? top - innerHeight : bottom < 0 ? -bottom : 0;
+}
+
+/** Whether a group is near the view, from the start (`eager`), once an IntersectionObserver
+ *  sees it within NEAR_MARGIN, or when idle time comes to it (nearest the view first); once
+ *  near, it stays near. Unmounted (another text opened), it is no longer waited for. */
 function useNear(eager: boolean): [RefObject<HTMLDivElement | null>, boolean] {
   const sliced = useContext(Sliced);
   const ref = useRef<HTMLDivElement>(null);
   const [near, setNear] = useState(eager || !sliced);
   useEffect(() => {
     if (near) return;
-    if (!ref.current || typeof IntersectionObserver === 'undefined') return setNear(true);
+    const el = ref.current;
+    if (!el || typeof IntersectionObserver === 'undefined') return setNear(true);
     const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && setNear(true), { rootMargin: NEAR_MARGIN });
-    observer.observe(ref.current);
-    return () => observer.disconnect();
+    observer.observe(el);
+    const cancel = whenIdle(
+      () => setNear(true),
+      () => distanceFromView(el),
+    );
+    return () => {
+      observer.disconnect();
+      cancel();
+    };
   }, [near]);
   return [ref, near];
 }

@@ -93,11 +93,13 @@ if (existsSync(CHROME_PATH)) {
   const { runBigChunkRuns, summary } = await import('./bigChunk.ts');
   const load = loadavg()[0]!.toFixed(1);
   for (const [kb, results] of await runBigChunkRuns(3)) {
-    const { ratio, longest, line } = summary(kb, results);
+    const { allParsed, longest, line } = summary(kb, results);
     console.log(`  ${line} (load average ${load})`);
     if (kb >= 32) {
       check(longest.median <= 50, `${kb} KB at once: no task of the app over 50 ms (${longest.text} ms)`);
-      check(ratio.median <= 4, `${kb} KB at once: main thread <= 4x the floor (${ratio.text}x)`);
+      // Every block is now parsed in idle time (screen readers, find-in-page), so the whole parse is
+      // in the figure: at most what the one-shot parse it replaced cost (7.3-8.2x), with slicing's share.
+      check(allParsed.median <= 10, `${kb} KB at once: main thread until all parsed <= 10x the floor (${allParsed.text}x)`);
     }
   }
 }

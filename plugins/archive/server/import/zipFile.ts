@@ -32,6 +32,7 @@ const CENTRAL = 0x02014b50;
 const LOCAL = 0x04034b50;
 
 const damaged = (reason: string) => new ArchiveRefused(MESSAGES.badZip(reason));
+const disagrees = () => damaged('its entry count disagrees with its directory');
 
 async function readAt(file: ScratchFile, at: number, length: number): Promise<Buffer> {
   const bytes = await file.read(at, length);
@@ -57,19 +58,26 @@ export async function zipEntries(file: ScratchFile, size: number): Promise<ZipEn
   let directoryAt = tail.readUInt32LE(end + 16);
   const locatorAt = end - 20;
   if ((count === 0xffff || directorySize === 0xffffffff || directoryAt === 0xffffffff) && locatorAt >= 0 && tail.readUInt32LE(locatorAt) === EOCD64_LOCATOR) {
-    const record = await readAt(file, Number(tail.readBigUInt64LE(locatorAt + 8)), 56);
+    // The record lies before its locator: any other offset (2^63, past the end) is a lie, read nowhere.
+    const recordAt = tail.readBigUInt64LE(locatorAt + 8);
+    if (recordAt + 56n > BigInt(size - tailLength + locatorAt)) throw damaged('a broken ZIP64 record');
+    const record = await readAt(file, Number(recordAt), 56);
     if (record.readUInt32LE(0) !== EOCD64) throw damaged('a broken ZIP64 record');
     count = Number(record.readBigUInt64LE(32));
     directorySize = Number(record.readBigUInt64LE(40));
     directoryAt = Number(record.readBigUInt64LE(48));
   }
+  // Every entry takes 46 bytes at least: a count its directory cannot hold is damage, not a big zip.
+  if (count * 46 > directorySize) throw disagrees();
   if (count > ZIP_MAX_ENTRIES) throw new ArchiveRefused(MESSAGES.tooManyEntries, 413);
   if (directorySize > DIRECTORY_MAX || directoryAt + directorySize > size) throw damaged('its directory is out of bounds');
   const directory = await readAt(file, directoryAt, directorySize);
   const entries: ZipEntry[] = [];
   const decoder = new TextDecoder();
-  for (let at = 0, n = 0; n < count; n++) {
-    if (at + 46 > directory.length || directory.readUInt32LE(at) !== CENTRAL) throw damaged('a broken directory entry');
+  let at = 0;
+  for (let n = 0; n < count; n++) {
+    if (at + 46 > directory.length) throw disagrees();
+    if (directory.readUInt32LE(at) !== CENTRAL) throw damaged('a broken directory entry');
     const nameLength = directory.readUInt16LE(at + 28);
     const extraLength = directory.readUInt16LE(at + 30);
     const commentLength = directory.readUInt16LE(at + 32);
@@ -98,6 +106,8 @@ export async function zipEntries(file: ScratchFile, size: number): Promise<ZipEn
     entries.push(entry);
     at += 46 + nameLength + extraLength + commentLength;
   }
+  // Entries left over would be silently unread (conversations.json among them).
+  if (at !== directory.length) throw disagrees();
   return entries;
 }
 

@@ -86,6 +86,53 @@ for (const engine of await engines()) {
       expect(await imagesOf(ben.id, 'What is picture 3?')).toEqual({ images: [], input: '[image: file_ccc3]\n\nWhat is picture 3?' });
     });
 
+    it('the same picture in several conversations (and a later import) is one upload, linked from each, counted once', async () => {
+      const dan = await account();
+      const same = noisyPng(400, 7);
+      // Three names for the same bytes: counted thrice, the quota (1 MB) would refuse the third.
+      const shared = { 'file_sam1-a.png': same, 'file_sam2-b.png': same, 'file_sam3-c.png': same, 'file_oth4-d.png': noisyPng(400, 8) };
+      const zip = () => chatgptZip([pictured(1, 'file_sam1'), pictured(2, 'file_sam2'), pictured(3, 'file_sam3'), pictured(4, 'file_oth4')], 0, shared);
+      const { body } = await dan.importing(zip());
+      expect(body.result).toMatchObject({ imported: 4, refused: 0 });
+      expect(body.result.conversations.map((c) => c.note)).toEqual([undefined, undefined, undefined, undefined]);
+      // By name: two made in one millisecond have no order.
+      const uploads = (await uploadsOf(dan.id)).sort((a, b) => b.name.localeCompare(a.name));
+      expect(uploads.map((u) => [u.name, u.size])).toEqual([
+        ['file_sam1-a.png', same.length],
+        ['file_oth4-d.png', expect.any(Number)],
+      ]);
+      const links = await Promise.all([1, 2, 3, 4].map(async (n) => (await imagesOf(dan.id, `What is picture ${n}?`)).images));
+      for (const n of [0, 1, 2]) expect(links[n]).toEqual([expect.stringContaining(`/api/file/${uploads[0]!.id}/`)]);
+      expect(links[3]).toEqual([expect.stringContaining(`/api/file/${uploads[1]!.id}/`)]);
+      const served = await dan.raw(links[2]![0]!);
+      expect(new Uint8Array(await served.arrayBuffer())).toEqual(new Uint8Array(same));
+      // Again: nothing new. A later export's new conversation with that picture links the same upload.
+      expect((await dan.importing(zip())).body.result).toMatchObject({ imported: 0, skipped: 4 });
+      const later = await dan.importing(chatgptZip([pictured(5, 'file_new5')], 0, { 'file_new5-e.png': same }));
+      expect(later.body.result).toMatchObject({ imported: 1 });
+      expect(later.body.result.conversations[0]!.note).toBeUndefined();
+      expect((await imagesOf(dan.id, 'What is picture 5?')).images).toEqual([expect.stringContaining(`/api/file/${uploads[0]!.id}/`)]);
+      expect((await uploadsOf(dan.id)).sort((a, b) => b.name.localeCompare(a.name))).toEqual(uploads);
+    });
+
+    it("a picture deleted since its import is stored anew; another person's same picture is theirs", async () => {
+      const eve = await account();
+      const fay = await account();
+      const zip = (n: number) => chatgptZip([pictured(n, 'file_del1')], 0, { 'file_del1-x.png': noisyPng(100, 9) });
+      await eve.importing(zip(6));
+      const [first] = await uploadsOf(eve.id);
+      await db().deleteFrom('uploads').where('id', '=', first!.id).execute();
+      expect((await eve.importing(zip(7))).body.result).toMatchObject({ imported: 1 });
+      const [again, ...more] = await uploadsOf(eve.id);
+      expect(more).toEqual([]);
+      expect(again!.id).not.toBe(first!.id);
+      expect((await imagesOf(eve.id, 'What is picture 7?')).images).toEqual([expect.stringContaining(again!.id)]);
+      await fay.importing(zip(8));
+      const [hers] = await uploadsOf(fay.id);
+      expect(hers!.id).not.toBe(again!.id);
+      expect((await imagesOf(fay.id, 'What is picture 8?')).images).toEqual([expect.stringContaining(hers!.id)]);
+    });
+
     it('imports a zip written with data descriptors (bit 3), a nested zip inside a stored entry misleading nothing', async () => {
       const cat = await account();
       // A stored entry holding another zip: its bytes carry local-header and descriptor signatures.

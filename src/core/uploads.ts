@@ -62,6 +62,9 @@ export function uploadRefusal(file: { name: string; size: number }): 'invalidTyp
 /** `/api/file/<id>/<name>`: where an upload is served, and how the server knows its own URLs. */
 export const UPLOAD_OBJECT_PATH = /^\/api\/file\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})(?:\/[^/]*)?$/;
 
+/** An upload's object URL: the form UPLOAD_OBJECT_PATH reads. */
+export const objectUrl = (origin: string, id: string, name: string) => `${origin}/api/file/${id}/${encodeURIComponent(name)}`;
+
 /** The upload id in one of the server's object URLs, or undefined. */
 export function uploadIdOf(url: string): string | undefined {
   try {

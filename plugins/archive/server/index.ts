@@ -15,7 +15,7 @@ import { readArchive } from './import/read.ts';
 import { ArchiveRefused } from './import/refusal.ts';
 import { runImport } from './import/run.ts';
 import { spool, type Spooled } from './import/spool.ts';
-import { sourcesMigration, type ArchiveDb } from './table.ts';
+import { picturesMigration, sourcesMigration, type ArchiveDb } from './table.ts';
 
 type C = Context<AppEnv>;
 
@@ -195,11 +195,12 @@ function registerArchive(ctx: ServerPluginContext): void {
   const db = ctx.db as unknown as ArchiveDb;
   ctx.accounts.onDelete(async (userId) => {
     await db.deleteFrom('archive_sources').where('user_id', '=', userId).execute();
+    await db.deleteFrom('archive_pictures').where('user_id', '=', userId).execute();
   });
 }
 
 const plugin: ServerPluginModule = {
-  migrations: { '0001_sources': sourcesMigration },
+  migrations: { '0001_sources': sourcesMigration, '0002_pictures': picturesMigration },
   routes: archiveRoutes,
   register: registerArchive,
 };

@@ -1,5 +1,6 @@
-// The archive plugin's table: which source conversations each user imported, and into which
-// session, so that importing the same archive again adds nothing.
+// The archive plugin's tables: which source conversations each user imported, and into which
+// session, so that importing the same archive again adds nothing; and which upload holds each
+// picture's bytes (by content hash), so that a picture shared by conversations is stored once.
 import type { Generated, Kysely } from 'kysely';
 import type { Database, MigrationFactory } from '../../../src/core/index.ts';
 
@@ -15,7 +16,16 @@ export interface ArchiveSourcesTable {
   created_at: number;
 }
 
-export type ArchiveDb = Kysely<Database & { archive_sources: ArchiveSourcesTable }>;
+export interface ArchivePicturesTable {
+  id: Generated<number>;
+  user_id: number;
+  /** The picture's SHA-256, hex. */
+  hash: string;
+  /** The upload holding it (gone if its owner deleted it: then looked up in vain and stored anew). */
+  upload_id: string;
+}
+
+export type ArchiveDb = Kysely<Database & { archive_sources: ArchiveSourcesTable; archive_pictures: ArchivePicturesTable }>;
 
 export const sourcesMigration: MigrationFactory = (engine, c) => ({
   async up(db) {
@@ -32,5 +42,21 @@ export const sourcesMigration: MigrationFactory = (engine, c) => ({
   },
   async down(db) {
     await db.schema.dropTable('archive_sources').ifExists().execute();
+  },
+});
+
+export const picturesMigration: MigrationFactory = (engine, c) => ({
+  async up(db) {
+    await db.schema
+      .createTable('archive_pictures')
+      .addColumn('id', c.id, (col) => (engine === 'postgres' ? col.primaryKey() : col.primaryKey().autoIncrement()))
+      .addColumn('user_id', 'integer', (col) => col.notNull().references('users.id').onDelete('cascade'))
+      .addColumn('hash', c.name, (col) => col.notNull())
+      .addColumn('upload_id', c.name, (col) => col.notNull())
+      .execute();
+    await db.schema.createIndex('archive_pictures_hash').on('archive_pictures').columns(['user_id', 'hash']).unique().execute();
+  },
+  async down(db) {
+    await db.schema.dropTable('archive_pictures').ifExists().execute();
   },
 });

@@ -6,7 +6,7 @@ import type { Database } from '../../core/index.ts';
 import type { Owner } from '../turn/owner.ts';
 
 /** `<origin>/api/file/<id>/<name>`: the object URL of an upload. */
-export const objectUrl = (origin: string, id: string, name: string) => `${origin}/api/file/${id}/${encodeURIComponent(name)}`;
+export { objectUrl } from '../../core/uploads.ts';
 
 /** The size of the parts an upload's bytes are kept in (dbSchema.ts says why). */
 export const PART_BYTES = 256 * 1024;

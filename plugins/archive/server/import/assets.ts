@@ -1,25 +1,28 @@
 // The pictures a conversation names from its own zip (ChatGPT's `file-...` images) become the
 // importer's uploads, through the core's upload store: the same checks as an attached file, and
-// counted against the upload quota. One that cannot be stored (over the quota, not a picture a
+// counted against the upload quota (the same bytes once: pictures.ts). One that cannot be stored (over the quota, not a picture a
 // browser can show) is left out and the conversation is still imported, its text naming the
 // picture as before; the report's row says how many were left out and why.
-import type { Message, ServerPluginContext } from '../../../../src/core/index.ts';
+import type { Message } from '../../../../src/core/index.ts';
 import { SERVER_MESSAGES } from '../../../../src/core/serverMessages.ts';
 import { fileExtension, isImageExtension } from '../../../../src/core/uploads.ts';
 import type { ImportedConversation } from './model.ts';
+import type { PictureStore } from './pictures.ts';
 import type { AssetReader } from './read.ts';
 import { ASSET } from './sources.ts';
 
 export interface Stored {
   /** The uploads made, removed again should the conversation not be written. */
   uploads: string[];
+  /** Every upload its logs link to, made for it or before. */
+  linked: string[];
   /** Pictures left out, and the first reason. */
   left: number;
   reason?: Message;
 }
 
-export async function storeAssets(conversation: ImportedConversation, read: AssetReader, uploads: ServerPluginContext['uploads'], userId: number, origin: string): Promise<Stored> {
-  const stored: Stored = { uploads: [], left: 0 };
+export async function storeAssets(conversation: ImportedConversation, read: AssetReader, pictures: PictureStore): Promise<Stored> {
+  const stored: Stored = { uploads: [], linked: [], left: 0 };
   const urls = new Map<string, string | null>();
   for (const session of conversation.sessions) {
     for (const log of session.logs) {
@@ -41,13 +44,14 @@ export async function storeAssets(conversation: ImportedConversation, read: Asse
               ? { refused: SERVER_MESSAGES.uploadInvalidType }
               : 'tooLarge' in file
                 ? { refused: SERVER_MESSAGES.uploadTooLarge }
-                : await uploads.store(userId, file, origin);
+                : await pictures.store(file);
             if ('refused' in done) {
               stored.left++;
               stored.reason ??= done.refused;
               urls.set(id, null);
             } else {
-              stored.uploads.push(done.id);
+              if (done.created) stored.uploads.push(done.id);
+              stored.linked.push(done.id);
               urls.set(id, done.url);
             }
           }

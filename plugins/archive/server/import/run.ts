@@ -8,6 +8,7 @@ import { MESSAGES } from '../../common/messages.ts';
 import type { ArchiveDb } from '../table.ts';
 import { storeAssets, type Stored } from './assets.ts';
 import type { ImportedConversation } from './model.ts';
+import { pictureStore } from './pictures.ts';
 import type { Archive } from './read.ts';
 import { ArchiveRefused, ConversationRefused } from './refusal.ts';
 import { convert } from './sources.ts';
@@ -41,6 +42,7 @@ export async function runImport(run: ImportRun): Promise<void> {
   let batch: Entry[] = [];
   let chars = 0;
   const breathe = breather();
+  const pictures = pictureStore(db, ctx.uploads, user.id, run.origin);
 
   /** Writes one batch and says its rows, in the archive's order. */
   const write = async (entries: Entry[]) => {
@@ -55,26 +57,32 @@ export async function runImport(run: ImportRun): Promise<void> {
       firstOf.set(key, e);
       todo.push(e);
     });
-    for (const e of todo) e.stored = await storeAssets(e.conversation, run.archive.asset, ctx.uploads, user.id, run.origin);
+    for (const e of todo) e.stored = await storeAssets(e.conversation, run.archive.asset, pictures);
     const results = new Map<Read, Written | Error>();
     try {
       (await writeAll(db, user, todo.map((e) => e.conversation), ctx.now(), run.deadline)).forEach((w, i) => results.set(todo[i]!, w));
     } catch (err) {
       if (err instanceof ArchiveRefused) {
         // Stopped at the deadline: nothing of this batch was written, its pictures go too.
-        await ctx.uploads.remove(user.id, todo.flatMap((e) => e.stored?.uploads ?? []));
+        await pictures.forget(todo.flatMap((e) => e.stored?.uploads ?? []));
         throw err;
       }
       // One of them could not be written: each alone, so that only that one is refused.
-      for (const e of todo) {
-        try {
-          results.set(e, (await writeAll(db, user, [e.conversation], ctx.now(), run.deadline))[0]!);
-        } catch (one) {
-          await ctx.uploads.remove(user.id, e.stored?.uploads ?? []);
-          if (one instanceof ArchiveRefused) throw one;
-          ctx.log.warn({ err: { message: (one as Error).message } }, 'archive import: a conversation failed');
-          results.set(e, one as Error);
+      try {
+        for (const e of todo) {
+          try {
+            results.set(e, (await writeAll(db, user, [e.conversation], ctx.now(), run.deadline))[0]!);
+          } catch (one) {
+            if (one instanceof ArchiveRefused) throw one;
+            ctx.log.warn({ err: { message: (one as Error).message } }, 'archive import: a conversation failed');
+            results.set(e, one as Error);
+          }
         }
+      } finally {
+        // The pictures of those not written (failed, or stopped before) go, but not one a written one links to too.
+        const written = (e: Read) => results.has(e) && !(results.get(e) instanceof Error);
+        const kept = new Set(todo.filter(written).flatMap((e) => e.stored?.linked ?? []));
+        await pictures.forget(todo.filter((e) => !written(e)).flatMap((e) => e.stored?.uploads ?? []).filter((id) => !kept.has(id)));
       }
     }
     let i = 0;

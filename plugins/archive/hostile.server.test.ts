@@ -221,7 +221,7 @@ describe('hostile archives', () => {
     const pointed = await send(wrong);
     expect(pointed.status).toBe(400);
     expect(pointed.body).toEqual(refusal(MESSAGES.badZip('its directory is out of bounds')));
-  });
+  }, 60_000);
 
   it('a body past IMPORT_MAX_MB is refused, declared or streamed', async () => {
     const big = new Uint8Array((MAX_MB + 1) * MB).fill(0x20);

@@ -1,7 +1,6 @@
 // An importer's pictures by their bytes: the same picture (by SHA-256), whichever conversation,
 // import or file name it comes under, is one upload of theirs, stored and counted against the
 // quota once, and linked from every log that shows it.
-import { createHash } from 'node:crypto';
 import type { Message, ServerPluginContext, StoredUpload } from '../../../../src/core/index.ts';
 import { objectUrl } from '../../../../src/core/uploads.ts';
 import type { ArchiveDb } from '../table.ts';
@@ -18,7 +17,8 @@ export function pictureStore(db: ArchiveDb, uploads: ServerPluginContext['upload
   const known = new Map<string, StoredUpload>();
   return {
     async store(file) {
-      const hash = createHash('sha256').update(file.data).digest('hex');
+      // Web Crypto: plugins use no node: modules.
+      const hash = Buffer.from(await crypto.subtle.digest('SHA-256', file.data as Uint8Array<ArrayBuffer>)).toString('hex');
       const mine = known.get(hash);
       if (mine) return { ...mine, created: false };
       const there = await db

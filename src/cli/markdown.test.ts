@@ -113,6 +113,20 @@ describe('markdown in the terminal, as it arrives', () => {
     for (const sizes of [[1], [2, 5], [7, 3, 1]]) expect(render(cut(answer, sizes)).screen.styled()).toBe(once.screen.styled());
   });
 
+  it('draws an environment across lines (aligned, a matrix) once its math closes, streamed as printed at once', () => {
+    const answer = 'So:\n\n$$\n\\begin{aligned}\na &= b + c \\\\\nd &= -e\n\\end{aligned}\n$$\n\n$$\nA = \\begin{pmatrix} 1 & 2 \\\\ 3 & 4 \\end{pmatrix}\n$$\nDone.';
+    const once = render([answer]);
+    expect(once.screen.text()).toBe('So:\n\n  a = b + c\n  d = −e\n\n  A = ⎛ 1  2 ⎞\n      ⎝ 3  4 ⎠\nDone.');
+    // Until the math closes, the environment's lines show as typed.
+    const typed = new VirtualTerminal(80, 24);
+    new LiveMarkdown(tools, { columns: 80, rows: 24 }, (b) => typed.write(b)).push('$$\n\\begin{aligned}\na &= b\n');
+    expect(typed.text()).toBe('  \\begin{aligned}\n  a &= b');
+    for (const sizes of [[1], [2, 5], [7, 3, 1]]) expect(render(cut(answer, sizes)).screen.styled()).toBe(once.screen.styled());
+    // Taller than the window can redraw: left as typed.
+    const tall = `$$\n\\begin{aligned}\n${'x &= 1 \\\\\n'.repeat(30)}\\end{aligned}\n$$`;
+    expect(render([tall]).screen.text()).toContain('x &= 1 \\\\');
+  });
+
   it("shows a paragraph's words as they arrive, and renders a styled word in place once it closes", () => {
     const screen = new VirtualTerminal(80, 24);
     const live = new LiveMarkdown(tools, { columns: 80, rows: 24 }, (b) => screen.write(b));

@@ -26,9 +26,12 @@ export function grid(rows: string[][], align: string[], gap: string, blocks: Gri
   const columns = Math.max(0, ...cells.map((row) => row.length));
   const widths = Array.from({ length: columns }, (_, c) => Math.max(0, ...cells.flatMap((row) => (row[c] ?? []).map(textWidth))));
   const lines = cells.flatMap((row) => {
-    const height = Math.max(1, ...row.map((cell) => cell.length));
+    // A row's cells centred on one line (`g(x) =` beside the middle of a cases brace).
+    const centre = Math.max(0, ...row.map((cell) => (cell.length - 1) >> 1));
+    const tops = row.map((cell) => centre - ((cell.length - 1) >> 1));
+    const height = Math.max(1, ...row.map((cell, c) => tops[c]! + cell.length));
     return Array.from({ length: height }, (_, i) =>
-      widths.map((w, c) => pad(row[c]?.[i] ?? '', w, align[c] ?? align.at(-1))).join(gap),
+      widths.map((w, c) => pad(row[c]?.[i - tops[c]!] ?? '', w, align[c] ?? align.at(-1))).join(gap),
     );
   });
   return place({ lines }, blocks);

@@ -26,6 +26,9 @@ describe('display math as text', () => {
       '            ⎡ 1  ⎤\n⎛ 中  b ⎞ + ⎢ 22 ⎥\n⎝ c   d ⎠   ⎣ 3  ⎦',
     );
     expect(math(String.raw`\begin{matrix} 1 & 2 \end{matrix}`)).toBe('1  2');
+    expect(math(String.raw`\begin{aligned} f &= 1 \\ g &= \begin{cases} 1 & a \\ 0 & b \\ 2 & c \end{cases} \end{aligned}`)).toBe(
+      'f = 1\n    ⎧ 1  a\ng = ⎨ 0  b\n    ⎩ 2  c',
+    );
   });
 
   it('leaves what KaTeX cannot read (and nothing) to be shown as typed', () => {

@@ -14,12 +14,15 @@ export function inlineMath(math: (tex: string) => string | undefined): Tokenizer
     start: (src) => (src.includes('$') ? src.indexOf('$') : undefined),
     tokenizer(src) {
       const m = SPAN.exec(src);
-      if (!m) return undefined;
+      // A run that opens no math is text as a whole (as the page reads it: its `$$` cannot
+      // close later), and so is math that cannot be read: no dollar in it opens other math.
+      const run = /^\$+/.exec(src)?.[0];
+      if (!m) return run ? { type: 'text', raw: run, text: run } : undefined;
       // As in a code span, one space each side is padding when both are there.
       let tex = m[2]!;
       if (/^ .*[^ ].* $/s.test(tex)) tex = tex.slice(1, -1);
       const shown = math(tex);
-      return shown && !shown.includes('\n') ? { type: 'inlineMath', raw: m[0], text: shown } : undefined;
+      return shown && !shown.includes('\n') ? { type: 'inlineMath', raw: m[0], text: shown } : { type: 'text', raw: m[0], text: m[0] };
     },
   };
 }

@@ -1,5 +1,5 @@
 // A line's inline markdown for the terminal, in segments: the text is cut after a space where no
-// emphasis, code span, link or tag is open, so a finished segment renders the same whatever
+// emphasis, code span, inline math, link or tag is open, so a finished segment renders the same whatever
 // follows it and is printed once, while the open one shows as typed. The cuts depend on the
 // text alone (never on how it was split into deltas), so a streamed answer and the same answer
 // printed at once are cut, and so rendered, alike.
@@ -10,6 +10,7 @@ const STYLE = {
   strong: sgr(1),
   em: sgr(3),
   code: sgr(33),
+  math: sgr(36),
   del: sgr(2, 9),
   link: sgr(34),
   href: sgr(34, 4),
@@ -27,6 +28,7 @@ const wordChar = (ch: string | undefined) => ch !== undefined && /[\p{L}\p{N}]/u
  */
 export class SegmentCuts {
   private ticks = 0; // the length of the backtick run that opened a code span
+  private dollars = 0; // the length of the dollar run that opened inline math
   private run = '';
   private runLength = 0;
   private runPrev: string | undefined;
@@ -50,7 +52,7 @@ export class SegmentCuts {
   }
 
   reset(): void {
-    this.ticks = this.runLength = this.brackets = this.parens = this.length = 0;
+    this.ticks = this.dollars = this.runLength = this.brackets = this.parens = this.length = 0;
     this.run = '';
     this.counts = { '*': 0, _: 0, '~': 0 };
     this.closedBracket = this.lt = this.tag = this.escaped = false;
@@ -61,13 +63,13 @@ export class SegmentCuts {
     this.length++;
     if (this.runLength && ch !== this.run) this.endRun(ch);
     if (this.escaped) this.escaped = false;
-    else if (ch === '`' || (this.ticks === 0 && FLANKED.has(ch))) {
+    else if ((ch === '`' && this.dollars === 0) || (ch === '$' && this.ticks === 0) || (this.ticks === 0 && this.dollars === 0 && FLANKED.has(ch))) {
       if (this.runLength === 0) {
         this.run = ch;
         this.runPrev = this.prev;
       }
       this.runLength++;
-    } else if (this.ticks === 0) this.punctuation(ch);
+    } else if (this.ticks === 0 && this.dollars === 0) this.punctuation(ch);
     this.prev = ch;
     // Never between the halves of a surrogate pair.
     const forced = (this.length >= this.hard && !/[\ud800-\udbff]/.test(ch)) || (this.length >= this.soft && space(ch));
@@ -98,6 +100,10 @@ export class SegmentCuts {
     if (this.run === '`') {
       if (this.ticks === 0) this.ticks = this.runLength;
       else if (this.runLength === this.ticks) this.ticks = 0;
+    } else if (this.run === '$') {
+      // Math as a code span: a price's lone `$` keeps the segment open to the line's end.
+      if (this.dollars === 0) this.dollars = this.runLength;
+      else if (this.runLength === this.dollars) this.dollars = 0;
     } else {
       const before = this.runPrev;
       const counted = !(space(before) && space(next)) && !(this.run === '_' && wordChar(before) && wordChar(next));
@@ -109,12 +115,12 @@ export class SegmentCuts {
 
   private open(): boolean {
     const c = this.counts;
-    return this.ticks > 0 || this.brackets > 0 || this.parens > 0 || this.tag || c['*']! % 2 === 1 || c._! % 2 === 1 || c['~']! % 2 === 1;
+    return this.ticks > 0 || this.dollars > 0 || this.brackets > 0 || this.parens > 0 || this.tag || c['*']! % 2 === 1 || c._! % 2 === 1 || c['~']! % 2 === 1;
   }
 }
 
 // What can only be plain text: no markup character, entity or autolink.
-const MARKUP = /[\\`*_~[\]<>&@]|:\/\/|www\./i;
+const MARKUP = /[\\`*_~[\]<>&@$]|:\/\/|www\./i;
 
 type InlineLexer = (text: string) => Token[];
 
@@ -163,6 +169,9 @@ function tokenRuns(tokens: readonly Token[], style: string, out: Run[]): void {
         break;
       case 'codespan':
         push(token.text, style + STYLE.code);
+        break;
+      case 'inlineMath':
+        push(token.text, style + STYLE.math);
         break;
       case 'link': {
         const link = token as Tokens.Link;

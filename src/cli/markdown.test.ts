@@ -36,6 +36,15 @@ function cut(text: string, sizes: readonly number[]): string[] {
   return out;
 }
 
+/** The answer in pieces of 1, 2 and 5, 7 and 3 and 1, and in two cut anywhere, leaves the screen it leaves printed at once (24 and 8 rows). */
+function sameCutAnywhere(answer: string): void {
+  for (const rows of [24, 8]) {
+    const once = render([answer], 80, rows).screen.styled();
+    for (const sizes of [[1], [2, 5], [7, 3, 1]]) expect(render(cut(answer, sizes), 80, rows).screen.styled()).toBe(once);
+    for (let at = 1; at < answer.length; at++) expect(render([answer.slice(0, at), answer.slice(at)], 80, rows).screen.styled(), `cut at ${at}`).toBe(once);
+  }
+}
+
 /** The terminal columns of a table line's border characters. */
 function borderColumns(line: string): string {
   const at: number[] = [];
@@ -111,6 +120,28 @@ describe('markdown in the terminal, as it arrives', () => {
     new LiveMarkdown(tools, { columns: 80, rows: 24 }, (b) => typed.write(b)).push('Before.\n\n$$\n\\sum_{i=1}^{n} x_i^2');
     expect(typed.text()).toBe('Before.\n\n  \\sum_{i=1}^{n} x_i^2');
     for (const sizes of [[1], [2, 5], [7, 3, 1]]) expect(render(cut(answer, sizes)).screen.styled()).toBe(once.screen.styled());
+  });
+
+  it('draws an environment across lines (aligned, a matrix) once its math closes, streamed as printed at once', () => {
+    const answer = 'So:\n\n$$\n\\begin{aligned}\na &= b + c \\\\\nd &= -e\n\\end{aligned}\n$$\n\n$$\nA = \\begin{pmatrix} 1 & 2 \\\\ 3 & 4 \\end{pmatrix}\n$$\nDone.';
+    const once = render([answer]);
+    expect(once.screen.text()).toBe('So:\n\n  a = b + c\n  d = −e\n\n  A = ⎛ 1  2 ⎞\n      ⎝ 3  4 ⎠\nDone.');
+    // Until the math closes, the environment's lines show as typed.
+    const typed = new VirtualTerminal(80, 24);
+    new LiveMarkdown(tools, { columns: 80, rows: 24 }, (b) => typed.write(b)).push('$$\n\\begin{aligned}\na &= b\n');
+    expect(typed.text()).toBe('  \\begin{aligned}\n  a &= b');
+    sameCutAnywhere(answer);
+    // Taller than the window can redraw: left as typed.
+    const tall = `$$\n\\begin{aligned}\n${'x &= 1 \\\\\n'.repeat(30)}\\end{aligned}\n$$`;
+    expect(render([tall]).screen.text()).toContain('x &= 1 \\\\');
+  });
+
+  it('draws inline math as the page reads it (dollars pair as a code span\'s backticks do), streamed as printed at once', () => {
+    const answer = 'Here $x^2 + y_i$ and $$E = mc^2$$, \\$3, `$x$`, $\\frac{1}{$ stays, so does $5 alone.\n\n$$ \\alpha \\le 2 $$\n\nIt costs $5 and $10 now; $$a$ b$ and $\\bad$ b $c$.';
+    const once = render([answer]);
+    expect(once.screen.text()).toBe('Here x² + yᵢ and E = mc², $3, $x$, $\\frac{1}{$ stays, so does $5 alone.\n\nα ≤ 2\n\nIt costs 5and10 now; $$ab and $\\bad$ b c.');
+    expect(once.screen.styled()).toContain('[f36]x² + yᵢ[] and [f36]E = mc²[]');
+    sameCutAnywhere(answer);
   });
 
   it("shows a paragraph's words as they arrive, and renders a styled word in place once it closes", () => {

@@ -5,6 +5,7 @@
 //   open one shows as typed and is rendered once it closes (`**bold**` loses its asterisks);
 // - a code line shows as typed and is highlighted when it ends; fences are not shown;
 // - a line of display math ($$ fences) shows as typed and is drawn as Unicode text when it ends;
+//   lines that cannot be read alone (an environment's) are drawn together once the math closes;
 // - a table's rows show as typed, and the rows typed so far are drawn as a table once it ends,
 //   as the columns' widths are not known before; a table taller than the window is drawn with
 //   the widths of the rows on the window, and later rows follow them as each ends;
@@ -12,6 +13,7 @@
 // The same answer printed at once goes through the same steps, so it looks the same.
 import type { Token } from 'marked';
 import { inlineRuns, plainAs, SegmentCuts } from './inline.ts';
+import { DisplayMath } from './displayMath.ts';
 import { classify, classifyInFence, type LineKind } from './lineKinds.ts';
 import { columnWidths, delimiterAligns, delimiterSoFar, splitCells, TableDrawing, type Align } from './mdTable.ts';
 import { TermCursor, type Pos } from './termCursor.ts';
@@ -47,7 +49,6 @@ interface Table {
 }
 
 const CODE = sgr(33);
-const MATH = sgr(36);
 const HEADER = sgr(1);
 const CODE_INDENT = '  ';
 
@@ -59,6 +60,7 @@ export class LiveMarkdown {
   private readonly hard: number;
   private readonly cutoff: number;
   private readonly cuts: SegmentCuts;
+  private readonly display: DisplayMath;
   private held = '';
   private blanks = 0;
   private afterParagraph = false;
@@ -89,6 +91,7 @@ export class LiveMarkdown {
     this.soft = this.hard >> 1;
     this.cutoff = Math.min(200, this.soft);
     this.cuts = new SegmentCuts(this.soft, this.hard);
+    this.display = new DisplayMath(this.cur, this.live, () => this.tools.math);
   }
 
   push(delta: string): void {
@@ -223,6 +226,7 @@ export class LiveMarkdown {
       case 'close':
         this.fence = undefined;
         this.erase();
+        this.display.close();
         break;
       case 'blank':
         this.erase();
@@ -258,9 +262,9 @@ export class LiveMarkdown {
     const lang = this.fence?.lang ?? '';
     const math = this.fence?.char === '$';
     const fits = this.fits(this.commit.col, code);
-    const shown = math ? fits && this.tools.math?.(code.trim()) : undefined;
-    const highlighted = shown ? `${MATH}${sanitize(shown)}\u001b[0m` : lang && fits ? this.tools.highlight?.(code, lang) : undefined;
     this.begin();
+    if (math && this.display.line(this.commit, code, fits)) return;
+    const highlighted = lang && fits && !math ? this.tools.highlight?.(code, lang) : undefined;
     if (highlighted === undefined) this.showTyped();
     else {
       this.cur.back(this.commit);

@@ -1,5 +1,5 @@
 // What the terminal's markdown renderer (markdown.ts) is given: marked's inline lexer, code
-// highlighting (highlight.ts) and display math (mathText.ts), for answers as they stream (answer.ts) and logs printed at once (render.ts).
+// highlighting (highlight.ts) and display and inline math (mathText.ts, inlineMath.ts), for answers as they stream (answer.ts) and logs printed at once (render.ts).
 import type { MarkdownTools } from './markdown.ts';
 
 /**
@@ -17,10 +17,14 @@ export function markdownTools(): ((text: string) => Promise<MarkdownTools>) & { 
   // a log with math printed), not on an answer's first math while it streams.
   let loaded: Promise<unknown> | undefined;
   const load = () =>
-    (loaded ??= Promise.all([highlight, import('./mathText.ts'), import('katex')])
-      .then(([{ lazyHighlighter }, { mathWith }, katex]) => {
+    (loaded ??= Promise.all([highlight, import('./mathText.ts'), import('katex'), import('./inlineMath.ts'), import('marked'), lexer])
+      .then(([{ lazyHighlighter }, { mathWith }, katex, { inlineMath }, { Lexer, Marked }]) => {
         tools.highlight = lazyHighlighter();
-        tools.math = mathWith(katex.default);
+        const math = mathWith(katex.default);
+        tools.math = math;
+        // From now on `$x$` in text is math (every piece with a `$` waits for this load).
+        const options = new Marked({ extensions: [inlineMath(math)] }).defaults;
+        tools.lex = (text) => Lexer.lexInline(text, options);
       })
       .catch(() => undefined));
   let fenced = false;

@@ -1,7 +1,10 @@
 // Display math ($$ ... $$) as one line of Unicode text for the terminal: KaTeX parses the TeX
 // (its MathML output carries every symbol as its character), and the MathML is laid out
 // linearly here: scripts as superscript or subscript characters where all have one (x², xᵢ),
-// else x^(…) and x_(…); a fraction as a/b; a root as √; accents as combining marks.
+// else x^(…) and x_(…); a fraction as a/b; a root as √; accents as combining marks. A table
+// (aligned, cases, matrices) is laid out as a grid of lines (mathGrid.ts).
+import { BLOCK, fenced, grid, joinBlocks, type Grid } from './mathGrid.ts';
+
 interface Katex {
   renderToString(tex: string, options: { output: 'mathml'; throwOnError: boolean; displayMode: boolean; strict: 'ignore' }): string;
 }
@@ -58,6 +61,24 @@ const rooted = (text: string) => (/^[\p{N}.]+$/u.test(text) || [...text].length 
 const limits = (base: string, under: string, over: string | undefined) =>
   `${(base = base.trimEnd())}${script(under, SUB, '_')}${over === undefined ? '' : script(over, SUP, '^')}${BIG.has(base) ? ' ' : ''}`;
 
+/** Tables laid out while a formula is read, each standing in its text as BLOCK and its index. */
+let blocks: Grid[] = [];
+
+function table(node: Node): string {
+  const align = (/columnalign="([^"]*)"/.exec(node.attrs)?.[1] ?? '').split(' ');
+  // aligned: no space between a pair's columns (`a &= b`: the relation starts the right one).
+  const tight = /columnspacing="0em"/.test(node.attrs);
+  const rows = kids(node).map((row) => kids(row).map((cell) => tidy(text(cell, false), !tight)));
+  return grid(rows, align, tight ? '' : '  ', blocks);
+}
+
+/** Spaces of every width as one, and a sign that starts a term (after `=`, `(`, at the start) unary. */
+function tidy(line: string, trimStart = true): string {
+  line = line.replace(/[\u00a0\u2000-\u200a\u202f\u205f]/g, ' ').replace(/ {2,}/g, ' ').trimEnd();
+  if (trimStart) line = line.trimStart();
+  return line.replace(/(^ ?|[([{,=<>≤≥≠≈] ?)([−+±∓]) /g, '$1$2');
+}
+
 function text(node: Node | string, tight: boolean): string {
   if (typeof node === 'string') return node;
   const [a, b, c] = kids(node);
@@ -103,15 +124,20 @@ function text(node: Node | string, tight: boolean): string {
     case 'mroot':
       return `${script(of(b, true), SUP, '^')}√${rooted(of(a).trim())}`;
     case 'mtable':
-      return kids(node).map((row) => text(row, tight).trim()).join('; ');
-    case 'mtd':
-      return `${node.children.map((ch) => text(ch, tight)).join('')} `;
+      return table(node);
+    case 'mrow': {
+      // A table between fences (pmatrix, bmatrix, cases): the fences drawn as tall columns.
+      const [open, t, close, more] = kids(node);
+      const fence = (n: Node | undefined) => n?.tag === 'mo' && n.attrs.includes('fence="true"');
+      if (!more && t?.tag === 'mtable' && fence(open) && (!close || fence(close))) return fenced(of(open, true), table(t), of(close, true), blocks);
+      return node.children.map((ch) => text(ch, tight)).join('');
+    }
     default:
       return node.children.map((ch) => text(ch, tight)).join('');
   }
 }
 
-/** A line of display math as text, or undefined where KaTeX cannot read it (shown as typed then). */
+/** Display math as lines of text, or undefined where KaTeX cannot read it (shown as typed then). */
 export function mathLine(katex: Katex, tex: string): string | undefined {
   if (!tex.trim()) return undefined;
   let html: string;
@@ -120,12 +146,11 @@ export function mathLine(katex: Katex, tex: string): string | undefined {
   } catch {
     return undefined;
   }
-  // A sign that starts a term (after `=`, `(`, at the start) is unary: no space after it.
-  const line = text(parse(html), false)
-    .replace(/[\u00a0\u2000-\u200a\u202f\u205f]/g, ' ')
-    .replace(/ {2,}/g, ' ')
-    .trim();
-  return line.replace(/(^|[([{,=<>≤≥≠≈] ?)([−+±∓]) /g, '$1$2') || undefined;
+  blocks = [];
+  const line = tidy(text(parse(html), false));
+  const lines = line.includes(BLOCK) ? joinBlocks(line, blocks).map((l) => l.trimEnd()) : [line];
+  blocks = [];
+  return lines.join('\n') || undefined;
 }
 
 /** Display math with KaTeX (markdownTools.ts loads it with the renderer, before a question is sent). */

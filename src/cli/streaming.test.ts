@@ -173,6 +173,8 @@ const RICH = [
   '',
   '> A quote that says something **important**.',
   '',
+  'Inline math $x^2 + y_i$ and $$E = mc^2$$ in a line; \\$5 is a price.',
+  '',
   '| Name | 名前 | Emoji | Notes |',
   '|:-----|:----:|------:|-------|',
   '| Alice | 愛麗絲 | 😀 | likes tables |',
@@ -187,6 +189,17 @@ const RICH = [
   '',
   '$$',
   String.raw`\sum_{i=1}^{n} x_i^2 \leq \left( \sum_{i=1}^{n} x_i \right)^{2}`,
+  '$$',
+  '',
+  '$$',
+  String.raw`\begin{aligned}`,
+  String.raw`f(x) &= x^2 + 1 \\`,
+  String.raw`g(x) &= \begin{cases} 1 & x > 0 \\ 0 & \text{otherwise} \end{cases}`,
+  String.raw`\end{aligned}`,
+  '$$',
+  '',
+  '$$',
+  String.raw`M = \begin{bmatrix} 1 & 中 \\ 3 & 4 \end{bmatrix}`,
   '$$',
   '',
   'Setext heading',
@@ -216,6 +229,13 @@ describe.skipIf(!HAS_TMUX)('the final screen of a streamed answer', () => {
             const text = await capture(name);
             expect(text).not.toMatch(/\*\*|```|\|---|\$\$|\\sum/);
             expect(text).toContain('  ∑ᵢ₌₁ⁿ xᵢ² ≤ (∑ᵢ₌₁ⁿ xᵢ)²');
+            // An environment over lines, drawn once its math closes; a matrix as a grid (tmux keeps
+            // the cells a redraw erased as trailing spaces).
+            const rows = text.replace(/ +$/gm, '');
+            expect(rows).toContain('Inline math x² + yᵢ and E = mc² in a line; $5 is a price.');
+            expect(rows).toContain('  f(x) = x² + 1\n  g(x) = ⎰ 1  x > 0\n         ⎱ 0  otherwise');
+            expect(rows).toContain('  M = ⎡ 1  中 ⎤\n      ⎣ 3  4  ⎦');
+            expect(text).not.toMatch(/\\begin|&=/);
             expect(text).toMatch(/│ Bob +│ +ボブ +│ +👍 │ wide characters/);
             // Every row of the first table has its borders in the same columns, wide characters or not.
             const lines = text.split('\n');

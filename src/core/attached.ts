@@ -5,6 +5,9 @@
 export type TabStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 
 const KEPT = 'shellchat.attached';
+/** The markers the input holds now, for a reload of the tab (or a tab the browser restores). */
+const HELD = 'shellchat.attached.held';
+const MAX = 20;
 
 /** sessionStorage where there is one (reading it can throw where storage is refused). */
 export function tabStorage(): TabStorage | undefined {
@@ -15,8 +18,36 @@ export function tabStorage(): TabStorage | undefined {
   }
 }
 
+/** A marker, and the plugin that tells after a reload whether it still holds (PluginContext.attached). */
+export interface Attached {
+  marker: string;
+  plugin?: string;
+}
+
+/** Stored markers (strings as `keep` wrote them before, or entries), at most MAX. */
+function parsed(kept: string | null | undefined): Attached[] {
+  if (!kept) return [];
+  const value: unknown = JSON.parse(kept);
+  if (!Array.isArray(value)) return [];
+  return value
+    .map((m: unknown): Attached | undefined => {
+      if (typeof m === 'string') return { marker: m };
+      const { marker, plugin } = (m ?? {}) as Record<string, unknown>;
+      return typeof marker === 'string' ? { marker, ...(typeof plugin === 'string' ? { plugin } : {}) } : undefined;
+    })
+    .filter((m): m is Attached => m !== undefined)
+    .slice(0, MAX);
+}
+
 export class AttachedMarkers {
-  private markers: string[] = [];
+  private markers: Attached[] = [];
+
+  private readonly tab: TabStorage | undefined;
+
+  /** `tab`: where the markers held are written at each change, for a reload to find. */
+  constructor(tab?: TabStorage) {
+    this.tab = tab;
+  }
 
   /**
    * Kept in the tab while the page is left for another (a sign-on at a provider), so that they
@@ -31,26 +62,52 @@ export class AttachedMarkers {
   }
 
   /** What `keep` left in the tab, taken once (a later reload finds nothing). */
-  static taken(tab: TabStorage | undefined): string[] {
+  static taken(tab: TabStorage | undefined): Attached[] {
     try {
       const kept = tab?.getItem(KEPT);
-      if (!kept) return [];
-      tab!.removeItem(KEPT);
-      const markers: unknown = JSON.parse(kept);
-      return Array.isArray(markers) ? markers.filter((m): m is string => typeof m === 'string').slice(0, 20) : [];
+      if (kept) tab!.removeItem(KEPT);
+      return parsed(kept);
     } catch {
       return [];
     }
   }
 
-  add(marker: string): void {
-    if (!this.markers.includes(marker)) this.markers.push(marker);
+  /**
+   * The markers the input held when the tab was last left without `keep` (a reload): to be
+   * checked by their plugins before they go back, since a question sent as the tab was left
+   * may have taken them.
+   */
+  static held(tab: TabStorage | undefined): Attached[] {
+    try {
+      return parsed(tab?.getItem(HELD));
+    } catch {
+      return [];
+    }
+  }
+
+  add(marker: string, plugin?: string): void {
+    if (this.markers.some((m) => m.marker === marker)) return;
+    this.markers.push({ marker, ...(plugin ? { plugin } : {}) });
+    this.hold();
+  }
+
+  private hold(): void {
+    try {
+      const checked = this.markers.filter((m) => m.plugin);
+      if (checked.length) this.tab?.setItem(HELD, JSON.stringify(checked));
+      else this.tab?.removeItem(HELD);
+    } catch {
+      // Storage full or refused: a reload loses the markers, nothing else.
+    }
   }
 
   /** After a line ran: the markers to put back into the input (none once a question was sent). */
   after(line: string, question: boolean): string[] {
-    if (question) this.markers = [];
-    return this.markers.filter((m) => !line.includes(m));
+    if (question) {
+      this.markers = [];
+      this.hold();
+    }
+    return this.markers.map((m) => m.marker).filter((m) => !line.includes(m));
   }
 
   /** `input` with `markers` added at its end, each once, a space between. */
@@ -60,4 +117,15 @@ export class AttachedMarkers {
     const head = input.trimEnd();
     return `${head}${head ? ' ' : ''}${missing.join(' ')} `;
   }
+}
+
+/**
+ * After a reload: the markers the input held (`held`) that their plugins, asked through
+ * `check` (the host's stillAttached), say still hold; the host is loaded only when there are some.
+ */
+export async function stillHeld(tab: TabStorage | undefined, check: (plugin: string, markers: string[]) => Promise<string[]>): Promise<Attached[]> {
+  const held = AttachedMarkers.held(tab).filter((m) => m.plugin);
+  const plugins = [...new Set(held.map((m) => m.plugin!))];
+  const good = (await Promise.all(plugins.map((p) => check(p, held.filter((m) => m.plugin === p).map((m) => m.marker))))).flat();
+  return held.filter((m) => good.includes(m.marker));
 }

@@ -197,6 +197,11 @@ export interface PluginContext {
   page(page: BackPage, mount: PageMount): void;
   /** Documentation known only at run time, asked when the Documentation page opens (with docs.ts's). */
   docs(provider: () => Promise<DocsContribution>): void;
+  /**
+   * Tells which of the markers this plugin's `attach` effects (with its id) put into the input
+   * still hold, when a reloaded tab would put them back (what they name may be gone meanwhile).
+   */
+  attached(check: (markers: readonly string[]) => Promise<readonly string[]>): void;
   /** Runs when the plugin deactivates; everything registered through ctx is undone too. */
   onDispose(fn: () => void): void;
 }

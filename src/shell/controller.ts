@@ -18,7 +18,7 @@ import {
   type SystemInfo,
   type Translate,
 } from '../core/host/index.ts';
-import { AttachedMarkers, tabStorage, type TabStorage } from '../core/attached.ts';
+import { AttachedMarkers, stillHeld, tabStorage, type TabStorage } from '../core/attached.ts';
 import { StateStore } from './stateStore.ts';
 
 export interface ModelInfo {
@@ -62,7 +62,7 @@ export class ShellController {
   readonly state: StateStore<ShellState>;
   private lastInput = '';
   /** What `attach` effects put into the input (a page read for the next question). */
-  private readonly attached = new AttachedMarkers();
+  private readonly attached: AttachedMarkers;
   private readonly tab: TabStorage | undefined;
   private cycle: CompletionCycle | undefined;
   private abort: AbortController | undefined;
@@ -98,6 +98,7 @@ export class ShellController {
   }) {
     const { settings, systemInfo = {} } = options;
     this.tab = 'tab' in options ? options.tab : tabStorage();
+    this.attached = new AttachedMarkers(this.tab);
     this.settings = settings;
     this.events = options.events;
     this.t = options.t;
@@ -122,8 +123,18 @@ export class ShellController {
     this.events.on('output', (outputs) => this.show(outputs));
     // Back from a page left with markers in the input (a sign-on): they are in it again.
     const kept = AttachedMarkers.taken(this.tab);
-    for (const marker of kept) this.attached.add(marker);
-    if (kept.length) this.state.set({ input: AttachedMarkers.into('', kept) });
+    for (const { marker, plugin } of kept) this.attached.add(marker, plugin);
+    if (kept.length) this.state.set({ input: AttachedMarkers.into('', kept.map((m) => m.marker)) });
+    else void this.putBackHeld();
+  }
+
+  /** After a reload: the markers the input held that still hold, unless a line was sent meanwhile. */
+  private async putBackHeld(): Promise<void> {
+    const sent = this.submittedLines;
+    const back = await stillHeld(this.tab, async (plugin, markers) => (await this.host()).stillAttached(plugin, markers));
+    if (this.submittedLines !== sent || !back.length) return;
+    for (const { marker, plugin } of back) this.attached.add(marker, plugin);
+    this.state.set((s) => ({ input: AttachedMarkers.into(s.input, back.map((m) => m.marker)) }));
   }
 
   /** The plugin host, loaded once on first need (it is not part of the first paint). */
@@ -218,7 +229,7 @@ export class ShellController {
         this.state.set({ previews: effect.previews, modelInfo: effect.info, stats: effect.stats ?? null, evaluation: effect.evaluation ?? null });
         break;
       case 'attach':
-        this.attached.add(effect.marker);
+        this.attached.add(effect.marker, effect.plugin);
         this.state.set((s) => ({ input: AttachedMarkers.into(s.input, [effect.marker]) }));
         break;
     }

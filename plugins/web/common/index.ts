@@ -15,6 +15,14 @@ export function activateWeb(ctx: PluginContext): void {
   // The last search's results, for `:web open <n>` (this tab's, or this terminal's).
   let last: SearchResult[] = [];
 
+  // After a reload, a marker goes back into the input only while its read still waits on the
+  // server for this person (a question sent as the tab was left took it).
+  ctx.attached(async (markers) => {
+    const { result } = await send(api().reads.$get());
+    const waiting = result.reads.filter((r) => r.pending).map((r) => pageMarker(r.url));
+    return markers.filter((m) => waiting.includes(m));
+  });
+
   ctx.handle('web', (c) =>
     withApiErrors(async (): Promise<Output | Output[]> => {
       const query = c.args.query?.trim();
@@ -60,7 +68,7 @@ export function activateWeb(ctx: PluginContext): void {
       const cuts = result.cuts?.map((cut) => c.t(`cut.${cut.why}`, cut)).join('; ') || result.cut;
       if (cuts) lines.push(c.t('msg.cut', { what: cuts }));
       // The page goes with the question that carries its marker, as an attached file does.
-      return [...lines.map((line) => text(line)), effect({ type: 'attach', marker: pageMarker(result.url) })];
+      return [...lines.map((line) => text(line)), effect({ type: 'attach', marker: pageMarker(result.url), plugin: ctx.manifest.id })];
     }),
   );
 }

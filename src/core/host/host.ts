@@ -74,6 +74,7 @@ export class PluginHost {
   private readonly choiceProviders = new Map<string, ChoicesProvider>();
   private readonly pages = new Map<BackPage, PageMount>();
   private readonly liveDocs = new Map<string, () => Promise<DocsContribution>>();
+  private readonly attachedChecks = new Map<string, (markers: readonly string[]) => Promise<readonly string[]>>();
   private coreLoaded?: Promise<void>;
   private readonly active = new Map<string, Promise<Active>>();
 
@@ -131,6 +132,15 @@ export class PluginHost {
   /** Every plugin's documentation contributions, loading the lazy ones. */
   docsSources(): Promise<DocsSource[]> {
     return loadDocsSources(this.entries, this.liveDocs);
+  }
+
+  /** Of `markers` a reloaded tab's input held, those `pluginId` says still hold (none when it cannot tell). */
+  async stillAttached(pluginId: string, markers: readonly string[]): Promise<string[]> {
+    await this.ensureActive(pluginId).catch(() => undefined);
+    const check = this.attachedChecks.get(pluginId);
+    if (!check) return [];
+    const good = await check(markers).catch((): readonly string[] => []);
+    return markers.filter((m) => good.includes(m));
   }
 
   isActive(pluginId: string): boolean {
@@ -248,6 +258,10 @@ export class PluginHost {
       docs: (provider) => {
         this.liveDocs.set(manifest.id, provider);
         disposers.push(() => this.liveDocs.delete(manifest.id));
+      },
+      attached: (check) => {
+        this.attachedChecks.set(manifest.id, check);
+        disposers.push(() => this.attachedChecks.delete(manifest.id));
       },
       onDispose: (fn) => disposers.push(fn),
     });

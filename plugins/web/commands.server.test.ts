@@ -96,7 +96,7 @@ describe(':web', () => {
     const t = await tester();
     const out = await t.run(`:web open ${site.origin}/inject`);
     // Text lines, and the page's marker for the input: no other effect (no link opened, no view changed).
-    expect(out.outputs.filter((o) => o.kind !== 'text')).toEqual([{ kind: 'effect', effect: { type: 'attach', marker: pageMarker(`${site.origin}/inject`), plugin: 'web' } }]);
+    expect(out.outputs.filter((o) => o.kind !== 'text')).toEqual([{ kind: 'effect', effect: { type: 'attach', marker: pageMarker(`${site.origin}/inject`) } }]);
     expect(out.text).toMatch(/^Attached to your next question: Totally normal page/);
   });
 

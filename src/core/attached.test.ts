@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { AttachedMarkers, stillHeld } from './attached.ts';
+import { AttachedMarkers } from './attached.ts';
+import type { PluginManifest } from './contract.ts';
+import { held, stillHeld } from './heldMarkers.ts';
 
 describe('markers an attach effect put into the input', () => {
   it('come back after a command typed in their place, and are gone once a question was sent', () => {
@@ -19,28 +21,27 @@ describe('markers an attach effect put into the input', () => {
     expect(AttachedMarkers.into('+page[x] typed', ['+page[x]'])).toBe('+page[x] typed');
   });
 
-  it('are held in the tab while in the input, for a reload, and go back only where their plugin says they still hold', async () => {
+  it('are held in the tab while in the input, for a reload, and go back only where the plugin declaring them says they still hold', async () => {
     const tab = new Map<string, string>();
     const storage = { getItem: (k: string) => tab.get(k) ?? null, setItem: (k: string, v: string) => void tab.set(k, v), removeItem: (k: string) => void tab.delete(k) };
     const attached = new AttachedMarkers(storage);
-    attached.add('+page[https://a.example/]', 'web');
-    attached.add('+page[https://b.example/]', 'web');
-    // One no plugin checks is not held: nothing could tell whether it holds.
+    attached.add('+page[https://a.example/]');
+    attached.add('+page[https://b.example/]');
+    // One no plugin declares: nothing could tell whether it holds, so it does not go back.
     attached.add('+other[x]');
+    const manifests = [{ id: 'general' }, { id: 'web', markers: ['+page['] }] as unknown as PluginManifest[];
     const asked: [string, string[]][] = [];
-    const back = await stillHeld(storage, async (plugin, markers) => {
+    const back = await stillHeld(new AttachedMarkers(storage).held(), manifests, async (plugin, markers) => {
       asked.push([plugin, markers]);
       return markers.filter((m) => m.includes('a.example'));
     });
     expect(asked).toEqual([['web', ['+page[https://a.example/]', '+page[https://b.example/]']]]);
-    expect(back).toEqual([{ marker: '+page[https://a.example/]', plugin: 'web' }]);
-    // A question took them: nothing is held any longer, and no plugin is asked.
+    expect(back).toEqual(['+page[https://a.example/]']);
+    // A question took them: none is held any longer, and no plugin is asked.
     attached.after('a question', true);
-    expect(await stillHeld(storage, async () => { throw new Error('not asked'); })).toEqual([]);
+    expect(await stillHeld(attached.held(), manifests, async () => { throw new Error('not asked'); })).toEqual([]);
     // What the tab holds is read with care: junk and too many are left out.
-    tab.set('shellchat.attached.held', JSON.stringify([42, { marker: 7 }, ...Array.from({ length: 30 }, (_, i) => ({ marker: `+page[${i}]`, plugin: 'web' }))]));
-    expect(AttachedMarkers.held(storage)).toHaveLength(20);
-    tab.set('shellchat.attached.held', '{not json');
-    expect(AttachedMarkers.held(storage)).toEqual([]);
+    expect(held(JSON.stringify([42, null, { marker: 7 }, ...Array.from({ length: 30 }, (_, i) => `+page[${i}]`)]))).toHaveLength(20);
+    expect(held('{not json')).toEqual([]);
   });
 });

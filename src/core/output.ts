@@ -11,9 +11,8 @@ export type Effect =
   /**
    * A marker put into the input as an attached file's is (a page read for the next question):
    * the person sends it with the question, or deletes it to leave that out (src/core/attached.ts).
-   * `plugin`: the plugin that checks it (PluginContext.attached) before a reload puts it back.
    */
-  | { type: 'attach'; marker: string; plugin?: string }
+  | { type: 'attach'; marker: string }
   /** A line under the output, which stays as it is (Left at the first log keeps that log in view). */
   | { type: 'notice'; text: string }
   /** Shows what surrounds a saved answer: its image previews, its model-info line, and the stats and self-evaluation it came with. */

@@ -18,7 +18,7 @@ import {
   type SystemInfo,
   type Translate,
 } from '../core/host/index.ts';
-import { AttachedMarkers, stillHeld, tabStorage, type TabStorage } from '../core/attached.ts';
+import { AttachedMarkers, tabStorage, type TabStorage } from '../core/attached.ts';
 import { StateStore } from './stateStore.ts';
 
 export interface ModelInfo {
@@ -61,9 +61,8 @@ interface CompletionCycle {
 export class ShellController {
   readonly state: StateStore<ShellState>;
   private lastInput = '';
-  /** What `attach` effects put into the input (a page read for the next question). */
-  private readonly attached: AttachedMarkers;
-  private readonly tab: TabStorage | undefined;
+  /** What `attach` effects put into the input (a page read for the next question), held in the tab. */
+  readonly attached: AttachedMarkers;
   private cycle: CompletionCycle | undefined;
   private abort: AbortController | undefined;
   private hostPromise: Promise<PluginHost> | undefined;
@@ -97,8 +96,7 @@ export class ShellController {
     tab?: TabStorage;
   }) {
     const { settings, systemInfo = {} } = options;
-    this.tab = 'tab' in options ? options.tab : tabStorage();
-    this.attached = new AttachedMarkers(this.tab);
+    this.attached = new AttachedMarkers('tab' in options ? options.tab : tabStorage());
     this.settings = settings;
     this.events = options.events;
     this.t = options.t;
@@ -121,20 +119,6 @@ export class ShellController {
       runs: 0,
     });
     this.events.on('output', (outputs) => this.show(outputs));
-    // Back from a page left with markers in the input (a sign-on): they are in it again.
-    const kept = AttachedMarkers.taken(this.tab);
-    for (const { marker, plugin } of kept) this.attached.add(marker, plugin);
-    if (kept.length) this.state.set({ input: AttachedMarkers.into('', kept.map((m) => m.marker)) });
-    else void this.putBackHeld();
-  }
-
-  /** After a reload: the markers the input held that still hold, unless a line was sent meanwhile. */
-  private async putBackHeld(): Promise<void> {
-    const sent = this.submittedLines;
-    const back = await stillHeld(this.tab, async (plugin, markers) => (await this.host()).stillAttached(plugin, markers));
-    if (this.submittedLines !== sent || !back.length) return;
-    for (const { marker, plugin } of back) this.attached.add(marker, plugin);
-    this.state.set((s) => ({ input: AttachedMarkers.into(s.input, back.map((m) => m.marker)) }));
   }
 
   /** The plugin host, loaded once on first need (it is not part of the first paint). */
@@ -220,16 +204,13 @@ export class ShellController {
         break;
       case 'open':
         if (effect.blank) globalThis.open?.(effect.url, '_blank', 'noopener,noreferrer');
-        else {
-          this.attached.keep(this.tab);
-          globalThis.location?.assign(effect.url);
-        }
+        else globalThis.location?.assign(effect.url);
         break;
       case 'result':
         this.state.set({ previews: effect.previews, modelInfo: effect.info, stats: effect.stats ?? null, evaluation: effect.evaluation ?? null });
         break;
       case 'attach':
-        this.attached.add(effect.marker, effect.plugin);
+        this.attached.add(effect.marker);
         this.state.set((s) => ({ input: AttachedMarkers.into(s.input, [effect.marker]) }));
         break;
     }

@@ -68,7 +68,7 @@ export function activateWeb(ctx: PluginContext): void {
       const cuts = result.cuts?.map((cut) => c.t(`cut.${cut.why}`, cut)).join('; ') || result.cut;
       if (cuts) lines.push(c.t('msg.cut', { what: cuts }));
       // The page goes with the question that carries its marker, as an attached file does.
-      return [...lines.map((line) => text(line)), effect({ type: 'attach', marker: pageMarker(result.url), plugin: ctx.manifest.id })];
+      return [...lines.map((line) => text(line)), effect({ type: 'attach', marker: pageMarker(result.url) })];
     }),
   );
 }

@@ -30,6 +30,7 @@ import { ServiceRegistry } from '../services.ts';
 import type { SettingsStore } from '../settings.ts';
 import { isSecretLine } from './secrets.ts';
 import { failureSaid, lineErrorSaid, PluginLoadError, unknownCommandSaid } from './runFailure.ts';
+import { stillHeld } from '../heldMarkers.ts';
 
 export interface HostOptions {
   env: Env;
@@ -134,13 +135,13 @@ export class PluginHost {
     return loadDocsSources(this.entries, this.liveDocs);
   }
 
-  /** Of `markers` a reloaded tab's input held, those `pluginId` says still hold (none when it cannot tell). */
-  async stillAttached(pluginId: string, markers: readonly string[]): Promise<string[]> {
-    await this.ensureActive(pluginId).catch(() => undefined);
-    const check = this.attachedChecks.get(pluginId);
-    if (!check) return [];
-    const good = await check(markers).catch((): readonly string[] => []);
-    return markers.filter((m) => good.includes(m));
+  /** After a reload: the markers the tab held (AttachedMarkers.held) that the plugins which made them say still hold. */
+  stillHeld(text: string): Promise<string[]> {
+    return stillHeld(text, this.manifests, async (pluginId, markers) => {
+      await this.ensureActive(pluginId).catch(() => undefined);
+      const good = (await this.attachedChecks.get(pluginId)?.(markers).catch(() => undefined)) ?? [];
+      return markers.filter((m) => good.includes(m));
+    });
   }
 
   isActive(pluginId: string): boolean {

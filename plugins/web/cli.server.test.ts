@@ -25,8 +25,7 @@ afterAll(async () => {
 });
 
 /** The CLI as a child process (asynchronously: the server under test is in this process). */
-function cli(args: string[], server = t.url): Promise<{ status: number | null; out: string; err: string }> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'shellchat-web-cli-'));
+function cli(args: string[], server = t.url, dir = mkdtempSync(path.join(tmpdir(), 'shellchat-web-cli-'))): Promise<{ status: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [MAIN, '--server', server, ...args], { env: { ...process.env, SHELLCHAT_CONFIG_DIR: dir, NO_COLOR: '' } });
     let out = '';
@@ -54,6 +53,20 @@ describe('the terminal client', () => {
       expect(fake.requests.length).toBe(asked);
     } finally {
       await none.close();
+    }
+  }, 60_000);
+
+  it('a +web[query] question whose search backend answers 500 says so in one line, in the interface language, and asks no model', async () => {
+    const down = await startTestServer('sqlite', { MODEL: 'gpt-demo', OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'sk-test', SEARXNG_URL: `${site.origin}/broken` });
+    try {
+      const dir = mkdtempSync(path.join(tmpdir(), 'shellchat-web-cli-'));
+      expect((await cli([':lang use de-DE'], down.url, dir)).status).toBe(0);
+      const asked = fake.requests.length;
+      const run = await cli(['Was gibt es Neues? +web[rust 1.75]'], down.url, dir);
+      expect(`${run.out}${run.err}`.trim()).toBe('Der Suchdienst hat nicht geantwortet (status 500).');
+      expect(fake.requests.length).toBe(asked);
+    } finally {
+      await down.close();
     }
   }, 60_000);
 

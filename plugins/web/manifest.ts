@@ -14,4 +14,5 @@ export default definePlugin({
     { id: 'web.open', words: ['web', 'open'], group: 'web', needs: ['server'], args: [{ name: 'target', display: '<number|url>' }] },
   ],
   functions: WEB_FUNCTIONS,
+  markers: ['+page['],
 });

@@ -82,6 +82,41 @@ describe.skipIf(!HAS_CHROME)('web', () => {
     await context.close();
   });
 
+  it('brings a read page\'s marker back after a reload while its read still waits, and the question carries it', async () => {
+    const { page, context, errors } = await openApp(browser, server.url);
+    const input = page.getByTestId('input');
+    const marker = `+page[${site.origin}/article/rust]`;
+    await run(page, `:web open ${site.origin}/article/rust`);
+    await expect.poll(() => input.inputValue()).toBe(`${marker} `);
+    await page.reload();
+    await expect.poll(() => input.inputValue(), { timeout: 15_000 }).toBe(`${marker} `);
+    fake.reply({ text: 'Read after a reload.' });
+    await input.press('End');
+    await input.pressSequentially('What changed?');
+    await page.getByTestId('submit').click();
+    await expect.poll(() => page.getByTestId('output').textContent(), { timeout: 15_000 }).toContain('Read after a reload.');
+    const system = (fake.requests.at(-1)!.body.messages as { role: string; content: string }[]).filter((m) => m.role === 'system').map((m) => m.content).join('\n');
+    expect(system).toContain('Async functions in traits were stabilized in Rust 1.75');
+    // Read again, then taken by a question from another tab of the same browser: a reload finds
+    // its read no longer waiting, and leaves the marker out.
+    await run(page, `:web open ${site.origin}/article/rust`);
+    await expect.poll(() => input.inputValue()).toBe(`${marker} `);
+    const other = await context.newPage();
+    await other.goto(server.url);
+    fake.reply({ text: 'Taken in the other tab.' });
+    await other.getByTestId('input').fill(`${marker} What changed?`);
+    await other.getByTestId('submit').click();
+    await expect.poll(() => other.getByTestId('output').textContent(), { timeout: 15_000 }).toContain('Taken in the other tab.');
+    const checked = page.waitForResponse((r) => r.url().endsWith('/api/web/reads'));
+    await page.reload();
+    expect((await checked).ok()).toBe(true);
+    // Time for the answer to reach the input (the first reload's came in as fast), then none did.
+    await page.waitForTimeout(1000);
+    expect(await input.inputValue()).toBe('');
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it("+web[query] on a server with no search backend says :web's line in the page's language, and the question stays in the input", async () => {
     const bare = await startServer({ MODEL: 'gpt-demo', OPENAI_BASE_URL: fake.url, OPENAI_API_KEY: 'sk-test' });
     try {

@@ -1,10 +1,13 @@
 // The markers `attach` effects put into the input (output.ts). A command cannot be typed around
 // a marker, so a marker deleted to type one (`:login` after `:web open 2`) comes back after it;
 // a question takes the markers it carries, and the ones deleted before it are gone for good.
+// The tab holds the input's markers at each change: after a reload, or back from a page left for
+// a sign-on, they go back once the plugins that declare them say they still hold (heldMarkers.ts,
+// with the host: not the first paint), as a question sent as the tab was left may have taken them.
 /** The tab's storage (sessionStorage) as the markers use it. */
 export type TabStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 
-const KEPT = 'shellchat.attached';
+const HELD = 'shellchat.attached';
 
 /** sessionStorage where there is one (reading it can throw where storage is refused). */
 export function tabStorage(): TabStorage | undefined {
@@ -17,39 +20,39 @@ export function tabStorage(): TabStorage | undefined {
 
 export class AttachedMarkers {
   private markers: string[] = [];
+  readonly tab: TabStorage | undefined;
 
-  /**
-   * Kept in the tab while the page is left for another (a sign-on at a provider), so that they
-   * come back when it returns, as they do after a command that stays on the page.
-   */
-  keep(tab: TabStorage | undefined): void {
+  /** `tab`: where the input's markers are held at each change, for a reload. */
+  constructor(tab?: TabStorage) {
+    this.tab = tab;
+  }
+
+  /** The markers the input held before a reload, as the tab keeps them (heldMarkers.ts reads them). */
+  held(): string | null | undefined {
+    return this.tab?.getItem(HELD);
+  }
+
+  add(marker: string): void {
+    if (this.markers.includes(marker)) return;
+    this.markers.push(marker);
+    this.store();
+  }
+
+  /** The markers into the tab at each change: a reload, or a page left for a sign-on and come back to, finds them. */
+  private store(): void {
     try {
-      if (this.markers.length) tab?.setItem(KEPT, JSON.stringify(this.markers));
+      this.tab?.setItem(HELD, JSON.stringify(this.markers));
     } catch {
       // Storage full or refused: the markers are lost as before, nothing else.
     }
   }
 
-  /** What `keep` left in the tab, taken once (a later reload finds nothing). */
-  static taken(tab: TabStorage | undefined): string[] {
-    try {
-      const kept = tab?.getItem(KEPT);
-      if (!kept) return [];
-      tab!.removeItem(KEPT);
-      const markers: unknown = JSON.parse(kept);
-      return Array.isArray(markers) ? markers.filter((m): m is string => typeof m === 'string').slice(0, 20) : [];
-    } catch {
-      return [];
-    }
-  }
-
-  add(marker: string): void {
-    if (!this.markers.includes(marker)) this.markers.push(marker);
-  }
-
   /** After a line ran: the markers to put back into the input (none once a question was sent). */
   after(line: string, question: boolean): string[] {
-    if (question) this.markers = [];
+    if (question) {
+      this.markers = [];
+      this.store();
+    }
     return this.markers.filter((m) => !line.includes(m));
   }
 

@@ -116,6 +116,11 @@ export interface PluginManifest {
   optional?: readonly ServiceRef<unknown>[];
   /** Activate at startup instead of on first use (for plugins that react to events). */
   activation?: 'startup' | 'onDemand';
+  /**
+   * How the markers its `attach` effects put into the input begin (`+page[`): after a reload,
+   * its `attached` check says which of them still hold.
+   */
+  markers?: readonly string[];
 }
 
 export type Translate = (key: string, vars?: Record<string, unknown>) => string;
@@ -197,6 +202,11 @@ export interface PluginContext {
   page(page: BackPage, mount: PageMount): void;
   /** Documentation known only at run time, asked when the Documentation page opens (with docs.ts's). */
   docs(provider: () => Promise<DocsContribution>): void;
+  /**
+   * Tells which of the markers this plugin's `attach` effects put into the input (its manifest's
+   * `markers`) still hold, when a reloaded tab would put them back (what they name may be gone).
+   */
+  attached(check: (markers: readonly string[]) => Promise<readonly string[]>): void;
   /** Runs when the plugin deactivates; everything registered through ctx is undone too. */
   onDispose(fn: () => void): void;
 }

@@ -61,9 +61,8 @@ interface CompletionCycle {
 export class ShellController {
   readonly state: StateStore<ShellState>;
   private lastInput = '';
-  /** What `attach` effects put into the input (a page read for the next question). */
-  private readonly attached = new AttachedMarkers();
-  private readonly tab: TabStorage | undefined;
+  /** What `attach` effects put into the input (a page read for the next question), held in the tab. */
+  readonly attached: AttachedMarkers;
   private cycle: CompletionCycle | undefined;
   private abort: AbortController | undefined;
   private hostPromise: Promise<PluginHost> | undefined;
@@ -97,7 +96,7 @@ export class ShellController {
     tab?: TabStorage;
   }) {
     const { settings, systemInfo = {} } = options;
-    this.tab = 'tab' in options ? options.tab : tabStorage();
+    this.attached = new AttachedMarkers('tab' in options ? options.tab : tabStorage());
     this.settings = settings;
     this.events = options.events;
     this.t = options.t;
@@ -120,10 +119,6 @@ export class ShellController {
       runs: 0,
     });
     this.events.on('output', (outputs) => this.show(outputs));
-    // Back from a page left with markers in the input (a sign-on): they are in it again.
-    const kept = AttachedMarkers.taken(this.tab);
-    for (const marker of kept) this.attached.add(marker);
-    if (kept.length) this.state.set({ input: AttachedMarkers.into('', kept) });
   }
 
   /** The plugin host, loaded once on first need (it is not part of the first paint). */
@@ -209,10 +204,7 @@ export class ShellController {
         break;
       case 'open':
         if (effect.blank) globalThis.open?.(effect.url, '_blank', 'noopener,noreferrer');
-        else {
-          this.attached.keep(this.tab);
-          globalThis.location?.assign(effect.url);
-        }
+        else globalThis.location?.assign(effect.url);
         break;
       case 'result':
         this.state.set({ previews: effect.previews, modelInfo: effect.info, stats: effect.stats ?? null, evaluation: effect.evaluation ?? null });

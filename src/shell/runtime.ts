@@ -52,5 +52,15 @@ export function createHost(options: {
     systemInfo: () => controller.state.get().systemInfo,
     api: createApiClient(),
   });
+  // After a reload: the markers the input held go back where their plugins say they still hold,
+  // unless a line ran meanwhile (a question took them).
+  const held = controller.attached.held();
+  const runs = controller.state.get().runs;
+  if (held) {
+    void host.stillHeld(held).then(
+      (back) => controller.state.get().runs === runs && controller.show(back.map((marker) => ({ kind: 'effect', effect: { type: 'attach', marker } }))),
+      () => undefined,
+    );
+  }
   return host;
 }

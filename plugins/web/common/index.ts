@@ -15,6 +15,14 @@ export function activateWeb(ctx: PluginContext): void {
   // The last search's results, for `:web open <n>` (this tab's, or this terminal's).
   let last: SearchResult[] = [];
 
+  // After a reload, a marker goes back into the input only while its read still waits on the
+  // server for this person (a question sent as the tab was left took it).
+  ctx.attached(async (markers) => {
+    const { result } = await send(api().reads.$get());
+    const waiting = result.reads.filter((r) => r.pending).map((r) => pageMarker(r.url));
+    return markers.filter((m) => waiting.includes(m));
+  });
+
   ctx.handle('web', (c) =>
     withApiErrors(async (): Promise<Output | Output[]> => {
       const query = c.args.query?.trim();

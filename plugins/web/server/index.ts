@@ -162,28 +162,40 @@ const plugin: ServerPluginModule = {
     for (const [name, tool] of Object.entries(webTools(ctx))) ctx.generation.addTool(name, tool);
     // A visitor's reads go on into the account they log in to, as their conversation does.
     ctx.sessions.onAdopt((db, deviceId, userId) => web.reads.adopt(db, deviceId, userId));
-    // A `+web[query]` on a server without a search backend is refused before anything is asked
-    // or spent, in `:web`'s words: the person asked for the web, and an answer without it would
-    // read as if it had searched. The question comes back into the input to send without it.
-    ctx.generation.addGuard(async ({ request }) => (!backendOf(web.config) && webDirective(request.user_input) ? MESSAGES.notConfigured : undefined));
+    // A `+web[query]` that cannot search (no backend, the web usage limit or the per-question
+    // limit reached) is refused before anything is asked or spent, in `:web`'s words: the person
+    // asked for the web, and an answer without it would read as if it had searched. The
+    // question comes back into the input to send later or without it.
+    ctx.generation.addGuard(async ({ request, owner }) => {
+      if (!webDirective(request.user_input)) return undefined;
+      if (!backendOf(web.config)) return MESSAGES.notConfigured;
+      try {
+        await web.ledger.check(owner);
+        return undefined;
+      } catch (err) {
+        if (err instanceof MessageError) return saidBy(err);
+        throw err;
+      }
+    });
     // The pages this question carries the markers of (`+page[url]`), and the search a `+web[query]` asks for.
     ctx.generation.addContextProvider(async ({ request, owner, signal, status }) => {
       if (!owner) return;
       const budget = budgetOf(signal);
+      // The search first: one that fails (the backend down or answering an error, a limit
+      // reached by a question sent at the same time) refuses the question with its one line, as
+      // the guard does, while the model has not been asked yet; the pages the question names
+      // still wait for it when it is sent again.
+      const query = webDirective(request.user_input);
+      let results: SearchResult[] = [];
+      if (query) {
+        status(MESSAGES.searching);
+        results = await web.search(owner, query, budget, signal);
+      }
       const system: string[] = [];
       for (const page of await web.reads.takeNamed(owner, markedUrls(request.user_input))) {
         system.push(pageText({ url: page.url, title: page.title, text: page.body, cut: page.cut }, budget, web.config.pageMaxChars, web.config.turnMaxChars));
       }
-      const query = webDirective(request.user_input);
-      if (query) {
-        status(MESSAGES.searching);
-        try {
-          system.push(resultsText(query, await web.search(owner, query, budget, signal), budget, web.config.turnMaxChars));
-        } catch (err) {
-          if (signal.aborted || !(err instanceof MessageError)) throw err;
-          system.push(`The web search for "${query}" that the question asked for failed: ${String(saidBy(err))}`);
-        }
-      }
+      if (query) system.push(resultsText(query, results, budget, web.config.turnMaxChars));
       return system.length ? { system } : undefined;
     });
   },

@@ -95,6 +95,14 @@ export function createLedger(config: WebConfig, deps: LedgerDeps) {
 
   return {
     /**
+     * Throws the refusal a search or read would get now, counting nothing: a `+web[...]`
+     * question is refused by it before anything is asked or spent (its guard).
+     */
+    async check(owner: SessionOwner): Promise<void> {
+      checkTurn(owner, { calls: 0, chars: 0, sources: [] });
+      await deps.withUseLocks(owner, (db) => checkRole(db, owner, deps.now()));
+    },
+    /**
      * Counts one search or read for `owner` in `budget`'s question, or throws the refusal: the
      * question's own bound first, then the role's limits, checked and recorded under the asker's
      * locks, so that searches sent at once are counted one after the other.

@@ -30,6 +30,7 @@ import { ServiceRegistry } from '../services.ts';
 import type { SettingsStore } from '../settings.ts';
 import { isSecretLine } from './secrets.ts';
 import { failureSaid, lineErrorSaid, PluginLoadError, unknownCommandSaid } from './runFailure.ts';
+import { stillHeld } from '../heldMarkers.ts';
 
 export interface HostOptions {
   env: Env;
@@ -74,6 +75,7 @@ export class PluginHost {
   private readonly choiceProviders = new Map<string, ChoicesProvider>();
   private readonly pages = new Map<BackPage, PageMount>();
   private readonly liveDocs = new Map<string, () => Promise<DocsContribution>>();
+  private readonly attachedChecks = new Map<string, (markers: readonly string[]) => Promise<readonly string[]>>();
   private coreLoaded?: Promise<void>;
   private readonly active = new Map<string, Promise<Active>>();
 
@@ -131,6 +133,15 @@ export class PluginHost {
   /** Every plugin's documentation contributions, loading the lazy ones. */
   docsSources(): Promise<DocsSource[]> {
     return loadDocsSources(this.entries, this.liveDocs);
+  }
+
+  /** After a reload: the markers the tab held (AttachedMarkers.held) that the plugins which made them say still hold. */
+  stillHeld(text: string): Promise<string[]> {
+    return stillHeld(text, this.manifests, async (pluginId, markers) => {
+      await this.ensureActive(pluginId).catch(() => undefined);
+      const good = (await this.attachedChecks.get(pluginId)?.(markers).catch(() => undefined)) ?? [];
+      return markers.filter((m) => good.includes(m));
+    });
   }
 
   isActive(pluginId: string): boolean {
@@ -248,6 +259,10 @@ export class PluginHost {
       docs: (provider) => {
         this.liveDocs.set(manifest.id, provider);
         disposers.push(() => this.liveDocs.delete(manifest.id));
+      },
+      attached: (check) => {
+        this.attachedChecks.set(manifest.id, check);
+        disposers.push(() => this.attachedChecks.delete(manifest.id));
       },
       onDispose: (fn) => disposers.push(fn),
     });

@@ -29,7 +29,7 @@ describe("dollars as math (Pandoc's tex_math_dollars)", () => {
     ['a $ b $ c', []],
     ['$$\\frac{1}{2}$$ and $$x$$', ['$$\\frac{1}{2}$$', '$$x$$']],
     ['$x$5 each', []],
-    ['$a\n\nb$', []],
+    ['$a\nb$', []],
   ])('%j', (text, expected) => {
     expect(maths(text)).toEqual(expected);
   });

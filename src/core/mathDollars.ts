@@ -5,22 +5,20 @@
 
 const SPACE = /\s/;
 const DIGIT = /[0-9]/;
-/** A paragraph ends at a blank line: math never crosses it. */
-const BREAK = /\n[ \t]*\n/g;
-
 const isSpace = (ch: string | undefined) => ch === undefined || SPACE.test(ch);
 
-/** Where the paragraph holding `from` ends (the text's length when it is the last). */
-export function paragraphEnd(text: string, from: number): number {
-  BREAK.lastIndex = from;
-  return BREAK.exec(text)?.index ?? text.length;
+/** Where the line holding `from` ends. Math and code spans are read within a line: a block
+ *  can then be read alone as in its document (the page renders a streamed answer by blocks). */
+export function lineEnd(text: string, from: number): number {
+  const end = text.indexOf('\n', from);
+  return end === -1 ? text.length : end;
 }
 
 /**
  * The math span opened by the single `$` at `at` (not a `$$` run, not escaped): the index just
  * past its closing `$`, or -1 when that dollar is plain text. Looks no further than `end`.
  */
-export function singleMathEnd(text: string, at: number, end = paragraphEnd(text, at)): number {
+export function singleMathEnd(text: string, at: number, end = lineEnd(text, at)): number {
   if (isSpace(text[at + 1]) || text[at + 1] === '$') return -1;
   for (let k = at + 1; k < end; k++) {
     const ch = text[k];
@@ -36,10 +34,11 @@ export function singleMathEnd(text: string, at: number, end = paragraphEnd(text,
 /** The run of dollars at `at` and, when it is two or more, where the same run closes it. */
 function displayMathEnd(text: string, at: number, run: number): number {
   const close = '$'.repeat(run);
-  for (let k = text.indexOf(close, at + run); k !== -1; k = text.indexOf(close, k + 1)) {
+  const line = text.slice(0, lineEnd(text, at));
+  for (let k = line.indexOf(close, at + run); k !== -1; k = line.indexOf(close, k + 1)) {
     let n = 0;
-    while (text[k + n] === '$') n++;
-    if (n === run && text[k - 1] !== '$') return k + run;
+    while (line[k + n] === '$') n++;
+    if (n === run && line[k - 1] !== '$') return k + run;
     k += n - 1;
   }
   return -1;
@@ -61,7 +60,7 @@ export function mathEnd(text: string, at: number): number {
  * Inline markdown text with a backslash before every single `$` that is not math by the rule,
  * so that a parser pairing dollars more loosely (remark-math) sees only the rule's formulas.
  * Code spans and `$$` runs are left as they are. Linear: once a dollar finds no closer before
- * the paragraph's end, the dollars up to there cannot either.
+ * the line's end, the dollars up to there cannot either.
  */
 export function escapeTextDollars(text: string): string {
   let out = '';
@@ -85,7 +84,7 @@ export function escapeTextDollars(text: string): string {
       }
       const close = i < failedUntil ? -1 : singleMathEnd(text, i);
       if (close === -1) {
-        if (i >= failedUntil) failedUntil = paragraphEnd(text, i);
+        if (i >= failedUntil) failedUntil = lineEnd(text, i);
         out += text.slice(copied, i) + '\\$';
         copied = i + 1;
         continue;
@@ -101,10 +100,11 @@ export function escapeTextDollars(text: string): string {
 
 function codeSpanEnd(text: string, at: number, run: number): number {
   const ticks = '`'.repeat(run);
-  for (let k = text.indexOf(ticks, at + run); k !== -1; k = text.indexOf(ticks, k + 1)) {
+  const line = text.slice(0, lineEnd(text, at));
+  for (let k = line.indexOf(ticks, at + run); k !== -1; k = line.indexOf(ticks, k + 1)) {
     let n = 0;
-    while (text[k + n] === '`') n++;
-    if (n === run && text[k - 1] !== '`') return k + run;
+    while (line[k + n] === '`') n++;
+    if (n === run && line[k - 1] !== '`') return k + run;
     k += n - 1;
   }
   return -1;

@@ -3,7 +3,8 @@
 // A function of the block's text alone, so a streamed block renders as it does in one shot.
 import { escapeTextDollars } from '../../core/mathDollars.ts';
 
-const FENCE = /^[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?(`{3,}|~{3,})/;
+/** A code fence, or a `$$` math block's (whose TeX is left as written too). */
+const FENCE = /^[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?(`{3,}|~{3,}|\${2,}(?=[^$]*$))/;
 /** Indented code (or a list's deeper paragraph, which cannot be told apart line by line): left as written. */
 const INDENTED = /^(?: {4}|\t)/;
 

@@ -72,6 +72,8 @@ describe('markdown pipeline', () => {
     expect(code).not.toContain('\\');
     expect(code).toContain('<p>and $3.</p>');
     expect(code).not.toContain('katex');
+    // A display block's TeX is left as written: its single dollars are TeX's.
+    expect(html('$$\n\\text{from $5 and $10}\n$$')).toContain('<annotation encoding="application/x-tex">\\text{from $5 and $10}</annotation>');
   });
 
   it('typesets inline and display math with KaTeX', () => {

@@ -3,9 +3,12 @@
 // as one line of Unicode text (mathText.ts); math it cannot read, or that would take several
 // lines, stays as typed.
 import type { TokenizerAndRendererExtension } from 'marked';
-import { dollarRun, mathEnd } from '../core/mathDollars.ts';
+import { dollarRun, lineEnd, mathEnd, opensMath } from '../core/mathDollars.ts';
 
 export function inlineMath(math: (tex: string) => string | undefined): TokenizerAndRendererExtension {
+  // A dollar that finds no closer before its line's end means no later dollar on that line can:
+  // kept so that a line of a thousand unclosed dollars is read once, not once per dollar.
+  let failed = { src: '', end: 0 };
   return {
     name: 'inlineMath',
     level: 'inline',
@@ -13,7 +16,10 @@ export function inlineMath(math: (tex: string) => string | undefined): Tokenizer
     tokenizer(src) {
       if (src[0] !== '$') return undefined;
       const run = dollarRun(src, 0);
-      const end = mathEnd(src, 0);
+      const skipped = failed.src.length - src.length;
+      const hopeless = run === 1 && skipped > 0 && skipped < failed.end && failed.src.endsWith(src);
+      const end = hopeless ? -1 : mathEnd(src, 0);
+      if (end === -1 && run === 1 && !hopeless && opensMath(src, 0)) failed = { src, end: lineEnd(src, 0) };
       // A run that opens no math is text as a whole (its `$$` cannot close later), and so is
       // math that cannot be read: no dollar in it opens other math.
       if (end === -1) return { type: 'text', raw: src.slice(0, run), text: src.slice(0, run) };

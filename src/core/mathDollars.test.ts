@@ -30,6 +30,7 @@ describe("dollars as math (Pandoc's tex_math_dollars)", () => {
     ['$$\\frac{1}{2}$$ and $$x$$', ['$$\\frac{1}{2}$$', '$$x$$']],
     ['$x$5 each', []],
     ['$a\nb$', []],
+    ['$ a $b$ then $a $$ b$', ['$b$', '$a $$ b$']],
   ])('%j', (text, expected) => {
     expect(maths(text)).toEqual(expected);
   });
@@ -42,6 +43,7 @@ describe("dollars as math (Pandoc's tex_math_dollars)", () => {
     expect(escapeTextDollars('run `echo $HOME $PATH` for $5 and ``a $b` $c``')).toBe('run `echo $HOME $PATH` for \\$5 and ``a $b` $c``');
     expect(escapeTextDollars('$$a $5$$ then $x $y$')).toBe('$$a $5$$ then $x \\$y$');
     expect(escapeTextDollars('no dollars')).toBe('no dollars');
+    expect(escapeTextDollars('$ a $b$ and $c')).toBe('\\$ a $b$ and \\$c');
   });
 
   it('takes linear time on dollars that never close', () => {

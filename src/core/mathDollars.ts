@@ -19,17 +19,22 @@ export function lineEnd(text: string, from: number): number {
  * past its closing `$`, or -1 when that dollar is plain text. Looks no further than `end`.
  */
 export function singleMathEnd(text: string, at: number, end = lineEnd(text, at)): number {
-  if (isSpace(text[at + 1]) || text[at + 1] === '$') return -1;
+  if (!opensMath(text, at)) return -1;
   for (let k = at + 1; k < end; k++) {
     const ch = text[k];
     if (ch === '\\') k++;
     else if (ch === '$') {
-      if (text[k + 1] === '$') return -1; // a `$$` run closes no single dollar (as remark-math)
-      if (!isSpace(text[k - 1]) && !DIGIT.test(text[k + 1] ?? '')) return k + 1;
+      // A `$$` run closes no single dollar (as in remark-math): it is part of the formula.
+      if (text[k + 1] === '$') while (text[k + 1] === '$') k++;
+      else if (!isSpace(text[k - 1]) && !DIGIT.test(text[k + 1] ?? '')) return k + 1;
     }
   }
   return -1;
 }
+
+/** Whether the single `$` at `at` may open math. When it may and finds no closer, no later
+ *  dollar on its line can find one either. */
+export const opensMath = (text: string, at: number): boolean => !isSpace(text[at + 1]) && text[at + 1] !== '$';
 
 /** The run of dollars at `at` and, when it is two or more, where the same run closes it. */
 function displayMathEnd(text: string, at: number, run: number): number {
@@ -84,7 +89,7 @@ export function escapeTextDollars(text: string): string {
       }
       const close = i < failedUntil ? -1 : singleMathEnd(text, i);
       if (close === -1) {
-        if (i >= failedUntil) failedUntil = lineEnd(text, i);
+        if (i >= failedUntil && opensMath(text, i)) failedUntil = lineEnd(text, i);
         out += text.slice(copied, i) + '\\$';
         copied = i + 1;
         continue;

@@ -136,11 +136,17 @@ describe('markdown in the terminal, as it arrives', () => {
     expect(render([tall]).screen.text()).toContain('x &= 1 \\\\');
   });
 
-  it('draws inline math as the page reads it (dollars pair as a code span\'s backticks do), streamed as printed at once', () => {
+  it('draws inline math as the page reads it (Pandoc\'s rule: prices are not math), streamed as printed at once', () => {
     const answer = 'Here $x^2 + y_i$ and $$E = mc^2$$, \\$3, `$x$`, $\\frac{1}{$ stays, so does $5 alone.\n\n$$ \\alpha \\le 2 $$\n\nIt costs $5 and $10 now; $$a$ b$ and $\\bad$ b $c$.';
     const once = render([answer]);
-    expect(once.screen.text()).toBe('Here x² + yᵢ and E = mc², $3, $x$, $\\frac{1}{$ stays, so does $5 alone.\n\nα ≤ 2\n\nIt costs 5and10 now; $$ab and $\\bad$ b c.');
+    expect(once.screen.text()).toBe('Here x² + yᵢ and E = mc², $3, $x$, $\\frac{1}{$ stays, so does $5 alone.\n\nα ≤ 2\n\nIt costs $5 and $10 now; $$a$ b$ and $\\bad$ b c.');
     expect(once.screen.styled()).toContain('[f36]x² + yᵢ[] and [f36]E = mc²[]');
+    sameCutAnywhere(answer);
+  });
+
+  it('prints prices as typed, and math by the same rule as the page', () => {
+    const answer = 'From $5-$10, between $1,000 and $2,000; a $ b $ c; `$5 and $10`; $2x+1$ and $\\alpha$.';
+    expect(render([answer]).screen.text()).toBe('From $5-$10, between $1,000 and $2,000; a $ b $ c; $5 and $10; 2x + 1 and α.');
     sameCutAnywhere(answer);
   });
 

@@ -57,6 +57,25 @@ describe('markdown pipeline', () => {
     expect(out).not.toContain('token');
   });
 
+  it("reads prices as text, not math (Pandoc's dollar rule), and leaves code as written", () => {
+    const prices = html('It costs $5 and $10. Between $1,000 and $2,000, or $5-$10.');
+    expect(prices).toBe('<p>It costs $5 and $10. Between $1,000 and $2,000, or $5-$10.</p>');
+    expect(prices).not.toContain('katex');
+    const mixed = html('So $x$ and $2x+1$ cost $5.');
+    expect(mixed.match(/class="katex"/g)).toHaveLength(2);
+    expect(mixed).toMatch(/<\/span> cost \$5\.<\/p>$/);
+    const code = html('Run `echo $5 and $10` then:\n\n```sh\necho "$HOME costs $5"\n```\n\n    indented $5 and $10\n\nand \\$3.');
+    expect(code).toContain('<code>echo $5 and $10</code>');
+    expect(code).toContain('$HOME</span> costs <span class="token variable">$5</span>&quot;');
+    expect(code).toContain('<span class="code-line">indented $5 and $10\n');
+    // No escape the rule added shows anywhere.
+    expect(code).not.toContain('\\');
+    expect(code).toContain('<p>and $3.</p>');
+    expect(code).not.toContain('katex');
+    // A display block's TeX is left as written: its single dollars are TeX's.
+    expect(html('$$\n\\text{from $5 and $10}\n$$')).toContain('<annotation encoding="application/x-tex">\\text{from $5 and $10}</annotation>');
+  });
+
   it('typesets inline and display math with KaTeX', () => {
     const out = html('Inline $x_1^2$ here.\n\n$$\n\\int_0^1 f(x)\\,dx\n$$');
     expect(out).toMatch(/<p>Inline <span class="katex"><span class="katex-mathml"><math[^>]*><semantics><mrow><msubsup><mi>x<\/mi>/);

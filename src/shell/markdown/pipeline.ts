@@ -1,6 +1,7 @@
 // The markdown pipeline for untrusted text (model answers, logs). One pipeline for every
 // surface, streamed or not:
 //
+//   escapeMarkdownDollars (dollars.ts)                 prices are not math (Pandoc's rule)
 //   remark-parse + remark-gfm + remark-math            markdown -> mdast
 //   remark-rehype (raw HTML turned into literal text)  mdast -> hast, no `raw` nodes ever
 //   rehype-sanitize (GitHub schema, narrowed)           the security boundary
@@ -18,6 +19,7 @@ import './markdown.css';
 import type { Element, ElementContent, Properties, Root as HastRoot } from 'hast';
 import { toJsxRuntime, type Options as JsxOptions } from 'hast-util-to-jsx-runtime';
 import { CodeBlock } from './CodeBlock.tsx';
+import { escapeMarkdownDollars } from './dollars.ts';
 import { HeldImage } from '../components/HeldImage.tsx';
 import type { ReactElement } from 'react';
 import { Fragment, jsx, jsxs } from 'react/jsx-runtime';
@@ -269,7 +271,7 @@ let processor: ReturnType<typeof createProcessor> | undefined;
 /** Markdown to a sanitized, typeset and highlighted hast tree. */
 export function markdownToHast(markdown: string): HastRoot {
   processor ??= createProcessor();
-  return processor.runSync(processor.parse(markdown), markdown) as HastRoot;
+  return processor.runSync(processor.parse(escapeMarkdownDollars(markdown)), markdown) as HastRoot;
 }
 
 const jsxOptions: JsxOptions = {

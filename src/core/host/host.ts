@@ -212,9 +212,15 @@ export class PluginHost {
       throw new PluginLoadError(err);
     }
     const disposers: (() => void)[] = [];
-    const declares = (key: string) => {
-      if (!(manifest.settings ?? []).some((s) => s.key === key)) throw new Error(`Plugin ${manifest.id} does not declare setting ${key}.`);
+    // What a plugin registers is kept until it is deactivated.
+    const keep = <K, V>(map: Map<K, V>, key: K, value: V) => {
+      map.set(key, value);
+      disposers.push(() => map.delete(key));
     };
+    const refuse = (what: string) => {
+      throw new Error(`Plugin ${manifest.id} does not declare ${what}.`);
+    };
+    const declares = (key: string) => (manifest.settings ?? []).some((s) => s.key === key) || refuse(`setting ${key}`);
     const declared = new Set((manifest.commands ?? []).map((c) => c.id));
     const provided = new Set((manifest.provides ?? []).map((r) => r.id));
     await module.activate({
@@ -228,42 +234,17 @@ export class PluginHost {
         get: (ref) => this.services.get(ref),
         maybe: (ref) => this.services.maybe(ref),
         provide: (ref, impl) => {
-          if (!provided.has(ref.id)) throw new Error(`Plugin ${manifest.id} does not declare that it provides ${ref.id}.`);
+          if (!provided.has(ref.id)) refuse(`that it provides ${ref.id}`);
           disposers.push(this.services.provide(ref, impl));
         },
       },
-      handle: (commandId, handler) => {
-        if (!declared.has(commandId)) throw new Error(`Plugin ${manifest.id} does not declare command ${commandId}.`);
-        this.handlers.set(commandId, handler);
-        disposers.push(() => this.handlers.delete(commandId));
-      },
-      completion: (source, provider) => {
-        this.completions.set(source, provider);
-        disposers.push(() => this.completions.delete(source));
-      },
-      setter: (key, setter) => {
-        declares(key);
-        this.setters.set(key, setter);
-        disposers.push(() => this.setters.delete(key));
-      },
-      choices: (key, provider) => {
-        declares(key);
-        this.choiceProviders.set(key, provider);
-        disposers.push(() => this.choiceProviders.delete(key));
-      },
-      page: (page, mount) => {
-        if (!(manifest.pages ?? []).includes(page)) throw new Error(`Plugin ${manifest.id} does not declare page ${page}.`);
-        this.pages.set(page, mount);
-        disposers.push(() => this.pages.delete(page));
-      },
-      docs: (provider) => {
-        this.liveDocs.set(manifest.id, provider);
-        disposers.push(() => this.liveDocs.delete(manifest.id));
-      },
-      attached: (check) => {
-        this.attachedChecks.set(manifest.id, check);
-        disposers.push(() => this.attachedChecks.delete(manifest.id));
-      },
+      handle: (commandId, handler) => (declared.has(commandId) || refuse(`command ${commandId}`), keep(this.handlers, commandId, handler)),
+      completion: (source, provider) => keep(this.completions, source, provider),
+      setter: (key, setter) => (declares(key), keep(this.setters, key, setter)),
+      choices: (key, provider) => (declares(key), keep(this.choiceProviders, key, provider)),
+      page: (page, mount) => ((manifest.pages ?? []).includes(page) || refuse(`page ${page}`), keep(this.pages, page, mount)),
+      docs: (provider) => keep(this.liveDocs, manifest.id, provider),
+      attached: (check) => keep(this.attachedChecks, manifest.id, check),
       onDispose: (fn) => disposers.push(fn),
     });
     return { module, disposers };

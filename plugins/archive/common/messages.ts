@@ -18,6 +18,7 @@ export const MESSAGES = defineMessages(
     tooManyConversations: 'The archive holds more than {{conversationsMax}} conversations.',
     tooManyEntries: 'The zip holds more than {{entriesMax}} files.',
     busy: 'An import is already running; try again when it is done.',
+    serverBusy: 'Too many imports are running on the server; try again in {{seconds}} seconds.',
     stopped: 'The import stopped: {{reason}}',
     tooSlow: 'The import took more than {{seconds}} seconds and stopped.',
     noConversations: 'The archive holds no conversations.',

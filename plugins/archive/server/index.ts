@@ -13,8 +13,9 @@ import { exportText, rootOf } from './export.ts';
 import { answerFields } from '../../../src/core/api/client.ts';
 import { readArchive } from './import/read.ts';
 import { ArchiveRefused } from './import/refusal.ts';
+import { ImportGate } from './import/gate.ts';
 import { runImport } from './import/run.ts';
-import { spool, type Spooled } from './import/spool.ts';
+import { spool, UploadCut, type Spooled } from './import/spool.ts';
 import { picturesMigration, sourcesMigration, type ArchiveDb } from './table.ts';
 
 type C = Context<AppEnv>;
@@ -38,8 +39,7 @@ export function archiveRoutes(ctx: ServerPluginContext) {
   const db = ctx.db as unknown as ArchiveDb;
   const limits = archiveEnv.of(ctx);
   const me = (c: C) => c.get('user') as UserRow;
-  /** Users with an import running: one at a time each, so nobody holds the server with many. */
-  const running = new Set<number>();
+  const gate = new ImportGate(limits.running);
 
   return new Hono<AppEnv>()
     .get('/api/archive/export', requireUser, validate('query', exportQuery), async (c) => {
@@ -82,22 +82,28 @@ export function archiveRoutes(ctx: ServerPluginContext) {
       const user = me(c);
       const body = c.req.raw.body;
       if (!body) return refuse(c, 400, MESSAGES.notArchive);
-      if (running.has(user.id)) return refuse(c, 429, MESSAGES.busy);
-      running.add(user.id);
+      // A place among the imports running, taken before a byte is read or a file made.
+      const place = gate.enter(user.id);
+      if ('refused' in place) {
+        c.header('Retry-After', String(place.retryAfter));
+        return place.refused === 'mine' ? refuse(c, 429, MESSAGES.busy) : refuse(c, 503, MESSAGES.serverBusy(place.retryAfter));
+      }
       const started = Date.now();
       const deadline = started + limits.seconds * 1000;
       let spooled: Spooled;
       const file = await ctx.scratchFile().catch((err: unknown) => {
-        running.delete(user.id);
+        place.release();
         throw err;
       });
       try {
         spooled = await spool(body, file, { ...limits, deadline });
       } catch (err) {
-        running.delete(user.id);
-        await file.remove();
+        await file.remove().finally(place.release);
         if (err instanceof ArchiveRefused) return refuse(c, err.status, err.said);
-        throw err;
+        if (!(err instanceof UploadCut)) throw err;
+        // Nobody to answer, and no fault of the server's: 499 as proxies log it (client closed request).
+        ctx.log.info({ user: user.username, received: file.size }, 'archive import cut off by the client');
+        return new Response(null, { status: 499 }) as unknown as ReturnType<typeof answer<undefined>>;
       }
       const stream = c.req.valid('query').progress !== undefined;
       const origin = ctx.publicUrl || new URL(c.req.url).origin;
@@ -135,8 +141,7 @@ export function archiveRoutes(ctx: ServerPluginContext) {
           if (!report.conversations.length) return err;
           report.stopped = MESSAGES.stopped(err.said).toData();
         } finally {
-          running.delete(user.id);
-          await file.remove();
+          await file.remove().finally(place.release);
         }
         if (report.imported) ctx.audit.record(c, { kind: 'archive.import', target: `user:${user.username}`, after: { imported: report.imported, skipped: report.skipped, refused: report.refused } });
         return undefined;

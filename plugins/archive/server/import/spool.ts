@@ -15,6 +15,9 @@ export interface Spooled {
 
 const MB = 1024 * 1024;
 
+/** The upload failed as it was read: the client went away (or its connection broke) midway. */
+export class UploadCut extends Error {}
+
 export async function spool(body: ReadableStream<Uint8Array>, file: ScratchFile, limits: { maxBytes: number; deadline: number; seconds: number }): Promise<Spooled> {
   const reader = body.getReader();
   try {
@@ -24,7 +27,10 @@ export async function spool(body: ReadableStream<Uint8Array>, file: ScratchFile,
       const stalled = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new ArchiveRefused(MESSAGES.tooSlow(limits.seconds), 413)), Math.max(0, limits.deadline - Date.now()));
       });
-      const { done, value } = await Promise.race([reader.read(), stalled]).finally(() => clearTimeout(timer));
+      const read = reader.read().catch((err: unknown) => {
+        throw new UploadCut((err as Error).message, { cause: err });
+      });
+      const { done, value } = await Promise.race([read, stalled]).finally(() => clearTimeout(timer));
       if (done) break;
       if (file.size + value.length > limits.maxBytes) throw new ArchiveRefused(MESSAGES.tooLarge(Math.round(limits.maxBytes / MB)), 413);
       await file.append(value);

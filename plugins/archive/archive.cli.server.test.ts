@@ -7,7 +7,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../tests/server/support.ts';
+import { usageOfCommand } from '../../src/core/registry.ts';
 import { MESSAGES } from './common/messages.ts';
+import manifest from './manifest.ts';
 import { branchy, chatgptZip, json, noSlug, simple } from './fixtures/exports.ts';
 import { createServer } from 'node:net';
 
@@ -61,8 +63,13 @@ describe('the terminal client', () => {
     const exported = JSON.parse(readFileSync(file, 'utf8')) as { format: string; conversations: unknown[] };
     expect(exported).toMatchObject({ format: 'shellchat' });
     expect(exported.conversations).toHaveLength(3);
-    // Bad options give the usage line.
-    expect((await cli(dir, [':session export --format pdf'])).err).toContain(MESSAGES.badOptions.text);
+    // Bad options give the usage line the shell gives, from the manifest; no file names the import's.
+    const usage = 'Usage: :session export [--all] [--format md|json] [<file>]';
+    expect(`Usage: ${usageOfCommand(manifest, 'session.export')}`).toBe(usage);
+    expect((await cli(dir, [':session export --format pdf'])).err).toContain(usage);
+    const noFile = await cli(dir, [':session import']);
+    expect(noFile.err).toContain('Usage: :session import [<file>] (a .zip or a .json export).');
+    expect(noFile.err).toContain(MESSAGES.noFile.text);
   }, 120_000);
 
   it('says once that the server is down, and shows no progress after saying it', async () => {

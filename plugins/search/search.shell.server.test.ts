@@ -50,6 +50,15 @@ describe(':search in the shell', () => {
     expect((await t.run(':search "nothing like this"')).errors).toEqual(['No log found.']);
   });
 
+  it("says :search open's usage line, from the manifest, in the interface's language", async () => {
+    const t = await loggedIn('cyd');
+    expect((await t.run(':search open 12 x')).errors).toEqual(['Usage: :search open <session> <time>, as written under each result.']);
+    const de = await createShellTester({ serverUrl: server.url, lang: 'de-DE', settings: { session: (lastSession += 1_000) } });
+    await de.host.activateStartup();
+    await de.run(`:login cyd ${PW}`);
+    expect((await de.run(':search open x 12')).errors).toEqual(['Verwendung: :search open <session> <time>, wie unter jedem Treffer angegeben.']);
+  });
+
   it('finds the user\'s own log whatever the case, marks the word, and opens it; never anybody else\'s', async () => {
     const ada = await loggedIn('ada');
     const api = ada.host.services.get(PlatformRef).api;

@@ -7,7 +7,7 @@
 // - a line of display math ($$ fences) shows as typed and is drawn as Unicode text when it ends;
 //   lines that cannot be read alone (an environment's) are drawn together once the math closes;
 // - a table's rows show as typed, and the rows typed so far are drawn as a table once it ends,
-//   as the columns' widths are not known before; a table taller than the window is drawn with
+//   as the columns' widths are not known before (liveTable.ts); a table taller than the window is drawn with
 //   the widths of the rows on the window, and later rows follow them as each ends;
 // - a line too tall to redraw (more than the window's rows) is left as typed.
 // The same answer printed at once goes through the same steps, so it looks the same.
@@ -15,7 +15,8 @@ import type { Token } from 'marked';
 import { inlineRuns, plainAs, SegmentCuts } from './inline.ts';
 import { DisplayMath } from './displayMath.ts';
 import { classify, classifyInFence, type LineKind } from './lineKinds.ts';
-import { columnWidths, delimiterAligns, delimiterSoFar, splitCells, TableDrawing, type Align } from './mdTable.ts';
+import { LiveTable } from './liveTable.ts';
+import { delimiterSoFar } from './mdTable.ts';
 import { TermCursor, type Pos } from './termCursor.ts';
 import { sanitize, sgr, type Run } from './termText.ts';
 
@@ -37,19 +38,7 @@ interface Fence {
   lang: string;
 }
 
-interface Table {
-  start: Pos;
-  header: string;
-  /** Known once the delimiter row has ended. */
-  aligns?: Align[];
-  /** Rows shown as typed until the table is drawn. */
-  rows: string[];
-  /** Once drawn, the widths later rows follow. */
-  drawing?: TableDrawing;
-}
-
 const CODE = sgr(33);
-const HEADER = sgr(1);
 const CODE_INDENT = '  ';
 
 export class LiveMarkdown {
@@ -65,7 +54,7 @@ export class LiveMarkdown {
   private blanks = 0;
   private afterParagraph = false;
   private fence: Fence | undefined;
-  private table: Table | undefined;
+  private readonly table: LiveTable;
   // The line being written: its text, its kind once known, where it shows, how much of it is
   // final (`commit`, up to `seg` in the text), scanned for cuts, and shown as typed.
   private line = '';
@@ -92,6 +81,13 @@ export class LiveMarkdown {
     this.cutoff = Math.min(200, this.soft);
     this.cuts = new SegmentCuts(this.soft, this.hard);
     this.display = new DisplayMath(this.cur, this.live, () => this.tools.math);
+    this.table = new LiveTable({
+      cur: this.cur,
+      lex: (text) => this.tools.lex(text),
+      cuts: () => new SegmentCuts(this.soft, this.hard),
+      erase: () => this.erase(),
+      restart: () => this.restart(),
+    });
   }
 
   push(delta: string): void {
@@ -117,7 +113,7 @@ export class LiveMarkdown {
     this.held = '';
     if (held) this.push(held === '\r' ? '\n' : '\ufffd');
     if (this.line || this.kind) this.finish();
-    if (this.table) this.closeTable();
+    if (this.table.open) this.table.close();
     this.flush();
   }
 
@@ -132,9 +128,9 @@ export class LiveMarkdown {
     const kind = this.kind;
     if (kind?.kind === 'text') {
       for (; this.scanned < this.line.length; this.scanned++) if (this.cuts.feed(this.line[this.scanned]!)) this.segment(this.scanned + 1, kind);
-    } else if (kind?.kind === 'row' && this.table && !this.table.aligns && !delimiterSoFar(this.line)) {
+    } else if (kind?.kind === 'row' && this.table.open && !this.table.aligned && !delimiterSoFar(this.line)) {
       // Under a row that could have been a header, a line that is no delimiter row: no table.
-      this.headerAsText();
+      this.table.headerAsText();
     }
   }
 
@@ -147,7 +143,7 @@ export class LiveMarkdown {
     } else kind = classify(this.line, complete, { columns: this.cur.columns, afterParagraph: this.afterParagraph, cutoff: this.cutoff });
     if (!kind) return;
     this.kind = kind;
-    if (this.table && kind.kind !== 'row') this.closeTable();
+    if (this.table.open && kind.kind !== 'row') this.table.close();
     if (kind.kind === 'text') {
       this.begin();
       if (kind.prefix.length || kind.base) this.restyle(kind.prefix, kind.content);
@@ -289,15 +285,15 @@ export class LiveMarkdown {
    * delimiter row, shown as text); a line that alone would not is left as typed.
    */
   private rowGrows(): void {
+    const table = this.table;
     for (;;) {
-      const table = this.table;
-      if (!table || table.drawing) {
+      if (!table.open || table.drawn) {
         if (this.spanWithLine(this.start) > this.live) this.kind = { kind: 'typed' };
         return;
       }
-      if (this.spanWithLine(table.start) <= this.live) return;
-      if (table.aligns) this.drawTable(table, false);
-      else this.headerAsText();
+      if (this.spanWithLine(table.start!) <= this.live) return;
+      if (table.aligned) table.draw(false);
+      else table.headerAsText();
     }
   }
 
@@ -310,88 +306,30 @@ export class LiveMarkdown {
       return;
     }
     const table = this.table;
-    if (!table) {
-      this.showTyped();
-      this.table = { start: this.start, header: this.line, rows: [] };
-      this.cur.newline();
+    if (table.drawn) {
+      this.cur.back(this.start);
+      for (const line of table.drawnRow(this.line)) {
+        this.cur.write(line);
+        this.cur.newline();
+      }
       return;
     }
-    if (!table.aligns) {
-      table.aligns = delimiterAligns(this.line, splitCells(table.header).length);
-      if (!table.aligns) {
-        this.headerAsText();
+    // Shown as typed until the table is drawn.
+    if (!table.open) {
+      this.showTyped();
+      table.begin(this.start, this.line);
+    } else if (!table.aligned) {
+      if (!table.align(this.line)) {
+        table.headerAsText();
         this.finishRow();
         return;
       }
       this.showTyped();
-      this.cur.newline();
-      return;
-    }
-    if (!table.drawing) {
+    } else {
       this.showTyped();
-      table.rows.push(this.line);
-      this.cur.newline();
-      return;
+      table.add(this.line);
     }
-    this.cur.back(this.start);
-    for (const line of table.drawing.row(this.cells(this.line, table.drawing.widths.length, ''))) {
-      this.cur.write(line);
-      this.cur.newline();
-    }
-  }
-
-  private cells(line: string, count: number, base: string): Run[][] {
-    const cells = splitCells(line);
-    return Array.from({ length: count }, (_, i) => inlineRuns(cells[i] ?? '', base, this.tools.lex));
-  }
-
-  /** The table's rows so far drawn in place of the rows as typed; `last` closes it. */
-  private drawTable(table: Table, last: boolean): void {
-    const count = table.aligns!.length;
-    const header = this.cells(table.header, count, HEADER);
-    const rows = table.rows.map((r) => this.cells(r, count, ''));
-    const drawing = new TableDrawing(columnWidths([header, ...rows], count, this.cur.columns, !last), table.aligns!);
-    this.cur.back(table.start);
-    const lines = [drawing.top(), ...drawing.row(header), drawing.separator(), ...rows.flatMap((r) => drawing.row(r))];
-    if (last) lines.push(drawing.bottom());
-    for (const line of lines) {
-      this.cur.write(line);
-      this.cur.newline();
-    }
-    table.drawing = drawing;
-    table.rows = [];
-    this.restart();
-  }
-
-  /** A line that looked like a table's header, shown as text: there is no table after all. */
-  private headerAsText(): void {
-    const table = this.table!;
-    this.table = undefined;
-    this.cur.back(table.start);
-    const cuts = new SegmentCuts(this.soft, this.hard);
-    let seg = 0;
-    const line = table.header;
-    for (let i = 0; i < line.length; i++) {
-      if (cuts.feed(line[i]!)) {
-        this.cur.runs(inlineRuns(line.slice(seg, i + 1), '', this.tools.lex));
-        seg = i + 1;
-      }
-    }
-    if (seg < line.length) this.cur.runs(inlineRuns(line.slice(seg), '', this.tools.lex));
     this.cur.newline();
-    this.restart();
-  }
-
-  /** The table is over: drawn whole, or its last border under the rows drawn already. */
-  private closeTable(): void {
-    const table = this.table!;
-    if (!table.aligns) return this.headerAsText();
-    this.table = undefined;
-    if (!table.drawing) return this.drawTable(table, true);
-    this.erase();
-    this.cur.write(table.drawing.bottom());
-    this.cur.newline();
-    this.restart();
   }
 
   /** The line being written shows again from here (what showed of it was erased). */

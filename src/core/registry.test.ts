@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bindArgs, CommandRegistry, usageOf } from './registry.ts';
+import { bindArgs, CommandRegistry, usageOf, usageOfCommand, usageSaid } from './registry.ts';
 import { tokenize } from './tokenize.ts';
 import { definePlugin, PLUGIN_API, type CommandSpec } from './contract.ts';
 import { pushHistory, walkHistory } from './host/history.ts';
@@ -28,6 +28,15 @@ describe('usage lines are generated from argument specs', () => {
     [spec({ id: 'd', words: ['role', 'add'], args: [{ name: 'name', quoted: 'roleName' }, { name: 'prompt', quoted: 'prompt' }] }), ':role add "<name>" "<prompt>"'],
     [spec({ id: 'e', words: ['role'], args: [{ name: 'name', quoted: 'roleName', optional: true }] }), ':role ["<name>"]'],
   ])('%#', (s, usage) => expect(usageOf(s)).toBe(usage));
+
+  it("give a manifest's command by id, and a handler the shell's usage line in the interface's words", () => {
+    const export_ = spec({ id: 'p.export', words: ['p', 'export'], args: [{ name: 'options', optional: true, rest: true, display: '[--all]' }] });
+    const manifest = definePlugin({ api: PLUGIN_API, id: 'p', version: '1', commands: [export_] });
+    expect(usageOfCommand(manifest, 'p.export')).toBe(':p export [--all]');
+    expect(() => usageOfCommand(manifest, 'p.import')).toThrow('p has no command p.import');
+    const tFor = (ns: string) => (key: string) => (ns === 'shell' && key === 'msg.usage' ? 'Verwendung:' : key);
+    expect(usageSaid({ spec: export_, tFor })).toBe('Verwendung: :p export [--all]');
+  });
 });
 
 describe('resolution', () => {

@@ -1,6 +1,6 @@
 // The command registry: every command of every installed manifest, resolved by the longest
 // run of leading words, with usage lines generated from the argument specs.
-import type { ArgSpec, CommandSpec, Env, PluginManifest, QuoteKind, Translate } from './contract.ts';
+import type { ArgSpec, CommandContext, CommandSpec, Env, PluginManifest, QuoteKind, Translate } from './contract.ts';
 import type { Token } from './tokenize.ts';
 
 export interface RegisteredCommand {
@@ -37,6 +37,13 @@ export function formatArg(arg: ArgSpec): string {
 export function usageOf(spec: CommandSpec): string {
   const args = (spec.args ?? []).map(formatArg);
   return [`:${spec.words.join(' ')}`, ...args].join(' ');
+}
+
+/** The usage line of a manifest's command, by id: for a message that names the command's syntax. */
+export function usageOfCommand(manifest: PluginManifest, id: string): string {
+  const spec = manifest.commands?.find((c) => c.id === id);
+  if (!spec) throw new Error(`${manifest.id} has no command ${id}`);
+  return usageOf(spec);
 }
 
 /** A help group as a manifest declares it, with the plugin whose locale files title it. */
@@ -133,4 +140,9 @@ export function formatUsage(t: Translate, usages: string[]): string {
   const label = t('msg.usage');
   const pad = ' '.repeat(label.length + 1);
   return usages.map((u, i) => (i === 0 ? `${label} ${u}` : `${pad}${u}`)).join('\n');
+}
+
+/** What a handler says of words it cannot use: the line the shell gives when they do not bind. */
+export function usageSaid(c: Pick<CommandContext, 'spec' | 'tFor'>): string {
+  return formatUsage(c.tFor('shell'), [usageOf(c.spec)]);
 }

@@ -1,6 +1,8 @@
 // What the archive plugin says: the import's refusals (each names the limit it passed) and its
 // report, and the export's answers. Shared by the server, the commands and the tests.
 import { defineMessages } from '../../../src/core/messages.ts';
+import { usageOfCommand } from '../../../src/core/registry.ts';
+import manifest from '../manifest.ts';
 import { CONVERSATION_MAX_MESSAGES, CONVERSATIONS_MAX, JSON_DEPTH_MAX, STRING_MAX_CHARS, ZIP_MAX_ENTRIES } from './limits.ts';
 
 const mb = (chars: number) => Math.round(chars / (1024 * 1024));
@@ -36,14 +38,14 @@ export const MESSAGES = defineMessages(
     noSelection: 'No file selected.',
     importing: 'Importing {{name}}: {{percent}}%',
     importedSoFar: 'Importing {{name}}: {{count}} conversations done',
-    noFile: 'Usage: :session import <file> (a .zip or a .json export).',
+    noFile: 'Usage: {{importUsage}} (a .zip or a .json export).',
     cannotRead: 'Cannot read {{path}}: {{reason}}',
     cannotWrite: 'Cannot write {{path}}: {{reason}}',
     exported: 'Exported to {{file}}.',
     nothingToExport: 'No session to export.',
-    badOptions: 'Usage: :session export [--all] [--format md|json] [<file>]',
   },
   {
+    importUsage: usageOfCommand(manifest, 'session.import'),
     depthMax: JSON_DEPTH_MAX,
     stringMb: mb(STRING_MAX_CHARS),
     conversationsMax: CONVERSATIONS_MAX.toLocaleString('en-US'),

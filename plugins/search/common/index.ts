@@ -1,7 +1,7 @@
 // `:search "words"` and `:search open <session> <time>`, in the browser and the terminal alike. Results are
 // a list whose items carry their matched words as ranges (the page marks them as text, never
 // as markup from the log) and the command that opens them (Enter or a click in the page).
-import { effect, error, PlatformRef, send, text, typedClient, withApiErrors, type ListItem, type Output, type PluginContext } from '../../../src/core/index.ts';
+import { effect, error, PlatformRef, send, text, typedClient, usageOf, withApiErrors, type ListItem, type Output, type PluginContext } from '../../../src/core/index.ts';
 import type { SearchRoutes } from '../server/index.ts';
 import { SEARCH_TEXT_MAX, type LogMatch } from './api.ts';
 
@@ -40,7 +40,7 @@ export function activateSearch(ctx: PluginContext): void {
   ctx.handle('search.open', (c) =>
     withApiErrors(async (): Promise<Output | Output[]> => {
       const [session, time] = [c.args.session ?? '', c.args.time ?? ''].map((v) => v.trim());
-      if (!/^\d{1,16}$/.test(session!) || !/^\d{1,16}$/.test(time!)) return error(c.t('msg.openUsage'));
+      if (!/^\d{1,16}$/.test(session!) || !/^\d{1,16}$/.test(time!)) return error(c.t('msg.openUsage', { openUsage: usageOf(c.spec) }));
       const log = (await send(api().open.$get({ query: { session: session!, time: time! } }))).result;
       // Opened as the arrow keys open a log: attached at it, so Left and Right walk on from there
       // and a question sent here branches from it.

@@ -1,11 +1,8 @@
 // What the user plugin says: login expiry (spec part 5), use limits, and what the account API
 // answers in words, so that the browser shows it in the interface's language (src/core/messages.ts).
 import { defineMessages } from '../../../src/core/messages.ts';
-import { usageOf } from '../../../src/core/registry.ts';
+import { usageOfCommand } from '../../../src/core/registry.ts';
 import manifest from '../manifest.ts';
-
-/** A command's syntax as `:help` shows it (`:user add <username> <email> [<password>]`). */
-const syntax = (id: string) => usageOf(manifest.commands!.find((c) => c.id === id)!);
 
 export const MESSAGES = defineMessages('user', {
   invalidExpiry: "Invalid expiration time. Please use 'h' for hours or 'd' for days.",
@@ -55,4 +52,4 @@ export const MESSAGES = defineMessages('user', {
   hasAccount: 'This address already has an account.',
   invitedToday: 'You already invited {{email}} today.',
   verifySent: 'A verification link was sent to {{email}}. Your e-mail address changes when you follow it.',
-}, { signUp: syntax('user.add'), logIn: syntax('login') });
+}, { signUp: usageOfCommand(manifest, 'user.add'), logIn: usageOfCommand(manifest, 'login') });

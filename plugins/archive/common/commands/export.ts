@@ -1,6 +1,6 @@
 // `:session export [--all] [--format md|json] [<file>]`: this session's conversation (or all of
 // one's own) from GET /api/archive/export; the environment saves it (download, file or output).
-import { error, offlineError, PlatformRef, readAnswer, text, withApiErrors, type CommandHandler, type PluginContext } from '../../../../src/core/index.ts';
+import { error, offlineError, PlatformRef, readAnswer, text, usageSaid, withApiErrors, type CommandHandler, type PluginContext } from '../../../../src/core/index.ts';
 import type { ExportFormat } from '../api.ts';
 import { MESSAGES } from '../messages.ts';
 import type { ArchiveIo } from './io.ts';
@@ -39,8 +39,7 @@ export const exportSessions =
   (c) =>
     withApiErrors(async () => {
       const options = exportOptions(c.args.options);
-      if (!options) return error(MESSAGES.badOptions);
-      if (!io) return error(MESSAGES.badOptions);
+      if (!options || !io) return error(usageSaid(c));
       const api = ctx.services.get(PlatformRef).api;
       const query = new URLSearchParams({ format: options.format });
       if (options.all) query.set('all', '1');

@@ -20,13 +20,13 @@ import type { Database } from '../src/core/index.ts';
 
 const COMMON = 'the of and to a in is how what for on with that this by from at are as be it can do does i an which'.split(' ');
 
-function rng(seed: number) {
+export function rng(seed: number) {
   let s = seed >>> 0;
   return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
 }
 
 /** Zipf(1.07) over a 60k vocabulary; the 25 most frequent are common English words. */
-function vocabulary(size = 60_000) {
+export function vocabulary(size = 60_000) {
   const words = Array.from({ length: size }, (_, i) => (i < COMMON.length ? COMMON[i]! : `w${i.toString(36)}x`));
   const weights = words.map((_, i) => 1 / (i + 1) ** 1.07);
   const total = weights.reduce((a, b) => a + b, 0);
@@ -44,7 +44,7 @@ function vocabulary(size = 60_000) {
 
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 export type Percentiles = { p50: number; p95: number; p99: number };
-const stats = (xs: number[]): Percentiles => ({ p50: pct(xs, 50), p95: pct(xs, 95), p99: pct(xs, 99) });
+export const stats = (xs: number[]): Percentiles => ({ p50: pct(xs, 50), p95: pct(xs, 95), p99: pct(xs, 99) });
 
 export interface LogSearchRun {
   ours: Percentiles;

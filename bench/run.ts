@@ -210,6 +210,19 @@ console.log('\nB13 :search (issue 39): one user\'s logs among 1,000,000 (SQLite 
   check(medianOf(ix.ascii.ratio) <= 1.1, `an ASCII log's insert <= 1.1x with the CJK index (${medianOf(ix.ascii.ratio).toFixed(2)}x)`);
 }
 
+{
+  const { engines } = await import('../tests/server/support.ts');
+  if ((await engines()).includes('postgres')) {
+    console.log("\nB13 on PostgreSQL: one user's logs among 200,000, the server-cut words (search_words) beside the to_tsvector index they replaced, same logs and searches");
+    const { runLogSearchPg } = await import('./logSearchPg.ts');
+    const { spread, medianOf } = await import('./logSearch.ts');
+    const r = await runLogSearchPg(200_000);
+    const [ours, old] = [r.runs.map((x) => x.ours.p95), r.runs.map((x) => x.old.p95)];
+    console.log(`  ours p50 ${spread(r.runs.map((x) => x.ours.p50))} / p95 ${spread(ours)} ms; before p50 ${spread(r.runs.map((x) => x.old.p50))} / p95 ${spread(old)} ms; the old index took ${r.oldIndexS.toFixed(1)} s to build`);
+    check(medianOf(ours) <= medianOf(old), `p95 no slower than the index it replaced (${medianOf(ours).toFixed(2)} vs ${medianOf(old).toFixed(2)} ms)`);
+  }
+}
+
 console.log('\nWeb (issue 37): reading a 2 MB article (egress-safe fetch + Readability on linkedom in the extraction worker), beside the fetch alone; a :web search through the server, beside the SearXNG backend asked directly');
 {
   const { runWebRead } = await import('./webRead.ts');

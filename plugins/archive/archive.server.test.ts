@@ -4,6 +4,7 @@
 // idempotent re-imports, one's own only, and Markdown. Hostile archives: hostile.server.test.ts.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ServerPluginModule } from '../../src/core/index.ts';
 import { engines, startTestServer, type TestServer } from '../../tests/server/support.ts';
 import type { ImportReport } from './common/api.ts';
 import type { ExportedConversation } from './common/format.ts';
@@ -11,6 +12,12 @@ import { MESSAGES } from './common/messages.ts';
 import { branchy, chatgptZip, claudeBranched, claudeConversation, claudeZip, json, noSlug, simple } from './fixtures/exports.ts';
 
 const PW = 'archive-password-1';
+
+/** Another plugin's column of logs (ctx.sessions.addLogColumn), which the import writes with each log as a turn does. */
+const counted: ServerPluginModule = {
+  migrations: { '0001_counts': () => ({ up: async (db) => void (await sql`ALTER TABLE logs ADD COLUMN probe_counts varchar(40)`.execute(db)) }) },
+  register: (ctx) => ctx.sessions.addLogColumn({ name: 'probe_counts', value: ({ input, output }) => `${input.length}/${output.length}` }),
+};
 
 interface Account {
   username: string;
@@ -26,7 +33,7 @@ for (const engine of await engines()) {
     let seq = 0;
 
     beforeAll(async () => {
-      server = await startTestServer(engine);
+      server = await startTestServer(engine, {}, [counted]);
     }, 60_000);
     afterAll(async () => {
       await server?.close();
@@ -92,6 +99,9 @@ for (const engine of await engines()) {
         ['[image: file-Pic123]\n\nWhat is in this picture?', 'gpt-4o'],
       ]);
       expect(main.logs[0]!.output).toBe('A way to chain computations with context.');
+      // Another plugin's column of logs, written with each imported log (the batch's multi-row insert and all).
+      const probe = await sql<{ c: string | null }>`SELECT probe_counts AS c FROM logs WHERE output = 'A way to chain computations with context.'`.execute(server.server.db.db);
+      expect(probe.rows.map((r) => r.c)).toEqual([`${'What is a monad?'.length}/${'A way to chain computations with context.'.length}`]);
       expect(main.logs[1]!.output).toBe('```python\nprint(2 + 2)\n```\n\n```\n4\n```\n\nThe result is 4.');
       const mainIndex = tree.indexOf(main);
       // The edited question: a branch after the first log; the first answer (gpt-4): a branch before it.

@@ -7,11 +7,11 @@ import { resultItem } from './common/index.ts';
 import { SEARCH_TERMS_MAX } from './common/api.ts';
 import { sqliteMatch } from './server/search.ts';
 import { isCjk, markTerms, searchTerms, snippet } from './server/terms.ts';
+import { LOG_WORDS_MAX, logWords } from './server/words.ts';
 
 describe('search terms', () => {
   it('keeps only words, folded, each once, at most SEARCH_TERMS_MAX', () => {
     expect(searchTerms('NEAR("docker" compose*) -swarm OR (Über')).toEqual(['near', 'docker', 'compose', 'swarm', 'or', 'uber']);
-    expect(searchTerms('Über Crème', true)).toEqual(['über', 'crème']);
     expect(searchTerms('" * ( ) - : ^ {} \' \\ % _')).toEqual([]);
     expect(searchTerms(Array.from({ length: 50 }, (_, i) => `w${i}`).join(' '))).toHaveLength(SEARCH_TERMS_MAX);
     expect(searchTerms(`${'x'.repeat(65)} ok`)).toEqual(['ok']);
@@ -22,6 +22,19 @@ describe('search terms', () => {
     expect(searchTerms('검색을 h264中文v2 データベース')).toEqual(['검색을', 'h264', '中文', 'v2', 'データベース']);
     expect(isCjk('검색')).toBe(true);
     expect(isCjk('über')).toBe(false);
+  });
+
+  it("cuts a log's words for PostgreSQL's index as a search cuts its terms, CJK runs left to the substring scan", () => {
+    const input = 'Crème BRÛLÉE, h264 and MySQL数据库; x_y "q"';
+    const output = `Docker-compose ${'z'.repeat(65)}検索 v2`;
+    const words = logWords({ input, output });
+    expect(words.sort()).toEqual(['and', 'brulee', 'compose', 'creme', 'docker', 'h264', 'mysql', 'q', 'v2', 'x', 'y']);
+    // Every term a search of the same text looks for is a word of the log (ASCII and not).
+    for (const text of [input, output, 'plain ascii TEXT only 42']) {
+      const all = logWords({ input: text, output: '' });
+      for (const term of searchTerms(text).filter((t) => !isCjk(t))) expect(all).toContain(term);
+    }
+    expect(logWords({ input: Array.from({ length: LOG_WORDS_MAX + 10 }, (_, i) => `w${i}`).join(' '), output: '' })).toHaveLength(LOG_WORDS_MAX);
   });
 
   it('quotes every term in the SQLite MATCH, under the owner tag', () => {

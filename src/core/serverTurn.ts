@@ -96,6 +96,25 @@ export interface SessionsApi {
   adopt(c: Context<AppEnv>, user: UserRow): Promise<number>;
   /** What a plugin keeps per browser goes with them: `hook` runs in the adoption's transaction. */
   onAdopt(hook: AdoptHook): void;
+  /**
+   * A column of logs a plugin keeps (its migration adds it), computed by the server from each log's
+   * text wherever a log is written: for what the database would compute too slowly itself.
+   */
+  addLogColumn(column: LogColumn): void;
+  /** The plugins' columns of a log about to be written: a plugin that writes logs adds them to each row. */
+  logColumns(log: LogText): Record<string, unknown>;
+}
+
+/** What a log column is computed from. */
+export interface LogText {
+  input: string;
+  output: string;
+}
+
+/** A plugin's column of logs: its name, and its value for a log's text. */
+export interface LogColumn {
+  name: string;
+  value(log: LogText): unknown;
 }
 
 /** Moves a plugin's rows of a browser (`deviceId`, no user) to the user who logged in there. */

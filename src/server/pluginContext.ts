@@ -29,6 +29,7 @@ import { completeOnce } from './turn/oneShot.ts';
 import { streamResponse } from './transport/streamResponse.ts';
 import { ownerOf } from './turn/owner.ts';
 import { canRead, getSession, memory, owns } from './turn/sessions.ts';
+import { addLogColumn, logColumns } from './db/logColumns.ts';
 import { useLockKeys } from './turn/uses.ts';
 import { createWorkerPool } from './workers/pool.ts';
 import type { createAttachments } from './uploads/attachments.ts';
@@ -136,6 +137,8 @@ export function pluginContext(deps: PluginContextDeps): ServerPluginContext {
       memory: (id, limit) => memory(db.db, id, limit),
       adopt: (c, user) => adoptDevice(db.db, ownerOf(c, isHttps(c, config.trustProxy)).deviceId, user.id, adoptHooks),
       onAdopt: (hook) => void adoptHooks.push(hook),
+      addLogColumn: (column) => addLogColumn(db.db as never, column),
+      logColumns: (log) => logColumns(db.db as never, log),
     },
     models: {
       addSource: (source) => models.addSource(source),

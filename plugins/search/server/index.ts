@@ -8,9 +8,11 @@ import type { AppEnv, ServerPluginContext, ServerPluginModule, UserRow } from '.
 import { SEARCH_TEXT_MAX, type OpenedLog } from '../common/api.ts';
 import { MESSAGES } from '../common/messages.ts';
 import { cjkMigration } from './cjkSchema.ts';
+import { pgWordsMigration } from './pgWords.ts';
 import { searchMigration } from './schema.ts';
 import { logSearch } from './search.ts';
 import { searchTerms } from './terms.ts';
+import { logWords } from './words.ts';
 
 export { MESSAGES };
 
@@ -29,11 +31,13 @@ function images(json: string): string[] {
 export function searchRoutes(ctx: ServerPluginContext) {
   const { db, engine, validate, requireUser, answer, refuse } = ctx;
   const finder = logSearch(db, engine);
+  // PostgreSQL's index holds the words the server cut (pgWords.ts); the other engines tokenize fast enough themselves.
+  if (engine === 'postgres') ctx.sessions.addLogColumn({ name: 'search_words', value: logWords });
   const me = (c: Context<AppEnv>) => c.get('user') as UserRow;
 
   return new Hono<AppEnv>()
     .get('/api/log/search', requireUser, validate('query', searchQuery), async (c) => {
-      const terms = searchTerms(c.req.valid('query').text, engine === 'postgres');
+      const terms = searchTerms(c.req.valid('query').text);
       return answer(c, { logs: await finder.search(me(c).id, terms) });
     })
     .get('/api/log/search/open', requireUser, validate('query', openQuery), async (c) => {
@@ -68,7 +72,7 @@ export function searchRoutes(ctx: ServerPluginContext) {
 export type SearchRoutes = ReturnType<typeof searchRoutes>;
 
 const plugin: ServerPluginModule = {
-  migrations: { '0001_log_index': searchMigration, '0002_cjk_index': cjkMigration },
+  migrations: { '0001_log_index': searchMigration, '0002_cjk_index': cjkMigration, '0003_pg_words': pgWordsMigration },
   routes: searchRoutes,
 };
 

@@ -1,12 +1,12 @@
-// Ranked full-text search over one user's logs, per engine (schema.ts holds the indexes): BM25
-// on SQLite (sqliteRank.ts), ts_rank on PostgreSQL, MATCH relevance on MySQL/MariaDB, among the
+// Ranked full-text search over one user's logs, per engine (schema.ts, pgWords.ts hold the
+// indexes): BM25 on SQLite and PostgreSQL (sqliteRank.ts), MATCH relevance on MySQL/MariaDB, among the
 // RANKED_MAX newest matches; newer first among equals. Every word must be found (AND; on
 // SQLite a very common one only when no rarer one is given). A search with a CJK term: cjkSearch.ts.
 import { sql, type Kysely } from 'kysely';
 import { previewLine, type Database } from '../../../src/core/index.ts';
 import { SEARCH_RESULTS_MAX, type LogMatch } from '../common/api.ts';
-import { pgDocument } from './schema.ts';
-import { RANKED_MAX, sqliteRanking } from './sqliteRank.ts';
+import { fillWords, pgHolds } from './pgWords.ts';
+import { RANKED_MAX, scoreLogs, sqliteRanking } from './sqliteRank.ts';
 import { fold, isCjk, snippet } from './terms.ts';
 import { cjkSearch } from './cjkSearch.ts';
 
@@ -22,6 +22,8 @@ const TITLE_LENGTH = 40;
  * user's newest logs (a bound on the scan).
  */
 export const MYSQL_SHORT_SCAN = 20_000;
+/** A term's share of the logs on PostgreSQL, the same for all: its index keeps no counts to judge it by. */
+const EVEN_SHARE = 0.5;
 
 /** How many different words a snippet marks. */
 const distinct = ({ snippet: text, marks }: { snippet: string; marks: [number, number][] }) => new Set(marks.map(([a, b]) => fold(text.slice(a, b)))).size;
@@ -42,11 +44,10 @@ export function logSearch(db: Kysely<Database>, engine: Engine) {
     if (terms.some(isCjk)) return cjkRanked(userId, terms, limit);
     if (engine === 'sqlite') return sqliteRanked(userId, terms, limit);
     if (engine === 'postgres') {
-      // plainto_tsquery: the words ANDed, no operator syntax read from them.
-      const query = sql`plainto_tsquery('simple', ${terms.join(' ')})`;
-      const rows = await sql<{ id: number }>`SELECT id FROM (SELECT id, input, output FROM logs WHERE user_id = ${userId} AND ${pgDocument} @@ ${query} ORDER BY id DESC LIMIT ${RANKED_MAX}) AS c
-        ORDER BY ts_rank(${pgDocument}, ${query}) DESC, id DESC LIMIT ${limit}`.execute(db);
-      return rows.rows.map((r) => Number(r.id));
+      await fillWords(db, userId);
+      const found = await sql<{ id: number }>`SELECT id FROM logs l WHERE user_id = ${userId} AND ${pgHolds(terms)} ORDER BY id DESC LIMIT ${RANKED_MAX}`.execute(db);
+      // Every term weighs the same (the index keeps no counts); BM25 ranks by how often, and where, they are found.
+      return scoreLogs(db, found.rows.map((r) => Number(r.id)), terms, () => EVEN_SHARE, limit);
     }
     const min = await mysqlMinToken();
     const long = terms.filter((t) => t.length >= min);

@@ -35,33 +35,31 @@ export const fold = (word: string) => word.toLowerCase().normalize('NFKD').repla
 
 const WORD = /[\p{L}\p{N}]+/gu;
 /** Longer words are no index term on MySQL (84) and need no more. */
-const TERM_MAX = 64;
+export const TERM_MAX = 64;
 
-/** A term as it is compared: CJK as written (NFKD would split Hangul into its letters). */
-const folded = (piece: string, keepAccents: boolean) => (isCjk(piece) ? piece.normalize('NFC') : keepAccents ? piece.toLowerCase() : fold(piece));
-
-/**
- * The distinct words of a search, at most SEARCH_TERMS_MAX; `NEAR`, `AND` and `OR` are words like
- * any; a word mixing CJK with other letters (MySQL数据库) is one term of each.
- * `keepAccents`: lower case only (PostgreSQL's 'simple' configuration keeps accents).
- */
-export function searchTerms(text: string, keepAccents = false): string[] {
-  const out = new Set<string>();
+/** A text's words as terms are cut from it, before folding: a word mixing CJK with other letters (MySQL数据库) is one piece of each. */
+export function* pieces(text: string): Generator<string> {
   for (const m of text.matchAll(WORD)) {
-    const pieces = isCjk(m[0]) ? joinDigits(m[0].match(PIECE) ?? []) : [m[0]];
-    for (const piece of pieces) {
-      const term = folded(piece, keepAccents);
-      if (term && term.length <= TERM_MAX) out.add(term);
-      if (out.size >= SEARCH_TERMS_MAX) return [...out];
-    }
+    if (isCjk(m[0])) yield* joinDigits(m[0].match(PIECE) ?? []);
+    else yield m[0];
+  }
+}
+
+/** The distinct words of a search, at most SEARCH_TERMS_MAX; `NEAR`, `AND` and `OR` are words like any. */
+export function searchTerms(text: string): string[] {
+  const out = new Set<string>();
+  for (const piece of pieces(text)) {
+    const term = isCjk(piece) ? piece.normalize('NFC') : fold(piece);
+    if (term && term.length <= TERM_MAX) out.add(term);
+    if (out.size >= SEARCH_TERMS_MAX) break;
   }
   return [...out];
 }
 
 /** Digits stay with the Latin letters beside them (h264, v2), as the word indexes keep them. */
-function joinDigits(pieces: string[]): string[] {
+function joinDigits(parts: string[]): string[] {
   const out: string[] = [];
-  for (const piece of pieces) {
+  for (const piece of parts) {
     const last = out[out.length - 1];
     if (last !== undefined && !isCjk(last) && !isCjk(piece)) out[out.length - 1] = last + piece;
     else out.push(piece);

@@ -6,6 +6,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, ToolResult } from '../../core/index.ts';
 import { grouped } from '../db/groupCommit.ts';
+import { logColumns } from '../db/logColumns.ts';
 import { precompiled } from '../db/precompiled.ts';
 import type { Owner } from './owner.ts';
 import { maxLogTime } from './sessions.ts';
@@ -30,6 +31,8 @@ export interface TurnRecord {
   tag?: string;
   /** Usage rows only, no log (a server turn asked for none, or a round that handed tool calls over). */
   noLog?: boolean;
+  /** The plugins' columns of the log (logColumns.ts), computed before the turn waits for its transaction. */
+  columns?: Record<string, unknown>;
 }
 
 /**
@@ -56,24 +59,31 @@ interface LogValues {
   outputTokens: number;
   now: number;
 }
+const logRow = (a: LogValues) => ({
+  session: a.session,
+  time: a.time,
+  user_id: a.userId,
+  device_id: a.deviceId,
+  model: a.model,
+  input: a.input,
+  output: a.output,
+  images: a.images,
+  tools: a.tools,
+  input_tokens: a.inputTokens,
+  output_tokens: a.outputTokens,
+  created_at: a.now,
+});
 const insertLog = precompiled((db, a: LogValues) => {
-  const insert = db.insertInto('logs').values({
-    session: a.session,
-    time: a.time,
-    user_id: a.userId,
-    device_id: a.deviceId,
-    model: a.model,
-    input: a.input,
-    output: a.output,
-    images: a.images,
-    tools: a.tools,
-    input_tokens: a.inputTokens,
-    output_tokens: a.outputTokens,
-    created_at: a.now,
-  });
+  const insert = db.insertInto('logs').values(logRow(a));
   // The new row's id: RETURNING where the engine has it (SQLite, PostgreSQL), else MySQL's insertId.
   return db.getExecutor().adapter.supportsReturning ? insert.returning('id') : insert;
 });
+/** The insert with plugins' columns (logColumns.ts): not precompiled, their names known only at run time. */
+async function insertLogWith(db: Kysely<Database>, a: LogValues, columns: Record<string, unknown>): Promise<{ rows: { id: number }[]; insertId?: bigint }> {
+  const insert = db.insertInto('logs').values({ ...logRow(a), ...columns });
+  if (db.getExecutor().adapter.supportsReturning) return { rows: await insert.returning('id').execute() };
+  return { rows: [], insertId: (await insert.executeTakeFirst()).insertId };
+}
 interface UsageValues {
   userId: number | null;
   deviceId: string | null;
@@ -125,8 +135,10 @@ interface SavedTurn {
   logId: number | null;
 }
 
+const saveGrouped = grouped(writeTurn);
 /** Saves a turn; turns that finish together share a transaction (groupCommit.ts). */
-export const saveTurn: (db: Kysely<Database>, turn: TurnRecord) => Promise<SavedTurn> = grouped(writeTurn);
+export const saveTurn = (db: Kysely<Database>, turn: TurnRecord): Promise<SavedTurn> =>
+  saveGrouped(db, turn.noLog ? turn : { ...turn, columns: logColumns(db as never, turn) });
 
 async function writeTurn(trx: Transaction<Database>, turn: TurnRecord): Promise<SavedTurn> {
   if (turn.noLog) {
@@ -139,7 +151,7 @@ async function writeTurn(trx: Transaction<Database>, turn: TurnRecord): Promise<
   const now = Date.now();
   const userId = turn.owner.user?.id ?? null;
   const deviceId = turn.owner.user ? null : turn.owner.deviceId;
-  const inserted = await insertLog(trx, {
+  const row = {
     session: turn.session,
     time,
     userId,
@@ -152,7 +164,8 @@ async function writeTurn(trx: Transaction<Database>, turn: TurnRecord): Promise<
     inputTokens: turn.usage.inputTokens,
     outputTokens: turn.usage.outputTokens,
     now,
-  });
+  };
+  const inserted = turn.columns && Object.keys(turn.columns).length ? await insertLogWith(trx, row, turn.columns) : await insertLog(trx, row);
   const logId = Number((inserted.rows[0] as { id?: number } | undefined)?.id ?? inserted.insertId);
   await writeUsage(trx, turn, logId, now);
   await touchSession(trx, { id: turn.session, now });

@@ -43,6 +43,7 @@ export async function runImport(run: ImportRun): Promise<void> {
   let chars = 0;
   const breathe = breather();
   const pictures = pictureStore(db, ctx.uploads, user.id, run.origin);
+  const options = () => ({ now: ctx.now(), deadline: run.deadline, columns: ctx.sessions.logColumns });
 
   /** Writes one batch and says its rows, in the archive's order. */
   const write = async (entries: Entry[]) => {
@@ -60,7 +61,7 @@ export async function runImport(run: ImportRun): Promise<void> {
     for (const e of todo) e.stored = await storeAssets(e.conversation, run.archive.asset, pictures);
     const results = new Map<Read, Written | Error>();
     try {
-      (await writeAll(db, user, todo.map((e) => e.conversation), ctx.now(), run.deadline)).forEach((w, i) => results.set(todo[i]!, w));
+      (await writeAll(db, user, todo.map((e) => e.conversation), options())).forEach((w, i) => results.set(todo[i]!, w));
     } catch (err) {
       if (err instanceof ArchiveRefused) {
         // Stopped at the deadline: nothing of this batch was written, its pictures go too.
@@ -71,7 +72,7 @@ export async function runImport(run: ImportRun): Promise<void> {
       try {
         for (const e of todo) {
           try {
-            results.set(e, (await writeAll(db, user, [e.conversation], ctx.now(), run.deadline))[0]!);
+            results.set(e, (await writeAll(db, user, [e.conversation], options()))[0]!);
           } catch (one) {
             if (one instanceof ArchiveRefused) throw one;
             ctx.log.warn({ err: { message: (one as Error).message } }, 'archive import: a conversation failed');

@@ -4,7 +4,7 @@
 // conversations is written again alone, in its own transaction, so one that cannot be written
 // is refused and the others are not: never half of a conversation either way. Each
 // conversation's source id is written with it, so the same conversation is skipped next time.
-import { SESSION_ID_MAX, SESSION_ID_MIN, type Database, type LogsTable, type SessionsTable, type UserRow } from '../../../../src/core/index.ts';
+import { SESSION_ID_MAX, SESSION_ID_MIN, type Database, type LogText, type LogsTable, type SessionsTable, type UserRow } from '../../../../src/core/index.ts';
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { ArchiveDb } from '../table.ts';
 import type { ImportedConversation } from './model.ts';
@@ -104,8 +104,15 @@ async function insertAll<T>(rows: T[], chars: (row: T) => number, write: (rows: 
   if (batch.length) await write(batch);
 }
 
+/** How a batch is written: its time, the import's deadline, and the plugins' columns of each log (ctx.sessions.logColumns). */
+export interface WriteOptions {
+  now: number;
+  deadline: Deadline;
+  columns(log: LogText): Record<string, unknown>;
+}
+
 /** Writes conversations (none there yet) in one transaction: all of them, or none. */
-export async function writeAll(db: ArchiveDb, user: UserRow, conversations: ImportedConversation[], now: number, deadline: Deadline): Promise<Written[]> {
+export async function writeAll(db: ArchiveDb, user: UserRow, conversations: ImportedConversation[], { now, deadline, columns }: WriteOptions): Promise<Written[]> {
   return (db as unknown as Kysely<Database>).transaction().execute(async (trx) => {
     const ids = await freeIds(trx, conversations, deadline);
     const sessions: Insertable<SessionsTable>[] = [];
@@ -134,6 +141,7 @@ export async function writeAll(db: ArchiveDb, user: UserRow, conversations: Impo
             input_tokens: log.inputTokens ?? 0,
             output_tokens: log.outputTokens ?? 0,
             created_at: now,
+            ...columns(log),
           });
         }
         count += session.logs.length;

@@ -22,6 +22,7 @@ export * from './roles.ts';
 export * from './userSettings.ts';
 export type * from './dbSchema.ts';
 export type * from './serverPlugin.ts';
+export type * from './serverAccounts.ts';
 export type * from './audit.ts';
 export type * from './serverTurn.ts';
 export * from './api/client.ts';

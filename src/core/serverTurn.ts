@@ -6,7 +6,8 @@ import type { Selectable, Transaction } from 'kysely';
 import type { Message } from './messages.ts';
 import type { Database } from './dbSchema.ts';
 import type { GenerateRequest, GenerateResult, GenerationEvent, RedirectEvent, ToolCall } from './generation.ts';
-import type { AppEnv, UserRow } from './serverPlugin.ts';
+import type { AppEnv } from './serverPlugin.ts';
+import type { UserRow } from './serverAccounts.ts';
 
 /** An attached file's bytes, with the name and type it goes by. */
 export interface AttachedFile {

@@ -7,7 +7,7 @@ import { resultItem } from './common/index.ts';
 import { SEARCH_TERMS_MAX } from './common/api.ts';
 import { sqliteMatch } from './server/search.ts';
 import { isCjk, markTerms, searchTerms, snippet } from './server/terms.ts';
-import { LOG_WORDS_MAX, logWords } from './server/words.ts';
+import { cjkGrams, LOG_WORDS_MAX, logWords } from './server/words.ts';
 
 describe('search terms', () => {
   it('keeps only words, folded, each once, at most SEARCH_TERMS_MAX', () => {
@@ -24,11 +24,15 @@ describe('search terms', () => {
     expect(isCjk('über')).toBe(false);
   });
 
-  it("cuts a log's words for PostgreSQL's index as a search cuts its terms, CJK runs left to the substring scan", () => {
+  it("cuts a log's words for PostgreSQL's index as a search cuts its terms, a CJK run as its characters and their pairs", () => {
     const input = 'Crème BRÛLÉE, h264 and MySQL数据库; x_y "q"';
     const output = `Docker-compose ${'z'.repeat(65)}検索 v2`;
     const words = logWords({ input, output });
-    expect(words.sort()).toEqual(['and', 'brulee', 'compose', 'creme', 'docker', 'h264', 'mysql', 'q', 'v2', 'x', 'y']);
+    expect(words.sort()).toEqual(['and', 'brulee', 'compose', 'creme', 'docker', 'h264', 'mysql', 'q', 'v2', 'x', 'y', '据', '据库', '库', '数', '数据', '検', '検索', '索'].sort());
+    // A CJK term's grams are among the words of every log holding it.
+    expect(cjkGrams('数据库')).toEqual(['数据', '据库']);
+    expect(cjkGrams('検')).toEqual(['検']);
+    for (const gram of [...cjkGrams('数据库'), ...cjkGrams('検索')]) expect(words).toContain(gram);
     // Every term a search of the same text looks for is a word of the log (ASCII and not).
     for (const text of [input, output, 'plain ascii TEXT only 42']) {
       const all = logWords({ input: text, output: '' });

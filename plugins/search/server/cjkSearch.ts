@@ -1,12 +1,16 @@
 // A search with a Chinese, Japanese or Korean term, found as a substring (terms.ts): on SQLite
 // through the trigram index of the logs holding CJK text (cjkSchema.ts) for terms of 3
 // characters or more, the shorter ones checked with LIKE (among the user's CJK_SCAN newest
-// logs holding CJK text when no term is that long); on PostgreSQL and MySQL/MariaDB, among the
-// user's CJK_SCAN_UNINDEXED newest logs. Other words of the search are then found
+// logs holding CJK text when no term is that long); on PostgreSQL through the words' index of
+// characters and their pairs (words.ts), then checked; on MySQL/MariaDB, among the user's
+// CJK_SCAN_UNINDEXED newest logs. Other words of the search are then found
 // as substrings too. The RANKED_MAX newest matches are scored as the word searches are.
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../../../src/core/index.ts';
+import { fillWords, pgHolds } from './pgWords.ts';
 import { RANKED_MAX, scoreLogs } from './sqliteRank.ts';
+import { isCjk } from './terms.ts';
+import { cjkGrams } from './words.ts';
 import type { Engine } from './search.ts';
 
 /**
@@ -14,7 +18,7 @@ import type { Engine } from './search.ts';
  * characters: its cost is in reading them (B13 in bench/README.md).
  */
 export const CJK_SCAN = 5_000;
-/** The newest logs of the user PostgreSQL and MySQL/MariaDB read at most for a CJK search (as many as MySQL for short words). */
+/** The newest logs of the user MySQL/MariaDB reads at most for a CJK search (as many as for short words). */
 export const CJK_SCAN_UNINDEXED = 20_000;
 /** The shortest term SQLite's trigram index finds. */
 const TRIGRAM = 3;
@@ -42,6 +46,14 @@ export function cjkSearch(db: Kysely<Database>, engine: Engine) {
       const match = indexed.length ? cjkMatch(userId, indexed) : `owner : "u${userId}u"`;
       const rows = await sql<{ id: number }>`SELECT l.id FROM (SELECT rowid AS id FROM logs_cjk WHERE logs_cjk MATCH ${match} ORDER BY rowid DESC LIMIT ${CJK_SCAN}) c
         JOIN logs l ON l.id = c.id ${where} ORDER BY l.id DESC LIMIT ${RANKED_MAX}`.execute(db);
+      return rows.rows.map((r) => Number(r.id));
+    }
+    if (engine === 'postgres') {
+      // The logs holding every CJK term's grams (pgWords.ts), however old, then the text checked.
+      await fillWords(db, userId);
+      const grams = [...new Set(terms.filter(isCjk).flatMap(cjkGrams))];
+      const rows = await sql<{ id: number }>`SELECT l.id FROM logs l WHERE l.user_id = ${userId} AND ${pgHolds(grams)} AND ${sql.join(terms.map((t) => holds(engine, t)), sql` AND `)}
+        ORDER BY l.id DESC LIMIT ${RANKED_MAX}`.execute(db);
       return rows.rows.map((r) => Number(r.id));
     }
     const rows = await sql<{ id: number }>`SELECT l.id FROM (SELECT id, time, input, output FROM logs WHERE user_id = ${userId} ORDER BY time DESC LIMIT ${CJK_SCAN_UNINDEXED}) l

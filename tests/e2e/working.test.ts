@@ -2,31 +2,12 @@
 // while (`:model ls` with a local model server whose listing answers after 1.5 s) shows
 // "Running :model ls..." as a status in place of the last result after ~300 ms, until its answer
 // replaces it; a fast command never shows it, not even for a frame.
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeOllama, type FakeOllama } from '../fixtures/fakeOllama.ts';
-import { HAS_CHROME, launchBrowser, openApp, run, startServer, type RunningServer } from './support.ts';
+import { HAS_CHROME, launchBrowser, openApp, run, startServer, watchOutput, type RunningServer } from './support.ts';
 import type { Browser } from 'playwright-core';
 
 const LIST_DELAY_MS = 1500;
-
-/**
- * Records in the page, from the next click on Send, each change of the output area: when (ms after
- * the click), whether the working line is in it, and its text.
- */
-async function watchOutput(page: Page): Promise<() => Promise<{ at: number; working: boolean; text: string }[]>> {
-  await page.evaluate(() => {
-    const seen: { at: number; working: boolean; text: string }[] = [];
-    const output = document.querySelector('[data-testid=output]')!;
-    let start = 0;
-    document.querySelector('[data-testid=submit]')!.addEventListener('click', () => (start = performance.now()), { capture: true, once: true });
-    new MutationObserver(() => {
-      if (start) seen.push({ at: performance.now() - start, working: !!output.querySelector('[data-testid=working]'), text: output.textContent ?? '' });
-    }).observe(output, { childList: true, subtree: true, characterData: true });
-    (window as unknown as { seen: typeof seen }).seen = seen;
-  });
-  return () => page.evaluate(() => (window as unknown as { seen: { at: number; working: boolean; text: string }[] }).seen);
-}
 
 describe.skipIf(!HAS_CHROME)('the working line of a slow command', () => {
   let ollama: FakeOllama;

@@ -30,6 +30,6 @@ export const WithNotice: Story = {
 
 export const Working: Story = {
   parameters: {
-    shell: { state: { outputs: [{ kind: 'text', text: 'The last result, hidden meanwhile.' }], working: ':store search' } } satisfies ShellParameters,
+    shell: { state: { outputs: [{ kind: 'text', text: 'The last result, hidden meanwhile.' }], working: ':hello' } } satisfies ShellParameters,
   },
 };

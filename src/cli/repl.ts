@@ -7,13 +7,14 @@
 import readline from 'node:readline';
 import { PassThrough } from 'node:stream';
 import { completeLine } from '../core/host/tabCompletion.ts';
+import { isStop } from '../core/host/lineCommand.ts';
 import { maskSecrets, pushHistory, settingIn, type Output } from '../core/host/index.ts';
 import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON, pasteFilter } from './paste.ts';
 import type { Profile } from './profile.ts';
 import { AttachedMarkers } from '../core/attached.ts';
 import { colours, renderOutputs, type Terminal } from './render.ts';
 import type { CliRuntime } from './runtime.ts';
-import { isStop, typeAhead } from './typeAhead.ts';
+import { typeAhead } from './typeAhead.ts';
 import { NOT_WORKING, workingLine } from './working.ts';
 
 const HISTORY = 'history.json';

@@ -1,7 +1,8 @@
 // Tab after a command in the input: the line completed from the manifests (the registry's
 // completeLine, with the plugins' providers and the settable keys), and repeated presses cycling
-// through the candidates.
+// through the candidates. Loaded at the first Tab, with the command runtime (B4).
 import type { PluginHost, SettingsStore } from '../core/host/index.ts';
+import { completeLine } from '../core/host/tabCompletion.ts';
 
 interface CompletionCycle {
   line: string;
@@ -13,11 +14,6 @@ interface CompletionCycle {
 export class TabCompletion {
   private cycle: CompletionCycle | undefined;
 
-  /** Forgets the cycle: the line it completed was sent. */
-  reset(): void {
-    this.cycle = undefined;
-  }
-
   /** The input that Tab makes of `line`: the next candidate while cycling, else the first; undefined when none fits. */
   async next(line: string, host: () => Promise<PluginHost>, settings: SettingsStore): Promise<string | undefined> {
     if (this.cycle && this.cycle.line === line && this.cycle.candidates.length > 1) {
@@ -27,7 +23,6 @@ export class TabCompletion {
       return next;
     }
     const loaded = await host();
-    const { completeLine } = await import('../core/host/tabCompletion.ts');
     const { base, candidates } = await completeLine(line, loaded.registry, {
       settingKeys: () => settings.specs().filter((s) => s.settable !== false).map((s) => s.key),
       provider: (source, pluginId) => loaded.completionProvider(source, pluginId),

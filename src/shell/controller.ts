@@ -19,7 +19,7 @@ import {
   type Translate,
 } from '../core/host/index.ts';
 import { AttachedMarkers, tabStorage, type TabStorage } from '../core/attached.ts';
-import { TabCompletion } from './completion.ts';
+import type { TabCompletion } from './completion.ts';
 import { ShownOutputs } from './shown.ts';
 import { StateStore } from './stateStore.ts';
 
@@ -60,7 +60,8 @@ export class ShellController {
   private lastInput = '';
   /** What `attach` effects put into the input (a page read for the next question), held in the tab. */
   readonly attached: AttachedMarkers;
-  private readonly completion = new TabCompletion();
+  /** Tab's completions and where their cycle is: none until the first Tab, and again once a line is sent. */
+  private completion: TabCompletion | undefined;
   private abort: AbortController | undefined;
   private hostPromise: Promise<PluginHost> | undefined;
   private loadedHost: PluginHost | undefined;
@@ -216,7 +217,7 @@ export class ShellController {
   async submit(raw = this.state.get().input): Promise<void> {
     if (!raw.trim()) return;
     const stopping = this.state.get().generating;
-    if (stopping && !(await this.isStop(raw))) {
+    if (stopping && !(await this.runtime().then(([host, lines]) => lines.isStop(raw, host.registry)))) {
       if (this.state.get().generating) this.state.set({ busyRefused: true });
       return;
     }
@@ -230,7 +231,7 @@ export class ShellController {
       const format = (n: number) => n.toLocaleString();
       return this.refuse([{ kind: 'error', text: this.t('msg.inputTooLong', { length: format(raw.length), max: format(USER_INPUT_MAX) }) }]);
     }
-    this.completion.reset();
+    this.completion = undefined;
     // `:stop` runs beside the generation and aborts the generation's controller (its effect).
     if (!stopping || !this.abort) this.abort = new AbortController();
     // What was uploaded into the input goes with it: a question shows it again as its own images.
@@ -239,9 +240,9 @@ export class ShellController {
     this.walkingHistory = false;
     this.state.set((s) => ({ input: '', notice: '', busyRefused: false, previews: s.previews.filter((url) => !sent.includes(url)) }));
     const line = this.shown.next();
-    const [host, { runningCommand }] = await Promise.all([this.host(), import('../core/host/working.ts')]);
-    const command = runningCommand(raw, host.registry);
-    if (command) this.shown.running(line, command);
+    const [host, { lineCommand }] = await this.runtime();
+    const command = lineCommand(raw, host.registry);
+    if (command) this.shown.running(line, command.name);
     const result = await host.run(raw, this.abort.signal).finally(() => this.shown.finished(line));
     if (result.parsed.kind === 'empty') return;
     // A line that could not run at all (a failed upload marker, a full-width colon) comes back
@@ -287,14 +288,9 @@ export class ShellController {
     this.state.set((s) => ({ runs: s.runs + 1 }));
   }
 
-  /** Whether a line is the `:stop` command (any spelling the registry resolves to it, no arguments). */
-  private async isStop(raw: string): Promise<boolean> {
-    // The parser loads with the command runtime, after the first paint (B4), as complete() does.
-    const { parseLine } = await import('../core/line.ts');
-    const parsed = parseLine(raw);
-    if (parsed.kind !== 'command') return false;
-    const resolved = (await this.host()).registry.resolve(parsed.tokens);
-    return resolved.kind === 'found' && resolved.command.pluginId === 'general' && resolved.command.spec.id === 'stop' && !resolved.argTokens.length;
+  /** The plugin host, and what reads the command a line runs: loaded after the first paint (B4). */
+  private runtime() {
+    return Promise.all([this.host(), import('../core/host/lineCommand.ts')]);
   }
 
   clear(): void {
@@ -350,6 +346,7 @@ export class ShellController {
   /** Tab after a command: completes, and cycles through candidates on repeated presses (completion.ts). */
   async complete(): Promise<boolean> {
     const line = this.state.get().input;
+    this.completion ??= new (await import('./completion.ts')).TabCompletion();
     const next = await this.completion.next(line, () => this.host(), this.settings);
     if (next === undefined || this.state.get().input !== line) return false;
     this.state.set({ input: next });

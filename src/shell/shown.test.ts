@@ -1,19 +1,19 @@
 // What the output area shows of each submitted line (shown.ts): answers in the order typed, and
-// the working line of a command that has not answered after the delay (a short one here; the
-// page's own is proven in Chromium by tests/e2e/working.test.ts).
+// the working line of a command that has not answered after the delay (in Chromium:
+// tests/e2e/working.test.ts).
 import { describe, expect, it } from 'vitest';
-import type { Output } from '../core/host/index.ts';
+import { WORKING_DELAY_MS, type Output } from '../core/host/index.ts';
 import type { ShellState } from './controller.ts';
 import { ShownOutputs } from './shown.ts';
 import { StateStore } from './stateStore.ts';
 
-const DELAY = 40;
+const DELAY = WORKING_DELAY_MS;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const text = (t: string): Output => ({ kind: 'text', text: t });
 
 function area() {
   const state = new StateStore({ outputs: [text('last result')], notice: '', working: '' } as unknown as ShellState);
-  const shown = new ShownOutputs(state, DELAY);
+  const shown = new ShownOutputs(state);
   const seen = () => ({ working: state.get().working, outputs: state.get().outputs.map((o) => (o.kind === 'text' ? o.text : o.kind)) });
   return { shown, seen };
 }

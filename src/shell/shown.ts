@@ -14,11 +14,9 @@ export class ShownOutputs {
   private waiting: { line: number; timer: ReturnType<typeof setTimeout> } | undefined;
 
   private readonly state: StateStore<ShellState>;
-  private readonly delayMs: number;
 
-  constructor(state: StateStore<ShellState>, delayMs = WORKING_DELAY_MS) {
+  constructor(state: StateStore<ShellState>) {
     this.state = state;
-    this.delayMs = delayMs;
   }
 
   /** The number of a line being submitted. */
@@ -28,22 +26,19 @@ export class ShownOutputs {
 
   /**
    * Outputs in place of the last ones, with `notice` as their line below. `line`: the submitted
-   * line they answer; without one they are a command's own progress, which ends its working line.
+   * line they answer; without one, the latest (a command's own progress, which ends its working line).
    */
-  show(visible: Output[], notice: string, line?: number): void {
-    if (line === undefined || line >= (this.waiting?.line ?? 0)) this.settle();
-    if (line !== undefined && line < this.shown) {
-      this.state.set((s) => ({ outputs: [...s.outputs, ...visible] }));
-      return;
-    }
-    if (line !== undefined) this.shown = line;
+  show(visible: Output[], notice: string, line = this.submitted): void {
+    if (line >= (this.waiting?.line ?? 0)) this.settle();
+    if (line < this.shown) return this.state.set((s) => ({ outputs: [...s.outputs, ...visible] }));
+    this.shown = line;
     this.state.set({ outputs: visible, notice });
   }
 
   /** Line `line` runs `command`: it is said to be running after the delay, unless something shows first. */
   running(line: number, command: string): void {
     this.settle();
-    this.waiting = { line, timer: setTimeout(() => this.state.set({ working: command }), this.delayMs) };
+    this.waiting = { line, timer: setTimeout(() => this.state.set({ working: command }), WORKING_DELAY_MS) };
   }
 
   /** Line `line` has finished, whether it showed anything or not: its working line goes. */
@@ -55,6 +50,6 @@ export class ShownOutputs {
     if (!this.waiting) return;
     clearTimeout(this.waiting.timer);
     this.waiting = undefined;
-    if (this.state.get().working) this.state.set({ working: '' });
+    this.state.set({ working: '' });
   }
 }

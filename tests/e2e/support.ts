@@ -142,7 +142,7 @@ export async function watchOutput(page: Page): Promise<() => Promise<{ at: numbe
     let start = 0;
     document.querySelector('[data-testid=submit]')!.addEventListener('click', () => (start = performance.now()), { capture: true, once: true });
     new MutationObserver(() => {
-      if (start) seen.push({ at: performance.now() - start, working: !!output.querySelector('[data-testid=working]'), text: output.textContent ?? '' });
+      if (start) seen.push({ at: performance.now() - start, working: !!output.querySelector('[role=status]'), text: output.textContent ?? '' });
     }).observe(output, { childList: true, subtree: true, characterData: true });
     (window as unknown as { seen: typeof seen }).seen = seen;
   });

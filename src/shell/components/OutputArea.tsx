@@ -28,7 +28,7 @@ export function OutputArea() {
   return (
     <div className="output" data-testid="output" data-runs={runs} ref={ref} aria-live="polite" aria-busy={generating} aria-label={t('ui.output')}>
       {working ? (
-        <div className="out-working" data-testid="working" role="status">
+        <div className="out-working" role="status">
           {isolated(t('msg.running', { cmd: working }))}
         </div>
       ) : (

@@ -288,9 +288,9 @@ export class ShellController {
     this.state.set((s) => ({ runs: s.runs + 1 }));
   }
 
-  /** The plugin host, and what reads the command a line runs: loaded after the first paint (B4). */
+  /** The plugin host, and the rest of the command runtime (runtime.ts): loaded after the first paint (B4). */
   private runtime() {
-    return Promise.all([this.host(), import('../core/host/lineCommand.ts')]);
+    return Promise.all([this.host(), import('./runtime.ts')]);
   }
 
   clear(): void {
@@ -346,8 +346,9 @@ export class ShellController {
   /** Tab after a command: completes, and cycles through candidates on repeated presses (completion.ts). */
   async complete(): Promise<boolean> {
     const line = this.state.get().input;
-    this.completion ??= new (await import('./completion.ts')).TabCompletion();
-    const next = await this.completion.next(line, () => this.host(), this.settings);
+    const [host, runtime] = await this.runtime();
+    this.completion ??= new runtime.TabCompletion();
+    const next = await this.completion.next(line, host, this.settings);
     if (next === undefined || this.state.get().input !== line) return false;
     this.state.set({ input: next });
     return true;

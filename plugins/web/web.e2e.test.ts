@@ -1,12 +1,13 @@
 // The web plugin in Chromium against the real built app and server: `:web "query"` shows the
 // results as plain text (a result's markup stays text), `:web open` attaches a page of prompt
-// injection that runs nothing, a read page's marker in the input (kept through sign-up and
+// injection that runs nothing, a slow search's own progress line (without the shell's working
+// line besides), a read page's marker in the input (kept through sign-up and
 // login, carried by the question or deleted before it), and a model-driven turn: the fake model calls web_search, then
 // web_fetch of the first result, and its answer shows numbered citations linking to the pages.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../../tests/fixtures/fakeOpenAI.ts';
-import { HAS_CHROME, launchBrowser, openApp, run, startServer, type RunningServer } from '../../tests/e2e/support.ts';
+import { HAS_CHROME, launchBrowser, openApp, run, startServer, watchOutput, type RunningServer } from '../../tests/e2e/support.ts';
 import { startFakeWeb, type FakeWeb } from './fixtures/site.ts';
 
 /** The text of the tool results in a request the fake model received. */
@@ -44,6 +45,24 @@ describe.skipIf(!HAS_CHROME)('web', () => {
     const output = page.getByTestId('output');
     expect(await output.locator('img, script, iframe').count()).toBe(0);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("shows its own progress line during a slow search, and not the shell's working line besides", async () => {
+    const { page, context, errors } = await openApp(browser, server.url);
+    // The plugin's code loaded first (on a slow network that may take past the working line's delay).
+    await run(page, ':web');
+    site.searchDelayMs = 1000;
+    try {
+      const seen = await watchOutput(page);
+      expect(await run(page, ':web "rust async traits"')).toContain('Async fn in traits stabilized');
+      const changes = await seen();
+      expect(changes.some((c) => c.text === 'Searching the web...' && changes.at(-1)!.at - c.at >= 700)).toBe(true);
+      expect(changes.filter((c) => c.working)).toEqual([]);
+    } finally {
+      site.searchDelayMs = 0;
+    }
     expect(errors).toEqual([]);
     await context.close();
   });

@@ -10,6 +10,7 @@ import { openProfile } from './profile.ts';
 import { renderOutputs, type Terminal } from './render.ts';
 import { repl } from './repl.ts';
 import { openRuntime } from './runtime.ts';
+import { NOT_WORKING, workingLine } from './working.ts';
 
 async function readStdin(): Promise<string> {
   if (process.stdin.isTTY) return '';
@@ -74,19 +75,28 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
   }
   if (text === undefined) return repl(session, profile, term);
 
-  // What a command says while it runs (`:login sso`'s code, progress) goes to stderr: stdout keeps its result.
-  session.host.events.on('output', (outputs) => void renderOutputs(outputs, { ...term, out: term.err }));
+  // What a command says while it runs (`:login sso`'s code, progress) goes to stderr: stdout keeps
+  // its result. So does the working line of a command taking a while, which that progress ends.
+  let working = NOT_WORKING;
+  session.host.events.on('output', (outputs) => {
+    working.end();
+    void renderOutputs(outputs, { ...term, out: term.err });
+  });
   const abort = new AbortController();
   let interrupted = false;
   process.once('SIGINT', () => {
     interrupted = true;
     abort.abort();
   });
-  let result = await session.host.run(text, abort.signal);
+  const run = (line: string) => {
+    working = workingLine(line, session.host, term.err, env);
+    return session.host.run(line, abort.signal).finally(() => working.end());
+  };
+  let result = await run(text);
   // What `:edit` wrote is sent after it.
   for (let line; !abort.signal.aborted && (line = session.control.pending.shift()); ) {
     await renderOutputs(result.outputs, term);
-    result = await session.host.run(line, abort.signal);
+    result = await run(line);
   }
   session.persist();
   if (interrupted) return 130;

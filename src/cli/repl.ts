@@ -7,13 +7,15 @@
 import readline from 'node:readline';
 import { PassThrough } from 'node:stream';
 import { completeLine } from '../core/host/tabCompletion.ts';
+import { isStop } from '../core/host/lineCommand.ts';
 import { maskSecrets, pushHistory, settingIn, type Output } from '../core/host/index.ts';
 import { BRACKETED_PASTE_OFF, BRACKETED_PASTE_ON, pasteFilter } from './paste.ts';
 import type { Profile } from './profile.ts';
 import { AttachedMarkers } from '../core/attached.ts';
 import { colours, renderOutputs, type Terminal } from './render.ts';
 import type { CliRuntime } from './runtime.ts';
-import { isStop, typeAhead } from './typeAhead.ts';
+import { typeAhead } from './typeAhead.ts';
+import { NOT_WORKING, workingLine } from './working.ts';
 
 const HISTORY = 'history.json';
 
@@ -44,6 +46,8 @@ export async function repl(session: CliRuntime, profile: Profile, term: Terminal
   // A server that did not answer at the start is said before the first prompt, not at the first question.
   if (session.reach.ok === false) term.err.write(`${session.reach.said(session.i18n.tFor('cli'))}\n`);
   let running: AbortController | undefined;
+  // Where the answer of a command taking a while goes, a line says it is running (working.ts).
+  let working = NOT_WORKING;
   const typing = typeAhead(rl);
   // Lines entered while an answer streams are not sent (spec part 4; queued, one would run at a
   // moment nobody chose), and not lost either: the last waits in the next prompt's line, as the
@@ -76,6 +80,7 @@ export async function repl(session: CliRuntime, profile: Profile, term: Terminal
   });
   session.control.onExit = () => rl.close();
   walkWithArrows(input, session, () => !running && !rl.line, async (outputs) => {
+    working.end();
     term.out.write('\r\u001b[K');
     await renderOutputs(outputs, term);
     session.persist();
@@ -97,7 +102,8 @@ export async function repl(session: CliRuntime, profile: Profile, term: Terminal
     };
     /** Runs a line; `entered`: as readline put it in its history (typed, pastes not expanded). */
     const run = async (line: string, entered?: string) => {
-      const result = await host.run(line, running!.signal);
+      working = workingLine(line, host, term.out, term.env);
+      const result = await host.run(line, running!.signal).finally(() => working.end());
       // Its entry in readline's history (lines entered while it ran are in front of it).
       const at = entered === undefined ? -1 : lines.indexOf(entered);
       // Passwords typed into a command never reach the history, here or in the file.

@@ -3,7 +3,6 @@
 // echo, cursor moves and redraws of the line would land inside the answer. It still reads the
 // keys (Ctrl+C stops the answer) and keeps the line, which shows at the next prompt.
 import type readline from 'node:readline';
-import { parseLine, type CommandRegistry } from '../core/host/index.ts';
 
 /** What readline keeps on the interface itself (plain properties in Node's implementation). */
 interface ReadlineState {
@@ -31,12 +30,4 @@ export function typeAhead(rl: readline.Interface): TypeAhead {
       state.cursor = line.length;
     },
   };
-}
-
-/** Whether the line is `:stop` (as the page tells it: the general plugin's command, no arguments). */
-export function isStop(line: string, registry: CommandRegistry): boolean {
-  const parsed = parseLine(line);
-  if (parsed.kind !== 'command') return false;
-  const resolved = registry.resolve(parsed.tokens);
-  return resolved.kind === 'found' && resolved.command.pluginId === 'general' && resolved.command.spec.id === 'stop' && !resolved.argTokens.length;
 }

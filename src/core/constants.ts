@@ -23,6 +23,8 @@ export const PING_TIMEOUT_MS = 2000;
 export const MCP_HEALTH_TIMEOUT_MS = 300;
 export const MCP_CALL_TIMEOUT_MS = 60_000;
 export const OLLAMA_HEALTH_TIMEOUT_MS = 100;
+/** How long a command runs before the page and the terminal say it is running: a fast one never flashes it. */
+export const WORKING_DELAY_MS = 300;
 export const PHONE_BREAKPOINT_PX = 768;
 export const INPUT_MIN_HEIGHT_PX = 45;
 export const PREVIEW_LENGTH = 150;

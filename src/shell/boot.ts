@@ -119,14 +119,14 @@ export async function afterPaint({ controller, i18n }: Booted): Promise<void> {
     const { loadRemotePlugins } = await import('./remotes.ts');
     await loadRemotePlugins(host, controller, i18n, remotes);
   }
-  // Once the page is idle, the rest of its code (each plugin's, the chat's, completion, the
-  // back view's pages): loaded on first use until now, so a server that went away later took
-  // every command not yet used with it, `:help` and `:info` included, and the first question
-  // failed without a word. The markdown renderer too: evaluating it (~60 ms) in the first
+  // Once the page is idle, the rest of its code (each plugin's, the chat's, the back view's
+  // pages; completion comes with the host, runtime.ts): loaded on first use until now, so a
+  // server that went away later took every command not yet used with it, `:help` and `:info`
+  // included, and the first question failed without a word. The markdown renderer too: evaluating it (~60 ms) in the first
   // answer's frames was the longest frame of a streamed answer (bench/appStream.ts).
   await whenIdle();
   await Promise.all(
-    [host.prefetch(), import('./chat/index.ts'), import('./markdown/index.ts'), import('../core/host/tabCompletion.ts'), import('./components/BackView.tsx')].map((p) =>
+    [host.prefetch(), import('./chat/index.ts'), import('./markdown/index.ts'), import('./components/BackView.tsx')].map((p) =>
       p.catch(() => undefined),
     ),
   );

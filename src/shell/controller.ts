@@ -19,6 +19,8 @@ import {
   type Translate,
 } from '../core/host/index.ts';
 import { AttachedMarkers, tabStorage, type TabStorage } from '../core/attached.ts';
+import type { TabCompletion } from './completion.ts';
+import { ShownOutputs } from './shown.ts';
 import { StateStore } from './stateStore.ts';
 
 export interface ModelInfo {
@@ -47,15 +49,10 @@ export interface ShellState {
   notice: string;
   systemInfo: SystemInfo;
   online: boolean;
+  /** A command that is taking a while (`:store search`): the output area says it is running (shown.ts). */
+  working: string;
   /** Counts finished submissions, so tests and assistive tech can tell a silent command ran. */
   runs: number;
-}
-
-interface CompletionCycle {
-  line: string;
-  base: string;
-  candidates: string[];
-  index: number;
 }
 
 export class ShellController {
@@ -63,7 +60,8 @@ export class ShellController {
   private lastInput = '';
   /** What `attach` effects put into the input (a page read for the next question), held in the tab. */
   readonly attached: AttachedMarkers;
-  private cycle: CompletionCycle | undefined;
+  /** Tab's completions and where their cycle is: none until the first Tab, and again once a line is sent. */
+  private completion: TabCompletion | undefined;
   private abort: AbortController | undefined;
   private hostPromise: Promise<PluginHost> | undefined;
   private loadedHost: PluginHost | undefined;
@@ -82,9 +80,8 @@ export class ShellController {
    * walking it, rather than falling into session navigation at its newest end.
    */
   walkingHistory = false;
-  /** Lines submitted so far, and the latest of them whose answer is on screen. */
-  private submittedLines = 0;
-  private shownLine = 0;
+  /** What the output area shows of each submitted line, and the working line. */
+  private readonly shown: ShownOutputs;
 
   constructor(options: {
     settings: SettingsStore;
@@ -116,8 +113,10 @@ export class ShellController {
       notice: '',
       systemInfo,
       online: true,
+      working: '',
       runs: 0,
     });
+    this.shown = new ShownOutputs(this.state);
     this.events.on('output', (outputs) => this.show(outputs));
   }
 
@@ -179,13 +178,7 @@ export class ShellController {
       else visible.push(output);
       if (output.kind === 'effect' && output.effect.type === 'notice') notice = output.effect.text;
     }
-    if (!visible.length) return;
-    if (line !== undefined && line < this.shownLine) {
-      this.state.set((s) => ({ outputs: [...s.outputs, ...visible] }));
-      return;
-    }
-    if (line !== undefined) this.shownLine = line;
-    this.state.set({ outputs: visible, notice });
+    if (visible.length) this.shown.show(visible, notice, line);
   }
 
   private apply(effect: Effect): void {
@@ -224,7 +217,7 @@ export class ShellController {
   async submit(raw = this.state.get().input): Promise<void> {
     if (!raw.trim()) return;
     const stopping = this.state.get().generating;
-    if (stopping && !(await this.isStop(raw))) {
+    if (stopping && !(await this.runtime().then(([host, lines]) => lines.isStop(raw, host.registry)))) {
       if (this.state.get().generating) this.state.set({ busyRefused: true });
       return;
     }
@@ -238,7 +231,7 @@ export class ShellController {
       const format = (n: number) => n.toLocaleString();
       return this.refuse([{ kind: 'error', text: this.t('msg.inputTooLong', { length: format(raw.length), max: format(USER_INPUT_MAX) }) }]);
     }
-    this.cycle = undefined;
+    this.completion = undefined;
     // `:stop` runs beside the generation and aborts the generation's controller (its effect).
     if (!stopping || !this.abort) this.abort = new AbortController();
     // What was uploaded into the input goes with it: a question shows it again as its own images.
@@ -246,9 +239,11 @@ export class ShellController {
     this.uploaded.clear();
     this.walkingHistory = false;
     this.state.set((s) => ({ input: '', notice: '', busyRefused: false, previews: s.previews.filter((url) => !sent.includes(url)) }));
-    const line = ++this.submittedLines;
-    const host = await this.host();
-    const result = await host.run(raw, this.abort.signal);
+    const line = this.shown.next();
+    const [host, { lineCommand }] = await this.runtime();
+    const command = lineCommand(raw, host.registry);
+    if (command) this.shown.running(line, command.name);
+    const result = await host.run(raw, this.abort.signal).finally(() => this.shown.finished(line));
     if (result.parsed.kind === 'empty') return;
     // A line that could not run at all (a failed upload marker, a full-width colon) comes back
     // into the box with the reason, so the person mends it rather than typing it again.
@@ -286,21 +281,16 @@ export class ShellController {
    * and the history alone; `otherwise` runs when no installed plugin has the command.
    */
   async shortcut(line: string, otherwise: () => void): Promise<void> {
-    const number = ++this.submittedLines;
+    const number = this.shown.next();
     const result = await (await this.host()).run(line);
     if (!result.command) return otherwise();
     this.show(result.outputs, number);
     this.state.set((s) => ({ runs: s.runs + 1 }));
   }
 
-  /** Whether a line is the `:stop` command (any spelling the registry resolves to it, no arguments). */
-  private async isStop(raw: string): Promise<boolean> {
-    // The parser loads with the command runtime, after the first paint (B4), as complete() does.
-    const { parseLine } = await import('../core/line.ts');
-    const parsed = parseLine(raw);
-    if (parsed.kind !== 'command') return false;
-    const resolved = (await this.host()).registry.resolve(parsed.tokens);
-    return resolved.kind === 'found' && resolved.command.pluginId === 'general' && resolved.command.spec.id === 'stop' && !resolved.argTokens.length;
+  /** The plugin host, and the rest of the command runtime (runtime.ts): loaded after the first paint (B4). */
+  private runtime() {
+    return Promise.all([this.host(), import('./runtime.ts')]);
   }
 
   clear(): void {
@@ -353,26 +343,13 @@ export class ShellController {
     return true;
   }
 
-  /** Tab after a command: completes, and cycles through candidates on repeated presses. */
+  /** Tab after a command: completes, and cycles through candidates on repeated presses (completion.ts). */
   async complete(): Promise<boolean> {
     const line = this.state.get().input;
-    if (this.cycle && this.cycle.line === line && this.cycle.candidates.length > 1) {
-      const index = (this.cycle.index + 1) % this.cycle.candidates.length;
-      const next = this.cycle.base + this.cycle.candidates[index]!;
-      this.cycle = { ...this.cycle, index, line: next };
-      this.state.set({ input: next });
-      return true;
-    }
-    const host = await this.host();
-    const { completeLine } = await import('../core/host/tabCompletion.ts');
-    const { base, candidates } = await completeLine(line, host.registry, {
-      settingKeys: () => this.settings.specs().filter((s) => s.settable !== false).map((s) => s.key),
-      provider: (source, pluginId) => host.completionProvider(source, pluginId),
-    });
-    if (this.state.get().input !== line) return false;
-    if (!candidates.length) return false;
-    const next = base + candidates[0]! + (candidates.length === 1 ? ' ' : '');
-    this.cycle = { line: next, base, candidates, index: 0 };
+    const [host, runtime] = await this.runtime();
+    this.completion ??= new runtime.TabCompletion();
+    const next = await this.completion.next(line, host, this.settings);
+    if (next === undefined || this.state.get().input !== line) return false;
     this.state.set({ input: next });
     return true;
   }

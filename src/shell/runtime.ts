@@ -14,6 +14,11 @@ import {
 import type { Emitter } from 'mitt';
 import type { ShellController } from './controller.ts';
 
+// What the controller reads a line with (`:stop`, the working line's name) and Tab's completion:
+// part of this chunk, so they are there wherever the host is, a server gone since included.
+export { isStop, lineCommand } from '../core/host/lineCommand.ts';
+export { TabCompletion } from './completion.ts';
+
 export function createHost(options: {
   plugins: PluginEntry[];
   settings: SettingsStore;

@@ -131,6 +131,24 @@ export async function run(page: Page, line: string): Promise<string> {
   return (await output.textContent()) ?? '';
 }
 
+/**
+ * Records in the page, from the next click on Send, each change of the output area: when (ms after
+ * the click), whether the working line is in it, and its text.
+ */
+export async function watchOutput(page: Page): Promise<() => Promise<{ at: number; working: boolean; text: string }[]>> {
+  await page.evaluate(() => {
+    const seen: { at: number; working: boolean; text: string }[] = [];
+    const output = document.querySelector('[data-testid=output]')!;
+    let start = 0;
+    document.querySelector('[data-testid=submit]')!.addEventListener('click', () => (start = performance.now()), { capture: true, once: true });
+    new MutationObserver(() => {
+      if (start) seen.push({ at: performance.now() - start, working: !!output.querySelector('[role=status]'), text: output.textContent ?? '' });
+    }).observe(output, { childList: true, subtree: true, characterData: true });
+    (window as unknown as { seen: typeof seen }).seen = seen;
+  });
+  return () => page.evaluate(() => (window as unknown as { seen: { at: number; working: boolean; text: string }[] }).seen);
+}
+
 /** Starts a server and a browser before the tests of a describe block, and stops them after. */
 export function useServerAndBrowser(env: Record<string, string> = {}): { server: RunningServer; browser: Browser } {
   const handles = {} as { server: RunningServer; browser: Browser };

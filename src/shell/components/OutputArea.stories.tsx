@@ -27,3 +27,9 @@ export const WithNotice: Story = {
     shell: { state: { outputs: [{ kind: 'text', text: 'Some answer.' }], notice: 'Copied.' } } satisfies ShellParameters,
   },
 };
+
+export const Working: Story = {
+  parameters: {
+    shell: { state: { outputs: [{ kind: 'text', text: 'The last result, hidden meanwhile.' }], working: ':hello' } } satisfies ShellParameters,
+  },
+};

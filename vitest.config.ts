@@ -35,6 +35,9 @@ export default defineConfig({
           // was half the loop's CPU (issue 35). Two workers: the default on 2 cores is one.
           isolate: false,
           maxWorkers: 2,
+          // The renderer's whole-text and property tests take 1-4 s alone, and they share the 2
+          // cores with the server and browser projects in CI: 5 s (vitest's default) cut them at load 11.
+          testTimeout: 20_000,
         },
       },
       { test: { name: 'server', include: server, exclude: ['**/*.browser.test.ts'], environment: 'node' } },

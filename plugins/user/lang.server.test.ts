@@ -1,9 +1,9 @@
-// The language a person chooses in the terminal client sticks across runs, as on the page: a
+// The language a person chooses sticks across runs of the terminal client, as on the page: a
 // visitor's in the profile, a logged-in user's on the server too, and a choice made elsewhere
 // (the page, another device) read at the next start. The CLI runs as a child process against the
 // real server, through a proxy that answers the account's start-up check (/api/user/info) late,
 // as a slow link may: the first command must still see the account's settings, and a choice
-// made meanwhile must not be undone by that older answer.
+// made meanwhile (in the terminal or on the page) must not be undone by that older answer.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createShellTester } from '../../tests/harness/shellTester.ts';
 import { engines, startTestServer, type TestServer } from '../../tests/server/support.ts';
 
 const MAIN = path.resolve(import.meta.dirname, '../../src/cli/main.ts');
@@ -44,14 +45,14 @@ async function slowLink(target: string): Promise<{ url: string; close: () => Pro
 }
 
 for (const engine of await engines()) {
-  describe(`the CLI's language across runs (${engine})`, () => {
+  describe(`a chosen language across runs (${engine})`, () => {
     let server: TestServer;
     let link: Awaited<ReturnType<typeof slowLink>>;
 
     beforeAll(async () => {
       server = await startTestServer(engine);
       link = await slowLink(server.url);
-      for (const name of ['hilde', 'marie']) await server.server.accounts.create({ username: name, email: `${name}@example.org`, password: `pw-${name}-secret` });
+      for (const name of ['hilde', 'marie', 'greta']) await server.server.accounts.create({ username: name, email: `${name}@example.org`, password: `pw-${name}-secret` });
     }, 60_000);
 
     afterAll(async () => {
@@ -107,5 +108,19 @@ for (const engine of await engines()) {
       expect(await cli(dir, ':lang')).toBe('Langue : français (France) (fr-FR)\n');
       expect(savedLang(dir)).toBe('fr-FR');
     }, 60_000);
+
+    it('on the page too, a language chosen before the start-up check answers stays chosen', async () => {
+      const greta = (await server.server.accounts.byUsername('greta'))!;
+      await server.server.accounts.updateSetting(greta, 'theme', 'dark');
+      // A page opened with greta's login, as she left it, on the slow link.
+      const page = await createShellTester({ serverUrl: link.url, settings: { user: 'greta', theme: 'light' } });
+      page.cookies.set('auth', (await server.server.accounts.createLoginToken(greta.id, 60_000)).token);
+      await page.host.activateStartup();
+      expect((await page.run(':lang use de-DE')).text).toBe('Language set to Deutsch (Deutschland) (de-DE).');
+      // The check's answer is in once the account's theme is.
+      await expect.poll(() => page.settings.get('theme'), { timeout: 5_000 }).toBe('dark');
+      expect(page.settings.get('lang')).toBe('de-DE');
+      expect(await accountLang('greta')).toBe('de-DE');
+    }, 30_000);
   });
 }

@@ -4,8 +4,8 @@ import { activateUser } from '../common/index.ts';
 import { usagePage } from './usagePage.ts';
 
 export default definePluginModule({
-  activate: (ctx) => {
-    activateUser(ctx);
+  activate: async (ctx) => {
     ctx.page('usage', usagePage(ctx));
+    await activateUser(ctx);
   },
 });

@@ -10,11 +10,11 @@ import { userAccess } from './commands/shared.ts';
 
 export { userTable } from './commands/account.ts';
 
-export function activateUser(ctx: PluginContext): void {
+export async function activateUser(ctx: PluginContext): Promise<void> {
   const account = userAccess(ctx);
   const { sync } = account;
   ctx.onDispose(sync.dispose);
-  void sync.checkAtStart();
+  const checked = sync.checkAtStart();
 
   ctx.completion('userSettingKey', () => [...keptSettings(ctx.settings.specs()).map((s) => s.key), GROUP_PASSWORD_KEY]);
 
@@ -33,4 +33,8 @@ export function activateUser(ctx: PluginContext): void {
   ctx.handle('user.join', joinGroup(account));
   ctx.handle('invite', inviteByEmail(account));
   ctx.handle('user.leave', leaveGroup(account));
+  // A terminal run's first command waits for the account's settings (its language): run before
+  // them, it said the profile's stale ones, and their late answer undid a choice just made. The
+  // page does not wait: it paints first.
+  if (ctx.env === 'cli') await checked;
 }

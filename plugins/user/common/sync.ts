@@ -26,12 +26,14 @@ export function localSync(settings: SettingsStore, api: UserApi) {
   // The manifests say which settings the server keeps (`sync`) and which a change sends (`sync: true`).
   const pushed = (key: string) => pushedSettings(settings.specs()).some((s) => s.key === key);
   let applying = false;
+  /** Keys set here while the start-up check is on its way: its answer is older than them. */
+  let setDuringCheck: Set<string> | undefined;
 
-  const apply = (server: Partial<UserSettings>) => {
+  const apply = (server: Partial<UserSettings>, newer: ReadonlySet<string> = new Set()) => {
     applying = true;
     try {
       for (const { key } of keptSettings(settings.specs())) {
-        if (key in server) settings.set(key, server[key] as never);
+        if (key in server && !newer.has(key)) settings.set(key, server[key] as never);
       }
     } finally {
       applying = false;
@@ -60,7 +62,9 @@ export function localSync(settings: SettingsStore, api: UserApi) {
   });
 
   const stop = settings.onChange('*', (key, value) => {
-    if (applying || !settings.get<string>('user')) return;
+    if (applying) return;
+    setDuringCheck?.add(key);
+    if (!settings.get<string>('user')) return;
     if (!pushed(key)) return;
     void send(api.update.setting.$post({ json: { key, value: formatSettingValue(value) } })).catch(() => undefined);
   });
@@ -80,6 +84,7 @@ export function localSync(settings: SettingsStore, api: UserApi) {
     /** At start: a local user the server does not know (or corrupt data) is cleared, with the cookie. */
     async checkAtStart(): Promise<void> {
       if (!settings.get<string>('user')) return;
+      setDuringCheck = new Set();
       try {
         // Checked as it comes: corrupt data clears the local user.
         const user = (await send(api.info.$get())).result as PublicUser | undefined;
@@ -89,10 +94,13 @@ export function localSync(settings: SettingsStore, api: UserApi) {
           return;
         }
         settings.set('user', user.username);
-        apply(user.settings);
+        // A choice made meanwhile (`:lang use` typed as the page opens) went to the server too.
+        apply(user.settings, setDuringCheck);
         subscription(user);
       } catch (err) {
         if (err instanceof ApiError && err.status === 401) clearLocalUser();
+      } finally {
+        setDuringCheck = undefined;
       }
     },
     dispose() {

@@ -2,7 +2,7 @@
 // works on an unshared session of the owner with two logs. Export gives one's own only (root
 // too is a user here: it exports its own); import writes into the caller's account alone.
 import { expect } from 'vitest';
-import { ownerSession, t, type Cases, type Matrix, type World } from '../../tests/security/authzSupport.ts';
+import { ownerSession, t, type AuthzServer, type Cases, type Matrix, type World } from '../../tests/security/authzSupport.ts';
 import { simple } from './fixtures/exports.ts';
 
 // prettier-ignore
@@ -10,6 +10,15 @@ export const matrix: Matrix = {
   //                                           scope      anonymous owner other member root
   'GET /api/archive/export':                   ['owner',  401,      200,  404,  404,   404],
   'POST /api/archive/import':                  ['self',   401,      200,  200,  200,   200],
+};
+
+/**
+ * A row's cells run side by side: four signed-in imports at once, past the default
+ * IMPORT_MAX_RUNNING of 2 an instance (the cap itself: importCap.server.test.ts).
+ */
+export const server: AuthzServer = {
+  start: async () => ({ IMPORT_MAX_RUNNING: '8' }),
+  stop: async () => {},
 };
 
 const sessionsOf = async (userId: number) =>

@@ -46,6 +46,19 @@ const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(
 export type Percentiles = { p50: number; p95: number; p99: number };
 export const stats = (xs: number[]): Percentiles => ({ p50: pct(xs, 50), p95: pct(xs, 95), p99: pct(xs, 99) });
 
+/** 200 searches as people type them: one to three words of mid and rare vocabulary, some with a common word. */
+export function typedSearches(words: string[], q: () => number): string[] {
+  const pick = (lo: number, hi: number) => words[lo + Math.floor(q() * (hi - lo))]!;
+  const templates = [
+    () => `${pick(300, 5000)}`,
+    () => `${pick(100, 3000)} ${pick(3000, 30000)}`,
+    () => `how to ${pick(500, 5000)} ${pick(200, 3000)}`,
+    () => `${pick(2000, 40000)} ${pick(30, 300)} ${pick(300, 3000)}`,
+    () => `${pick(25, 200)}`,
+  ];
+  return Array.from({ length: 200 }, (_, i) => templates[i % templates.length]!());
+}
+
 export interface LogSearchRun {
   ours: Percentiles;
   naive: Percentiles;
@@ -147,17 +160,9 @@ export async function runLogSearch(logs = 1_000_000): Promise<LogSearchReport> {
     raw.exec("INSERT INTO logs_cjk(logs_cjk) VALUES('optimize')");
     raw.pragma('wal_checkpoint(TRUNCATE)');
 
-    // Searches as people type them: one to three words of mid and rare vocabulary, some with a common word.
     const q = rng(7);
     const pick = (lo: number, hi: number) => words[lo + Math.floor(q() * (hi - lo))]!;
-    const templates = [
-      () => `${pick(300, 5000)}`,
-      () => `${pick(100, 3000)} ${pick(3000, 30000)}`,
-      () => `how to ${pick(500, 5000)} ${pick(200, 3000)}`,
-      () => `${pick(2000, 40000)} ${pick(30, 300)} ${pick(300, 3000)}`,
-      () => `${pick(25, 200)}`,
-    ];
-    const searches = Array.from({ length: 200 }, (_, i) => templates[i % templates.length]!());
+    const searches = typedSearches(words, q);
     const cjkPick = (lo: number, hi: number, len?: number) => {
       for (;;) {
         const w = cjk.words[lo + Math.floor(q() * (hi - lo))]!;

@@ -10,7 +10,7 @@ import { RANKED_MAX } from '../plugins/search/server/sqliteRank.ts';
 import { searchTerms } from '../plugins/search/server/terms.ts';
 import { logWords } from '../plugins/search/server/words.ts';
 import { startTestServer } from '../tests/server/support.ts';
-import { rng, stats, vocabulary, type Percentiles } from './logSearch.ts';
+import { rng, spread, stats, typedSearches, vocabulary, type Percentiles } from './logSearch.ts';
 
 const USERS = 1_000;
 const HEAVY = 1;
@@ -45,16 +45,7 @@ export async function runLogSearchPg(logs = 200_000): Promise<PgSearchReport> {
       await db.insertInto('logs').values(rows as never).execute();
     }
     await sql`VACUUM ANALYZE logs`.execute(db);
-    const q = rng(7);
-    const pick = (lo: number, hi: number) => words[lo + Math.floor(q() * (hi - lo))]!;
-    const templates = [
-      () => `${pick(300, 5000)}`,
-      () => `${pick(100, 3000)} ${pick(3000, 30000)}`,
-      () => `how to ${pick(500, 5000)} ${pick(200, 3000)}`,
-      () => `${pick(2000, 40000)} ${pick(30, 300)} ${pick(300, 3000)}`,
-      () => `${pick(25, 200)}`,
-    ];
-    const searches = Array.from({ length: 200 }, (_, i) => templates[i % templates.length]!());
+    const searches = typedSearches(words, rng(7));
     const userOf = (i: number) => (i % 2 === 0 ? HEAVY : 2 + ((i * 7919) % (USERS - 1)));
     const finder = logSearch(db, 'postgres');
     // The index replaced, and its query (the candidates' to_tsvector again for ts_rank).
@@ -95,8 +86,6 @@ export async function runLogSearchPg(logs = 200_000): Promise<PgSearchReport> {
 
 if (import.meta.main) {
   const r = await runLogSearchPg(Number(process.argv[2] ?? 200_000));
-  const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-  const spread = (xs: number[]) => `${med(xs).toFixed(2)} (${Math.min(...xs).toFixed(2)}-${Math.max(...xs).toFixed(2)})`;
   console.log(`:search over ${r.logs.toLocaleString('en')} logs on PostgreSQL (1,000 users, one with 10%), ${r.queries} searches, ${RUNS} runs: median (lowest-highest)`);
   console.log(`  ours (server-cut words, BM25): p50 ${spread(r.runs.map((x) => x.ours.p50))} / p95 ${spread(r.runs.map((x) => x.ours.p95))} / p99 ${spread(r.runs.map((x) => x.ours.p99))} ms`);
   console.log(`  before (to_tsvector GIN, ts_rank): p50 ${spread(r.runs.map((x) => x.old.p50))} / p95 ${spread(r.runs.map((x) => x.old.p95))} / p99 ${spread(r.runs.map((x) => x.old.p99))} ms`);

@@ -56,6 +56,7 @@ async function until(name: string, test: (text: string) => boolean, ms = 15_000)
   }
 }
 
+// Skipped only where tmux is not installed, outside CI: under CI=true tests/fixtures/tmux.ts throws instead.
 describe.skipIf(!HAS_TMUX)('the working line in the terminal', () => {
   it('says a slow command is running after the delay, on the line its answer then takes', async () => {
     const name = `working-shell-${process.pid}`;

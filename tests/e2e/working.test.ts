@@ -9,6 +9,7 @@ import type { Browser } from 'playwright-core';
 
 const LIST_DELAY_MS = 1500;
 
+// Skipped only where Chromium is not installed, outside CI: under CI=true tests/e2e/support.ts throws instead.
 describe.skipIf(!HAS_CHROME)('the working line of a slow command', () => {
   let ollama: FakeOllama;
   let server: RunningServer;
